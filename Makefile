@@ -1,0 +1,47 @@
+# Set-up and everyday commands. `make test` and `make run` each build everything from
+# nothing: a virtual environment, the CPU torch wheel, llama-cpp-python compiled without
+# the AMX path, the project and its bundled offline models.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+LLAMA_VERSION := 0.3.36
+# GGML_NATIVE=ON would compile the AMX kernels on Intel CPUs that report AMX, and every
+# generation then segfaults in ggml_backend_amx_mul_mat (llama.cpp issue #20824). Naming
+# the instruction sets explicitly keeps AMX (and AVX-512) out and the wheel portable.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+# pip's own wheel cache does not key on CMAKE_ARGS, so the AMX-free wheel is kept apart.
+LLAMA_WHEELS ?= $(HOME)/.cache/assistant/wheels/llama-cpp-python-$(LLAMA_VERSION)-noamx
+
+.PHONY: install test run bench lint clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip wheel
+	# torch first, from the CPU wheel on disk: an unpinned torch pulls GBs of CUDA packages.
+	$(BIN)/pip install --quiet torch==2.13.0
+	if ! ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1; then \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --no-deps --no-cache-dir \
+			--no-binary llama-cpp-python -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_VERSION); \
+	fi
+	$(BIN)/pip install --quiet --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
+	$(BIN)/pip install --quiet -e '.[models,test]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+run: $(STAMP)
+	$(BIN)/assistant --index .cache/example-index index examples/docs
+	$(BIN)/assistant --index .cache/example-index ask "$$(head -n 1 examples/questions.txt)"
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache

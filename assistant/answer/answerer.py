@@ -1,0 +1,124 @@
+"""Question -> retrieved sources -> grounded, streamed, cited answer."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..nlp.embedder import Embedder
+from ..retrieve.base import Hit, Retriever
+from ..store.db import Store
+from .citations import Citation, resolve_citations
+from .generator import Generator
+from .prompt import NO_ANSWER, Source, build_messages, build_sources
+
+EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    retriever: str
+    citations: list[Citation] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    abstained: bool = False
+    relevance: float | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "question": self.question,
+            "answer": self.text,
+            "retriever": self.retriever,
+            "abstained": self.abstained,
+            "relevance": None if self.relevance is None else round(self.relevance, 4),
+            "citations": [c.as_dict() for c in self.citations],
+            "sources": [
+                {
+                    "n": s.n, "path": s.chunk.path, "title": s.chunk.title, "page": s.chunk.page_start,
+                    "chunk_id": s.chunk.id, "start": s.chunk.start, "end": s.chunk.end,
+                    "score": round(s.hit.score, 5), "evidence": s.hit.evidence,
+                }
+                for s in self.sources
+            ],
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "tokens": self.tokens,
+        }
+
+
+class Answerer:
+    def __init__(
+        self, store: Store, embedder: Embedder, generator: Generator, n_ctx: int = 2048,
+        answer_tokens: int = 256, min_relevance: float = 0.25,
+    ):
+        self.store = store
+        self.embedder = embedder
+        self.generator = generator
+        self.n_ctx = n_ctx
+        self.answer_tokens = answer_tokens
+        self.min_relevance = min_relevance
+
+    def relevance(self, question: str, hits: list[Hit]) -> float:
+        """Best cosine similarity between the question and a retrieved chunk."""
+        embs = self.store.embeddings_for([h.chunk_id for h in hits])
+        if not embs:
+            return 0.0
+        q = self.embedder.encode_one(question)
+        return float(max(np.dot(q, v) for v in embs.values()))
+
+    def ask(
+        self, question: str, retriever: Retriever, k: int,
+        on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
+    ) -> Answer:
+        t0 = time.perf_counter()
+        question = question.strip()
+        if self.store.counts()["chunks"] == 0:
+            return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
+        hits = retriever.search(question, k)
+        t_retrieve = time.perf_counter() - t0
+        answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
+        answer.relevance = self.relevance(question, hits) if hits else 0.0
+        if answer.relevance < self.min_relevance:
+            # Nothing close enough: a small model would guess from unrelated text.
+            answer.text, answer.abstained = NO_ANSWER, True
+            if on_token:
+                on_token(answer.text)
+            answer.timings["total"] = time.perf_counter() - t0
+            return answer
+
+        chunks = self.store.chunks([h.chunk_id for h in hits])
+        sentences = self.store.sentences_of([h.chunk_id for h in hits])
+        overhead = self.generator.count_tokens(question) + 160
+        budget = max(64, self.n_ctx - self.answer_tokens - overhead)
+        answer.sources = build_sources(hits, chunks, sentences, budget, self.generator.count_tokens)
+        messages = build_messages(question, answer.sources)
+
+        before = (self.generator.prompt_tokens, self.generator.completion_tokens)
+        t1 = time.perf_counter()
+        pieces: list[str] = []
+        first_token = None
+        for piece in self.generator.stream(messages, self.answer_tokens, stop=stop):
+            if first_token is None:
+                first_token = time.perf_counter() - t1
+            pieces.append(piece)
+            if on_token:
+                on_token(piece)
+        answer.timings["generate"] = time.perf_counter() - t1
+        answer.timings["first_token"] = first_token or 0.0
+        raw = "".join(pieces).strip() or NO_ANSWER
+        t2 = time.perf_counter()
+        answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode)
+        answer.timings["cite"] = time.perf_counter() - t2
+        answer.timings["total"] = time.perf_counter() - t0
+        answer.tokens = {
+            "prompt": self.generator.prompt_tokens - before[0],
+            "completion": self.generator.completion_tokens - before[1],
+        }
+        return answer

@@ -1,0 +1,107 @@
+"""From an answer's [n] markers to the document sentences that support it.
+
+A marker names a source (a chunk); the citation points at the sentences of that chunk
+most similar to the answer sentence that carries the marker. When the model cites
+nothing (small models often don't), each answer sentence is attributed to its most
+similar source sentence if that similarity is high enough, and the marker is added.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+import numpy as np
+
+from .prompt import Source
+
+_MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+ATTRIBUTION_THRESHOLD = 0.55
+
+
+@dataclass
+class Citation:
+    n: int
+    path: str
+    title: str | None
+    page: int | None
+    start: int  # character span of the supporting sentence in the document text
+    end: int
+    text: str
+    chunk_id: int
+    sentence_id: int
+    attributed: bool  # True when added by similarity rather than cited by the model
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def cited_numbers(text: str) -> list[int]:
+    numbers: list[int] = []
+    for m in _MARKER.finditer(text):
+        for part in m.group(1).split(","):
+            n = int(part)
+            if n not in numbers:
+                numbers.append(n)
+    return numbers
+
+
+def answer_sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def resolve_citations(
+    answer: str, sources: list[Source], embed: Callable[[list[str]], np.ndarray]
+) -> tuple[str, list[Citation]]:
+    """The answer (with markers added where attributed) and its citations in marker order."""
+    by_n = {s.n: s for s in sources}
+    sentences = answer_sentences(answer)
+    if not sentences or not sources:
+        return answer, []
+    cand = [(src, sent) for src in sources for sent in src.sentences]
+    if not cand:
+        return answer, []
+    vecs = embed([s for s in sentences] + [sent.text for _, sent in cand])
+    ans_vecs, cand_vecs = vecs[: len(sentences)], vecs[len(sentences):]
+    sims = ans_vecs @ cand_vecs.T  # answer sentence x candidate sentence
+
+    citations: dict[int, Citation] = {}
+    rewritten: list[str] = []
+    any_marker = bool(cited_numbers(answer))
+    for i, sentence in enumerate(sentences):
+        numbers = [n for n in cited_numbers(sentence) if n in by_n]
+        if numbers:
+            for n in numbers:
+                if n in citations:
+                    continue
+                idx = [j for j, (src, _) in enumerate(cand) if src.n == n]
+                best = max(idx, key=lambda j: sims[i, j])
+                citations[n] = _citation(cand[best], attributed=False)
+        elif not any_marker:
+            best = int(np.argmax(sims[i]))
+            if sims[i, best] >= ATTRIBUTION_THRESHOLD:
+                src, sent = cand[best]
+                if src.n not in citations:
+                    citations[src.n] = _citation(cand[best], attributed=True)
+                sentence = _append_marker(sentence, src.n)
+        rewritten.append(sentence)
+    text = " ".join(rewritten) if not any_marker else answer
+    ordered = [citations[n] for n in cited_numbers(text) if n in citations]
+    return text, ordered
+
+
+def _append_marker(sentence: str, n: int) -> str:
+    m = re.search(r"([.!?]+)$", sentence)
+    if m:
+        return sentence[: m.start()] + f" [{n}]" + m.group(1)
+    return sentence + f" [{n}]"
+
+
+def _citation(pair, attributed: bool) -> Citation:
+    src, sent = pair
+    return Citation(
+        n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start,
+        end=sent.end, text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=attributed,
+    )

@@ -1,0 +1,72 @@
+"""The grounded prompt: numbered sources, answer only from them, say so when they don't."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..retrieve.base import Hit
+from ..store.db import ChunkRow, SentenceRow
+
+SYSTEM_PROMPT = (
+    "You answer questions using only the numbered sources provided. "
+    "Cite the sources that support each sentence with their numbers in square brackets, like [1] or [2]. "
+    "If the sources do not contain the answer, say \"I don't know based on these documents.\" "
+    "Do not use outside knowledge. Be brief."
+)
+
+NO_ANSWER = "I don't know based on these documents."
+
+
+@dataclass
+class Source:
+    n: int
+    hit: Hit
+    chunk: ChunkRow
+    sentences: list[SentenceRow] = field(default_factory=list)
+    text: str = ""  # what the model sees (may be cut to fit the context)
+
+    def label(self) -> str:
+        name = self.chunk.title or self.chunk.path.rsplit("/", 1)[-1]
+        page = f", p. {self.chunk.page_start}" if self.chunk.page_start else ""
+        return f"{name}{page}"
+
+
+def build_sources(
+    hits: list[Hit], chunks: dict[int, ChunkRow], sentences: dict[int, list[SentenceRow]],
+    budget_tokens: int, count_tokens: Callable[[str], int],
+) -> list[Source]:
+    """Number the hits' chunks, keeping whole sentences while the token budget lasts."""
+    sources: list[Source] = []
+    left = budget_tokens
+    for hit in hits:
+        chunk = chunks.get(hit.chunk_id)
+        if chunk is None:
+            continue
+        kept: list[SentenceRow] = []
+        for sent in sentences.get(hit.chunk_id, []):
+            cost = count_tokens(sent.text) + 1
+            if cost > left:
+                break
+            kept.append(sent)
+            left -= cost
+        if not kept:
+            break
+        text = " ".join(s.text for s in kept)
+        sources.append(Source(len(sources) + 1, hit, chunk, kept, text))
+        left -= 8  # the "[n] title:" header
+    return sources
+
+
+def build_messages(question: str, sources: list[Source]) -> list[dict]:
+    blocks = [f"[{s.n}] ({s.label()}) {s.text}" for s in sources]
+    user = "Sources:\n" + "\n\n".join(blocks) + f"\n\nQuestion: {question}\nAnswer with citations:"
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def closed_book_messages(question: str) -> list[dict]:
+    """No sources at all: the evaluation's lower bound."""
+    return [
+        {"role": "system", "content": "Answer the question briefly."},
+        {"role": "user", "content": f"Question: {question}\nAnswer:"},
+    ]

@@ -1,0 +1,242 @@
+"""Command line: `assistant index|ask|status|forget|models|doctor|eval`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from . import models
+from .config import Config, ConfigError, default_config_path
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+class Context:
+    def __init__(self, index_dir: str | None, config_path: str | None):
+        self.config_path = Path(config_path) if config_path else default_config_path()
+        try:
+            self.config = Config.load(self.config_path)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from exc
+        self.index_override = index_dir
+        self._engine = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from .engine import Engine
+
+            self._engine = Engine(self.config, self.index_override)
+        return self._engine
+
+
+def _fail(message: str, code: int = 1):
+    err_console.print(f"[bold red]error:[/] {escape(message)}")
+    sys.exit(code)
+
+
+@click.group(invoke_without_command=True)
+@click.option("--index", "index_dir", envvar="ASSISTANT_INDEX", help="Index directory (default: the user data dir).")
+@click.option("--config", "config_path", envvar="ASSISTANT_CONFIG", help="Config file (default: the user config dir).")
+@click.version_option(package_name="assistant")
+@click.pass_context
+def main(ctx: click.Context, index_dir: str | None, config_path: str | None) -> None:
+    """A local, offline assistant that answers questions over your documents, with citations."""
+    ctx.obj = Context(index_dir, config_path)
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@main.command("index")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
+@click.pass_obj
+def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool) -> None:
+    """Index the documents in PATHS (files or folders); only what changed is redone."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .store import IndexMismatch
+
+    try:
+        engine = obj.engine
+        with Progress(
+            TextColumn("[bold]indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+            TextColumn("{task.fields[chunks]} chunks"), TimeRemainingColumn(),
+            TextColumn("[dim]{task.fields[current]}"), console=err_console, transient=True,
+            disable=as_json,
+        ) as bar:
+            task = bar.add_task("index", total=None, chunks=0, current="")
+
+            def progress(p):
+                bar.update(task, total=p.files_total, completed=p.files_done, chunks=p.chunks,
+                           current=Path(p.current).name[:40])
+
+            report = engine.index_paths(list(paths), on_progress=progress)
+    except (models.ModelNotFound, IndexMismatch) as exc:
+        _fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2))
+    else:
+        total = sum(report.seconds.values())
+        console.print(
+            f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+            f"moved {report.moved}, removed {report.removed}, failed {len(report.failed)}; "
+            f"{report.chunks} chunks, {report.sentences} sentences in {total:.1f}s"
+        )
+        for path, error in report.failed:
+            console.print(f"[red]skipped[/] {escape(path)}: {escape(error)}")
+    sys.exit(0 if report.ok else 1)
+
+
+@main.command()
+@click.argument("question")
+@click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
+@click.option("--k", "-k", type=int, help="How many sources to retrieve.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming text.")
+@click.option("--explain", is_flag=True, help="Show why each source was chosen.")
+@click.pass_obj
+def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool) -> None:
+    """Answer QUESTION from the indexed documents, citing the supporting sentences."""
+    from .answer.answerer import EMPTY_INDEX
+
+    if not question.strip():
+        _fail("the question is empty", 2)
+    engine = obj.engine
+    try:
+        on_token = None if as_json else (lambda t: (sys.stdout.write(t), sys.stdout.flush()))
+        answer = engine.ask(question, retriever=retriever, k=k, on_token=on_token)
+    except (models.ModelNotFound, KeyError) as exc:
+        _fail(str(exc).strip("'\""))
+    if as_json:
+        click.echo(json.dumps(answer.as_dict(), indent=2, ensure_ascii=False))
+        return
+    if answer.text == EMPTY_INDEX:
+        sys.stdout.write(answer.text)
+    sys.stdout.write("\n")
+    if answer.citations:
+        console.print("\n[bold]Sources[/]")
+        for c in answer.citations:
+            where = escape(c.path) + (f", page {c.page}" if c.page else "")
+            how = " [dim](attributed)[/]" if c.attributed else ""
+            console.print(f"[bold cyan][{c.n}][/] {where}, chars {c.start}-{c.end}{how}")
+            console.print(f"    [italic]{escape(c.text)}[/]")
+    if explain:
+        _print_explanation(answer)
+    t = answer.timings
+    console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, total {t.get('total', 0):.1f} s[/]")
+
+
+def _print_explanation(answer) -> None:
+    table = Table(title=f"Why these sources ({answer.retriever})", show_lines=False)
+    table.add_column("#")
+    table.add_column("document")
+    table.add_column("score", justify="right")
+    table.add_column("evidence")
+    for s in answer.sources:
+        ev = ", ".join(f"{k}={v}" for k, v in s.hit.evidence.items())
+        table.add_row(str(s.n), escape(s.label()), f"{s.hit.score:.4f}", escape(ev))
+    console.print(table)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def status(obj: Context, as_json: bool) -> None:
+    """What the index holds, and the files that could not be indexed."""
+    info = obj.engine.status()
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    console.print(f"index      {escape(info['index'])}")
+    console.print(f"embedder   {info['embedder']}")
+    console.print(f"documents  {info['documents']} ({info['failed']} failed)")
+    console.print(f"chunks     {info['chunks']}   sentences {info['sentences']}")
+    console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
+    for f in info["failures"]:
+        console.print(f"[red]failed[/] {escape(f['path'])}: {escape(f['error'] or '')}")
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.pass_obj
+def forget(obj: Context, path: Path) -> None:
+    """Remove a file, or every document under a folder, from the index."""
+    n = obj.engine.forget(path)
+    console.print(f"removed {n} document(s)")
+    if n == 0:
+        sys.exit(1)
+
+
+@main.command()
+def retrievers() -> None:
+    """List the retrievers."""
+    from .retrieve import available
+
+    for name, desc in available().items():
+        console.print(f"[bold]{name:10}[/] {desc}")
+
+
+@main.group("models")
+def models_group() -> None:
+    """The models the assistant knows, and fetching stronger ones."""
+
+
+@models_group.command("list")
+@click.option("--json", "as_json", is_flag=True)
+def models_list(as_json: bool) -> None:
+    registry = models.load_registry()
+    rows = []
+    for spec in registry.values():
+        path = spec.locate()
+        rows.append({
+            "name": spec.name, "role": spec.role, "source": spec.package or spec.repo,
+            "size_mb": spec.size_mb, "licence": spec.licence, "present": path is not None,
+            "path": str(path) if path else None, "default": spec.default,
+        })
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table()
+    for col in ("name", "role", "source", "size", "licence", "present"):
+        table.add_column(col)
+    for r in rows:
+        mark = "[green]yes[/]" if r["present"] else "[dim]no[/]"
+        name = r["name"] + (" (default)" if r["default"] else "")
+        table.add_row(name, r["role"], escape(r["source"] or ""), f"{r['size_mb'] or '?'} MB", r["licence"] or "", mark)
+    console.print(table)
+
+
+@models_group.command("pull")
+@click.argument("name")
+def models_pull(name: str) -> None:
+    """Fetch model NAME from Hugging Face (needs a network connection)."""
+    try:
+        path = models.pull(name)
+    except models.PullError as exc:
+        _fail(str(exc))
+    console.print(f"fetched {name} -> {escape(str(path))}")
+
+
+@main.command()
+@click.pass_obj
+def doctor(obj: Context) -> None:
+    """Check what is installed, which models load, and the index's health."""
+    from .doctor import run_checks
+
+    ok = True
+    for check in run_checks(obj.config, obj.index_override):
+        mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
+        ok &= check.ok
+        console.print(f"{mark} {check.name:22} {escape(check.detail)}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

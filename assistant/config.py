@@ -1,0 +1,86 @@
+"""Configuration: one TOML file in the platform's config directory, overridable by
+environment variables and command-line flags (flag > environment > file > default)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import platformdirs
+import tomli_w
+
+APP_NAME = "assistant"
+ENV_INDEX = "ASSISTANT_INDEX"
+ENV_CONFIG = "ASSISTANT_CONFIG"
+
+
+def default_config_path() -> Path:
+    env = os.environ.get(ENV_CONFIG)
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def default_index_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "index"
+
+
+def user_models_dir() -> Path:
+    """Where `assistant models pull` puts fetched models."""
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "models"
+
+
+@dataclass
+class Config:
+    index_dir: str = ""
+    # Models: a registry name (models/registry.toml) or a local path.
+    embedder: str = "all-minilm-l6-v2"
+    spacy_model: str = "en-core-web-sm"
+    llm: str = "smollm2-135m-instruct"
+    # Retrieval and answering.
+    retriever: str = "hybrid"
+    k: int = 5
+    chunk_tokens: int = 200
+    llm_context_tokens: int = 2048
+    answer_tokens: int = 256
+    llm_threads: int = 0  # 0: as many as the machine has cores
+    # Below this cosine similarity between the question and the best source the assistant
+    # says it does not know instead of letting the model guess from unrelated text.
+    min_relevance: float = 0.25
+    folders: list[str] = field(default_factory=list)
+    theme: str = "textual-dark"
+
+    def resolved_index_dir(self, override: str | os.PathLike | None = None) -> Path:
+        for candidate in (override, os.environ.get(ENV_INDEX), self.index_dir):
+            if candidate:
+                return Path(candidate).expanduser().resolve()
+        return default_index_dir()
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "Config":
+        path = path or default_config_path()
+        if not path.exists():
+            return cls()
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read config {path}: {exc}") from exc
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown setting(s) in {path}: {', '.join(unknown)}")
+        return cls(**data)
+
+    def save(self, path: Path | None = None) -> Path:
+        path = path or default_config_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(tomli_w.dumps(asdict(self)), encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+
+class ConfigError(Exception):
+    pass

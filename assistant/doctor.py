@@ -1,0 +1,120 @@
+"""`assistant doctor`: what is installed, which models load, whether the index is healthy."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import models
+from .config import Config
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def run_checks(config: Config, index_override: str | None = None) -> list[Check]:
+    checks = [Check("python", sys.version_info >= (3, 11), sys.version.split()[0])]
+    for dist in ("torch", "sentence-transformers", "spacy", "llama-cpp-python", "hnswlib", "sqlite-utils", "textual"):
+        v = _version(dist)
+        checks.append(Check(dist, v is not None or dist == "textual", v or "not installed"))
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("create virtual table t using fts5(x)")
+        checks.append(Check("sqlite fts5", True, sqlite3.sqlite_version))
+    except sqlite3.OperationalError as exc:
+        checks.append(Check("sqlite fts5", False, str(exc)))
+
+    checks.append(_accelerator())
+    embedder_ok = False
+    for role, name in (("embedder", config.embedder), ("spacy", config.spacy_model), ("llm", config.llm)):
+        try:
+            path = models.resolve(name, role)
+        except models.ModelNotFound as exc:
+            checks.append(Check(f"{role} model", False, str(exc)))
+            continue
+        try:
+            detail = _load(role, path)
+            checks.append(Check(f"{role} model", True, f"{name}: {detail}"))
+            embedder_ok |= role == "embedder"
+        except Exception as exc:  # report any loader failure, never crash the doctor
+            checks.append(Check(f"{role} model", False, f"{name} at {path}: {type(exc).__name__}: {exc}"))
+    checks.extend(_index_checks(config, index_override, embedder_ok))
+    return checks
+
+
+def _accelerator() -> Check:
+    parts = []
+    try:
+        import torch
+
+        parts.append(f"torch cuda: {'yes (' + torch.cuda.get_device_name(0) + ')' if torch.cuda.is_available() else 'no'}")
+    except Exception as exc:
+        parts.append(f"torch: {exc}")
+    from .answer.generator import gpu_layers_default
+
+    parts.append(f"llama.cpp GPU offload: {'yes' if gpu_layers_default() else 'no (CPU)'}")
+    return Check("accelerator", True, "; ".join(parts))
+
+
+def _load(role: str, path: Path) -> str:
+    if role == "embedder":
+        from .nlp.embedder import Embedder
+
+        e = Embedder(path)
+        vec = e.encode_one("a test sentence")
+        return f"{path} ({len(vec)} dimensions)"
+    if role == "spacy":
+        from .nlp.sentences import load_spacy
+
+        nlp = load_spacy(str(path))
+        return f"{path} ({', '.join(nlp.pipe_names)})"
+    from .answer.generator import LlamaGenerator
+
+    g = LlamaGenerator(path, n_ctx=256)
+    out = "".join(g.stream([{"role": "user", "content": "Say OK."}], max_tokens=4))
+    return f"{path} (generated {out.strip()!r})"
+
+
+def _index_checks(config: Config, index_override: str | None, embedder_ok: bool) -> list[Check]:
+    from .store.index import DB_NAME
+
+    directory = config.resolved_index_dir(index_override)
+    db_path = directory / DB_NAME
+    if not db_path.exists():
+        return [Check("index", True, f"no index yet at {directory}")]
+    conn = sqlite3.connect(str(db_path))
+    out = []
+    integrity = conn.execute("pragma integrity_check").fetchone()[0]
+    out.append(Check("index integrity", integrity == "ok", f"{db_path}: {integrity}"))
+    orphans = conn.execute(
+        "select (select count(*) from chunks where document_id not in (select id from documents))"
+        " + (select count(*) from sentences where chunk_id not in (select id from chunks))"
+    ).fetchone()[0]
+    out.append(Check("index orphans", orphans == 0, f"{orphans} orphan rows"))
+    n_chunks = conn.execute("select count(*) from chunks").fetchone()[0]
+    n_docs = conn.execute("select count(*) from documents where status='ok'").fetchone()[0]
+    conn.close()
+    if embedder_ok:
+        from .engine import Engine
+
+        engine = Engine(config, index_override)
+        try:
+            n_vec = len(engine.index.vectors())
+            out.append(Check("index vectors", n_vec == n_chunks, f"{n_vec} vectors for {n_chunks} chunks of {n_docs} documents"))
+        finally:
+            engine.close()
+    return out

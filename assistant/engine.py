@@ -1,0 +1,110 @@
+"""Wires a configuration into the running pipeline: the one object the CLI and the
+terminal UI talk to (index, ask, status, forget)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+
+from . import models
+from .answer.answerer import Answer, Answerer
+from .answer.generator import LlamaGenerator
+from .config import Config
+from .indexing import Indexer, IndexReport, Progress
+from .nlp.embedder import Embedder
+from .nlp.sentences import SentenceSplitter
+from .retrieve import Resources, Retriever, make
+from .store import Index
+
+
+class Engine:
+    def __init__(self, config: Config | None = None, index_dir: str | Path | None = None):
+        self.config = config or Config()
+        self.index_dir = self.config.resolved_index_dir(index_dir)
+        self._retrievers: dict[str, Retriever] = {}
+        self._lock = threading.Lock()
+
+    # -- components (loaded on first use) -----------------------------------------
+    @cached_property
+    def embedder(self) -> Embedder:
+        return Embedder(models.resolve(self.config.embedder, "embedder"))
+
+    @cached_property
+    def spacy_dir(self) -> Path:
+        return models.resolve(self.config.spacy_model, "spacy")
+
+    @cached_property
+    def splitter(self) -> SentenceSplitter:
+        return SentenceSplitter(self.spacy_dir)
+
+    @cached_property
+    def index(self) -> Index:
+        return Index(self.index_dir, embedder_name=self.config.embedder, dim=self.embedder.dim)
+
+    @cached_property
+    def generator(self) -> LlamaGenerator:
+        return LlamaGenerator(
+            models.resolve(self.config.llm, "llm"), n_ctx=self.config.llm_context_tokens,
+            threads=self.config.llm_threads,
+        )
+
+    @cached_property
+    def resources(self) -> Resources:
+        return Resources(self.index, self.embedder, options={"spacy_dir": self.spacy_dir, "config": self.config})
+
+    @cached_property
+    def indexer(self) -> Indexer:
+        return Indexer(self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens)
+
+    @cached_property
+    def answerer(self) -> Answerer:
+        return Answerer(
+            self.index.store, self.embedder, self.generator, n_ctx=self.config.llm_context_tokens,
+            answer_tokens=self.config.answer_tokens, min_relevance=self.config.min_relevance,
+        )
+
+    def retriever(self, name: str | None = None) -> Retriever:
+        name = name or self.config.retriever
+        with self._lock:
+            if name not in self._retrievers:
+                self._retrievers[name] = make(name, self.resources)
+            return self._retrievers[name]
+
+    # -- actions -------------------------------------------------------------------
+    def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
+        return self.indexer.index_paths(paths, on_progress=on_progress)
+
+    def forget(self, path: Path) -> int:
+        return self.indexer.forget(path)
+
+    def ask(
+        self, question: str, retriever: str | None = None, k: int | None = None,
+        on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
+    ) -> Answer:
+        return self.answerer.ask(question, self.retriever(retriever), k or self.config.k, on_token, stop)
+
+    def status(self) -> dict:
+        # Reads the database only: no model needs loading to say what the index holds.
+        from .store import Store
+        from .store.index import DB_NAME
+
+        store = self.index.store if "index" in self.__dict__ else Store(self.index_dir / DB_NAME)
+        last = store.last_update()
+        size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
+        return {
+            "index": str(self.index_dir),
+            "embedder": store.get_meta("embedder"),
+            **store.counts(),
+            "size_bytes": size,
+            "last_update": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(last)) if last else None,
+            "failures": [
+                {"path": d["path"], "error": d["error"]} for d in store.documents() if d["status"] == "error"
+            ],
+        }
+
+    def close(self) -> None:
+        if "index" in self.__dict__:
+            self.index.close()

@@ -1,0 +1,290 @@
+"""The indexing pipeline: ingest -> nlp -> store, one transaction per document.
+
+Files are read in small batches so that sentence splitting and embedding run over many
+texts at once (the slow stages), then each document is written in its own transaction:
+a crash loses at most the batch in flight and never leaves a half-written document.
+Re-indexing is incremental: an unchanged file (same size and mtime, or same content hash)
+is skipped, a changed one replaced, a moved one renamed in place, a vanished one removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .ingest.chunker import chunk_sentences
+from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, load
+from .ingest.walk import iter_files
+from .nlp.embedder import Embedder
+from .nlp.sentences import SentenceSplitter
+from .store import Index
+from .store.db import to_blob
+
+BATCH_DOCUMENTS = 32
+
+
+@dataclass
+class IndexReport:
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    moved: int = 0
+    removed: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    chunks: int = 0
+    sentences: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    embedder_tokens: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def as_dict(self) -> dict:
+        return {
+            "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+            "moved": self.moved, "removed": self.removed, "chunks": self.chunks,
+            "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "embedder_tokens": self.embedder_tokens,
+        }
+
+
+@dataclass
+class Progress:
+    """What a progress bar shows; sent after every document."""
+
+    files_done: int
+    files_total: int
+    chunks: int
+    current: str
+
+
+@dataclass
+class _Pending:
+    path: str
+    content_hash: str
+    mtime: float
+    size: int
+    existed: bool
+    document: LoadedDocument
+
+
+class _Timer:
+    def __init__(self, report: IndexReport, stage: str):
+        self.report, self.stage = report, stage
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc):
+        self.report.seconds[self.stage] += time.perf_counter() - self.t0
+
+
+class Indexer:
+    def __init__(self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200):
+        self.index = index
+        self.store = index.store
+        self.embedder = embedder
+        self.splitter = splitter
+        # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
+        self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
+
+    # -- entry points ------------------------------------------------------------
+    def index_paths(
+        self, roots: Iterable[Path], on_progress: Callable[[Progress], None] | None = None,
+        remove_missing: bool = True,
+    ) -> IndexReport:
+        roots = [Path(r).resolve() for r in roots]
+        report = IndexReport()
+        self.index.vectors()  # in step with the database before this writer changes it
+        with _Timer(report, "scan"):
+            files = list(iter_files(roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir]))
+        present = {str(p) for p in files}
+        vanished = []
+        if remove_missing:
+            for doc in self.store.documents():
+                p = Path(doc["path"])
+                if doc["path"] not in present and any(_is_within(p, r) for r in roots) and not p.exists():
+                    vanished.append(doc)
+        by_hash = {d["content_hash"]: d for d in vanished if d["status"] == "ok"}
+
+        pending: list[_Pending] = []
+        done = 0
+        tokens_before = self.embedder.tokens_embedded
+        for path in files:
+            done += 1
+            item = self._examine(path, report, by_hash)
+            if item is not None:
+                pending.append(item)
+            if len(pending) >= BATCH_DOCUMENTS:
+                self._process(pending, report)
+                pending = []
+            if on_progress:
+                on_progress(Progress(done, len(files), report.chunks, str(path)))
+        if pending:
+            self._process(pending, report)
+        with _Timer(report, "write"):
+            for doc in vanished:
+                # Moved documents were renamed in place by _examine; the rest are gone.
+                if self.store.document(doc["path"]) is not None:
+                    self._remove(doc["path"], report)
+        self.index.vectors_updated()
+        report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
+        return report
+
+    def index_texts(
+        self, items: Iterable[tuple[str, str, str | None]],
+        on_progress: Callable[[Progress], None] | None = None, total: int | None = None,
+    ) -> IndexReport:
+        """Index in-memory documents (key, text, title), e.g. an evaluation corpus."""
+        report = IndexReport()
+        self.index.vectors()
+        pending: list[_Pending] = []
+        tokens_before = self.embedder.tokens_embedded
+        done = 0
+        for key, text, title in items:
+            done += 1
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            old = self.store.document(key)
+            if old is not None and old["content_hash"] == digest and old["status"] == "ok":
+                report.unchanged += 1
+            else:
+                doc = LoadedDocument(text=text, pages=[], title=title)
+                pending.append(_Pending(key, digest, 0.0, len(text), old is not None, doc))
+            if len(pending) >= BATCH_DOCUMENTS:
+                self._process(pending, report)
+                pending = []
+            if on_progress:
+                on_progress(Progress(done, total or done, report.chunks, key))
+        if pending:
+            self._process(pending, report)
+        self.index.vectors_updated()
+        report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
+        return report
+
+    def forget(self, root: Path) -> int:
+        """Remove a file or every document under a folder; how many were removed."""
+        root = Path(root).resolve()
+        report = IndexReport()
+        for doc in self.store.documents():
+            if _is_within(Path(doc["path"]), root):
+                self._remove(doc["path"], report)
+        self.index.vectors_updated()
+        return report.removed
+
+    # -- steps ---------------------------------------------------------------------
+    def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, dict]) -> _Pending | None:
+        key = str(path)
+        with _Timer(report, "load"):
+            try:
+                st = path.stat()
+            except OSError as exc:
+                self._fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
+                return None
+            old = self.store.document(key)
+            if old is not None and old["mtime"] == st.st_mtime and old["size"] == st.st_size:
+                report.unchanged += 1
+                return None
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                self._fail(key, f"cannot read: {exc.strerror or exc}", st.st_mtime, st.st_size, None, report)
+                return None
+            digest = hashlib.sha256(data).hexdigest()
+            if old is not None and old["content_hash"] == digest:
+                # Touched but not changed: remember the new mtime, keep everything else.
+                with self.store.lock, self.store.db.conn:
+                    self.store.db["documents"].update(old["id"], {"mtime": st.st_mtime, "size": st.st_size})
+                report.unchanged += 1
+                return None
+            source = moved_from.pop(digest, None)
+            if source is not None and old is None:
+                # A rename: the content is indexed already, only its path changes.
+                self.store.move_document(source["path"], key)
+                with self.store.lock, self.store.db.conn:
+                    self.store.db.execute("update documents set mtime = ? where path = ?", [st.st_mtime, key])
+                self.index.apply_vector_changes([], [], None)
+                report.moved += 1
+                return None
+            try:
+                document = load(path)
+            except LoadError as exc:
+                self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
+                return None
+            except Exception as exc:  # a parser bug must not stop the whole run
+                self._fail(key, f"unexpected {type(exc).__name__}: {exc}", st.st_mtime, st.st_size, digest, report)
+                return None
+        return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
+
+    def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
+        error = " ".join(str(error).split())[:300]
+        removed = self.store.record_failure(key, error, mtime, size, digest)
+        self.index.apply_vector_changes(removed, [], None)
+        report.failed.append((key, error))
+
+    def _remove(self, key: str, report: IndexReport) -> None:
+        removed = self.store.delete_document(key)
+        self.index.apply_vector_changes(removed, [], None)
+        report.removed += 1
+
+    def _process(self, batch: list[_Pending], report: IndexReport) -> None:
+        with _Timer(report, "sentences"):
+            spans = self.splitter.split_many([p.document.text for p in batch])
+        with _Timer(report, "chunk"):
+            planned = []
+            for item, sents in zip(batch, spans):
+                text = item.document.text
+                chunks = chunk_sentences(
+                    text, sents, self.chunk_tokens, self.embedder.count_tokens, self.embedder.token_spans
+                )
+                planned.append(chunks)
+        with _Timer(report, "embed"):
+            flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
+            vectors = self.embedder.encode(flat)
+        with _Timer(report, "write"):
+            offset = 0
+            for item, chunks in zip(batch, planned):
+                doc = item.document
+                vecs = vectors[offset: offset + len(chunks)]
+                offset += len(chunks)
+                if not chunks:
+                    self._fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
+                    continue
+                chunk_rows, sentence_rows = [], []
+                for c, v in zip(chunks, vecs):
+                    chunk_rows.append({
+                        "start": c.start, "end": c.end, "n_tokens": c.n_tokens,
+                        "page_start": doc.page_at(c.start), "page_end": doc.page_at(max(c.start, c.end - 1)),
+                        "text": doc.text[c.start:c.end], "embedding": to_blob(v),
+                    })
+                    sentence_rows.append([
+                        {"ord": j, "start": s, "end": e, "page": doc.page_at(s), "text": doc.text[s:e]}
+                        for j, (s, e) in enumerate(c.sentences)
+                    ])
+                old = self.store.document(item.path)
+                removed = []
+                if old is not None:
+                    removed = [r[0] for r in self.store.db.execute(
+                        "select id from chunks where document_id = ?", [old["id"]])]
+                record = {
+                    "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
+                    "size": item.size, "status": "ok", "error": None, "title": doc.title,
+                    "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
+                }
+                chunk_ids = self.store.write_document(record, chunk_rows, sentence_rows)
+                self.index.apply_vector_changes(removed, chunk_ids, vecs)
+                report.chunks += len(chunks)
+                report.sentences += sum(len(s) for s in sentence_rows)
+                if item.existed:
+                    report.updated += 1
+                else:
+                    report.added += 1
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents

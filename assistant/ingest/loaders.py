@@ -1,0 +1,346 @@
+"""Turn files on disk into plain text plus page boundaries.
+
+Each format is one function registered for its suffixes with ``@register``;
+``load`` reads the bytes once, dispatches on the lower-cased suffix and turns
+any parser failure into a one-line ``LoadError`` that can be shown to a user.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import re
+import warnings
+from bisect import bisect_right
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+__all__ = [
+    "LoadedDocument",
+    "LoadError",
+    "SUPPORTED_SUFFIXES",
+    "load",
+    "looks_binary",
+    "register",
+]
+
+
+@dataclass
+class LoadedDocument:
+    text: str  # the plain text of the whole document (what gets chunked and cited)
+    pages: list[tuple[int, int]]  # (page number from 1, start offset in text), sorted; [] if no pages
+    title: str | None = None
+
+    def page_at(self, offset: int) -> int | None:
+        """Page number containing char ``offset``; None when the format has no pages."""
+        if not self.pages:
+            return None
+        # bisect_right so that an empty page (same start as the next one) never
+        # wins over the page that actually holds the text.
+        i = bisect_right(self.pages, offset, key=lambda p: p[1]) - 1
+        return self.pages[max(i, 0)][0]
+
+
+class LoadError(Exception):
+    """One-line, human-readable reason a file cannot be indexed
+    (e.g. 'encrypted PDF', 'empty file', 'binary content in a text file', 'corrupt DOCX: ...')."""
+
+
+Loader = Callable[[bytes], LoadedDocument]
+_LOADERS: dict[str, Loader] = {}
+
+
+def register(fmt: str, *suffixes: str) -> Callable[[Loader], Loader]:
+    """Register a loader for ``suffixes``; ``fmt`` names the format in error messages."""
+
+    def deco(fn: Loader) -> Loader:
+        def wrapped(data: bytes) -> LoadedDocument:
+            try:
+                return fn(data)
+            except LoadError:
+                raise
+            except Exception as exc:  # parsers raise anything from KeyError to struct.error
+                raise LoadError(f"corrupt {fmt}: {_one_line(exc)}") from exc
+
+        wrapped.__name__ = fn.__name__
+        wrapped.__doc__ = fn.__doc__
+        for suffix in suffixes:
+            _LOADERS[suffix.lower()] = wrapped
+        return wrapped
+
+    return deco
+
+
+def load(path: Path) -> LoadedDocument:
+    """Load ``path`` as a LoadedDocument or raise LoadError saying why not."""
+    path = Path(path)
+    loader = _LOADERS.get(path.suffix.lower())
+    if loader is None:
+        raise LoadError(f"unsupported file type: {path.suffix or '(no suffix)'}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"cannot read: {exc.strerror or _one_line(exc)}") from exc
+    if not data:
+        raise LoadError("empty file")
+    doc = loader(data)
+    if not doc.text.strip():
+        raise LoadError("empty document")
+    return doc
+
+
+def looks_binary(data: bytes) -> bool:
+    """True if the first 8 KB has NUL bytes or a high share of control characters."""
+    head = data[:8192]
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    # Tab, LF, FF, CR and ESC (ANSI colours in logs) are normal in text.
+    control = sum(1 for b in head if (b < 32 and b not in (9, 10, 12, 13, 27)) or b == 127)
+    return control / len(head) > 0.05
+
+
+# --- helpers -----------------------------------------------------------------
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_TRAILING_WS = re.compile(r"[ \t\f\v]+\n")
+
+
+def _one_line(exc: BaseException) -> str:
+    msg = " ".join(str(exc).split()).strip(" '\"")
+    return (msg or type(exc).__name__)[:200]
+
+
+def _normalise(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = _TRAILING_WS.sub("\n", text)
+    return _BLANK_RUNS.sub("\n\n", text).strip()
+
+
+# UTF-32 first: its little-endian BOM begins with the UTF-16 one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _decode(data: bytes) -> str:
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise LoadError(f"undecodable text: {_one_line(exc)}") from exc
+    # Checked only after the BOMs because UTF-16 text is full of NUL bytes.
+    if looks_binary(data):
+        raise LoadError("binary content in a text file")
+    # Strict UTF-8 first: it is by far the most common and detection on short
+    # texts can guess a wrong single-byte code page.
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    matches = from_bytes(data)
+    best = matches.best()
+    if best is None:
+        raise LoadError("unknown text encoding")
+    # On short Western-European texts the detector often ranks a Baltic or
+    # Central-European code page first by a hair; cp1252 (a superset of latin-1)
+    # is far more common in practice, so it wins whenever it is nearly as clean.
+    for match in matches:
+        if "cp1252" in match.could_be_from_charset and match.chaos <= best.chaos + 0.1:
+            return str(match)
+    return str(best)
+
+
+# --- text-like formats --------------------------------------------------------
+
+_MD_TITLE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
+_ORG_TITLE = re.compile(r"^#\+title:[ \t]*(.+)$", re.M | re.I)
+_RST_TITLE = re.compile(r"^([=\-~*#^\"'`+]{3,})?\n?([^\n]+)\n([=\-~*#^\"'`+]{3,})[ \t]*$", re.M)
+
+
+def _text_title(text: str) -> str | None:
+    # A cheap look at the first lines only; real parsing would cost more than it gives.
+    head = text[:2000]
+    for pattern, group in ((_ORG_TITLE, 1), (_MD_TITLE, 1), (_RST_TITLE, 2)):
+        m = pattern.search(head)
+        if m and m.group(group).strip():
+            return m.group(group).strip()
+    return None
+
+
+@register("text file", ".txt", ".md", ".markdown", ".rst", ".org")
+def _load_text(data: bytes) -> LoadedDocument:
+    text = _normalise(_decode(data))
+    return LoadedDocument(text=text, pages=[], title=_text_title(text))
+
+
+# --- HTML ---------------------------------------------------------------------
+
+_DROP_TAGS = ("script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "form")
+_BLOCK_TAGS = (
+    "p", "div", "section", "article", "main", "header", "footer", "aside", "blockquote",
+    "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd",
+    "table", "tr", "figure", "figcaption", "hr", "address", "body",
+)  # fmt: skip
+# Private-use characters mark structure while whitespace from the source is
+# collapsed; they never occur in real prose.
+_PARA, _LINE, _CELL = "\ue000", "\ue001", "\ue002"
+
+
+def _html_to_text(markup: bytes | str) -> tuple[str, str | None]:
+    from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
+
+    with warnings.catch_warnings():
+        # EPUB chapters are XHTML; the forgiving HTML parser copes with the broken
+        # ones that an XML parser would reject, so the "XML parsed as HTML" hint is noise.
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(markup, "lxml")
+    title = None
+    if soup.title is not None:
+        title = " ".join(soup.title.get_text().split()) or None
+    for tag in soup.find_all(_DROP_TAGS):
+        tag.decompose()
+    for tag in soup.find_all(_BLOCK_TAGS):
+        tag.insert_before(_PARA)
+        tag.insert_after(_PARA)
+    for tag in soup.find_all("br"):
+        tag.replace_with(_LINE)
+    for tag in soup.find_all(("td", "th")):
+        tag.insert_after(_CELL)
+    raw = soup.get_text()
+    paragraphs = []
+    for para in raw.split(_PARA):
+        lines = []
+        for line in para.split(_LINE):
+            cells = [" ".join(c.split()) for c in line.split(_CELL)]
+            line = " | ".join(c for c in cells if c)
+            if line:
+                lines.append(line)
+        if lines:
+            paragraphs.append("\n".join(lines))
+    return _normalise("\n\n".join(paragraphs)), title
+
+
+@register("HTML", ".html", ".htm")
+def _load_html(data: bytes) -> LoadedDocument:
+    has_bom = any(data.startswith(bom) for bom, _ in _BOMS)
+    if not has_bom and looks_binary(data):
+        raise LoadError("binary content in a text file")
+    # Bytes, not a decoded string: BeautifulSoup honours <meta charset> and BOMs
+    # and falls back to detection on its own.
+    text, title = _html_to_text(data)
+    return LoadedDocument(text=text, pages=[], title=title)
+
+
+# --- paged formats --------------------------------------------------------------
+
+
+def _join_pages(page_texts: list[str]) -> tuple[str, list[tuple[int, int]]]:
+    # Each page is normalised on its own so that offsets stay valid after joining.
+    parts: list[str] = []
+    pages: list[tuple[int, int]] = []
+    length = 0
+    for number, raw in enumerate(page_texts, start=1):
+        body = _normalise(raw)
+        if body and parts:
+            parts.append("\n\n")
+            length += 2
+        pages.append((number, length))
+        if body:
+            parts.append(body)
+            length += len(body)
+    return "".join(parts), pages
+
+
+@register("PDF", ".pdf")
+def _load_pdf(data: bytes) -> LoadedDocument:
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError
+
+    reader = PdfReader(io.BytesIO(data))
+    if reader.is_encrypted:
+        try:
+            # Many PDFs are "encrypted" only with an owner password and open with "".
+            opened = reader.decrypt("")
+        except DependencyError as exc:
+            raise LoadError(f"encrypted PDF ({_one_line(exc)})") from exc
+        if not opened:
+            raise LoadError("encrypted PDF")
+    text, pages = _join_pages([page.extract_text() or "" for page in reader.pages])
+    if not text.strip():
+        raise LoadError("no extractable text (scanned PDF?)")
+    try:
+        meta = reader.metadata
+        title = ((meta.title if meta else None) or "").strip() or None
+    except Exception:  # a broken info dict should not cost us the text
+        title = None
+    return LoadedDocument(text=text, pages=pages, title=title)
+
+
+@register("EPUB", ".epub")
+def _load_epub(data: bytes) -> LoadedDocument:
+    import ebooklib
+    from ebooklib import epub
+
+    book = epub.read_epub(io.BytesIO(data), options={"ignore_ncx": True})
+    chapters: list[str] = []
+    for idref, _linear in book.spine:
+        item = book.get_item_with_id(idref)
+        # The navigation document is a table of contents, not a chapter.
+        if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
+            continue
+        body, _ = _html_to_text(item.get_content())
+        if body:  # image-only cover pages would otherwise count as chapters
+            chapters.append(body)
+    text, pages = _join_pages(chapters)
+    titles = book.get_metadata("DC", "title")
+    title = ((titles[0][0] if titles else None) or "").strip() or None
+    return LoadedDocument(text=text, pages=pages, title=title)
+
+
+# --- DOCX -----------------------------------------------------------------------
+
+
+@register("DOCX", ".docx")
+def _load_docx(data: bytes) -> LoadedDocument:
+    import docx
+    from docx.table import Table
+
+    document = docx.Document(io.BytesIO(data))
+    blocks: list[str] = []
+    # iter_inner_content keeps paragraphs and tables in document order.
+    for block in document.iter_inner_content():
+        if isinstance(block, Table):
+            rows = []
+            for row in block.rows:
+                cells, seen = [], []
+                for cell in row.cells:
+                    # A merged cell is returned once per grid column it spans.
+                    if any(cell._tc is tc for tc in seen):
+                        continue
+                    seen.append(cell._tc)
+                    cells.append(" ".join(cell.text.split()))
+                while cells and not cells[-1]:
+                    cells.pop()
+                line = " | ".join(cells)
+                if line:
+                    rows.append(line)
+            if rows:
+                blocks.append("\n".join(rows))
+        elif block.text.strip():
+            blocks.append(block.text)
+    title = (document.core_properties.title or "").strip() or None
+    return LoadedDocument(text=_normalise("\n\n".join(blocks)), pages=[], title=title)
+
+
+# Built once, after every loader above has registered.
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset(_LOADERS)

@@ -1,0 +1,89 @@
+"""Sentence embeddings (sentence-transformers) and the tokenizer that measures chunk budgets."""
+
+from __future__ import annotations
+
+import threading
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from .offline import force_offline
+
+
+class Embedder:
+    """A sentence-transformers model loaded from a local directory, CPU by default.
+
+    Vectors are L2-normalised float32, so a dot product is the cosine similarity.
+    """
+
+    def __init__(self, model_dir: Path, device: str | None = None, batch_size: int = 32):
+        self.model_dir = Path(model_dir)
+        self.name = self.model_dir.name if self.model_dir.name != "model" else self.model_dir.parent.name
+        self._device = device
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+        self.tokens_embedded = 0
+
+    @cached_property
+    def model(self):
+        force_offline()
+        from sentence_transformers import SentenceTransformer
+
+        device = self._device
+        if device is None:
+            import torch
+
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        from transformers.utils import logging as hf_logging
+
+        # The weight-loading progress bar would scribble over our own progress display.
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+        return SentenceTransformer(str(self.model_dir), device=device, local_files_only=True)
+
+    @cached_property
+    def tokenizer(self):
+        force_offline()
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(str(self.model_dir), local_files_only=True)
+
+    @cached_property
+    def dim(self) -> int:
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        return int(get_dim())
+
+    @cached_property
+    def max_tokens(self) -> int:
+        return int(self.model.max_seq_length)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        if not texts:
+            return []
+        enc = self.tokenizer(texts, add_special_tokens=False, truncation=False)["input_ids"]
+        return [len(ids) for ids in enc]
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        """Character span of every word piece: lets an over-long sentence be cut exactly."""
+        enc = self.tokenizer(text, add_special_tokens=False, truncation=False, return_offsets_mapping=True)
+        return [tuple(span) for span in enc["offset_mapping"]]
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # One encode at a time: torch on 2 cores gains nothing from concurrency, and the
+        # TUI and a background indexer may share this object.
+        with self._lock:
+            self.tokens_embedded += sum(self.count_tokens(texts))
+            vecs = self.model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vecs, dtype=np.float32)
+
+    def encode_one(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]

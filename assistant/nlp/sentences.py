@@ -1,0 +1,99 @@
+"""Sentence boundaries with character offsets.
+
+Paragraphs (blank-line separated) are split first so that a sentence never spans a
+heading or a paragraph break; spaCy's statistical sentence recogniser (the small `senter`
+component, much faster than the full parser) then splits each paragraph.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+Span = tuple[int, int]
+
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# spaCy's memory grows with very long texts; a paragraph longer than this is cut at
+# line breaks or spaces first (it is most likely a table or a dump, not prose).
+_MAX_PARAGRAPH_CHARS = 100_000
+
+
+@lru_cache(maxsize=4)
+def load_spacy(model_dir: str, components: tuple[str, ...] | None = None):
+    """A spaCy pipeline from a local directory, with only the named components enabled."""
+    import spacy
+
+    nlp = spacy.load(Path(model_dir))
+    if components is not None:
+        for name in nlp.component_names:
+            if name in components:
+                nlp.enable_pipe(name)
+            else:
+                nlp.disable_pipe(name)
+    nlp.max_length = max(nlp.max_length, _MAX_PARAGRAPH_CHARS + 10)
+    return nlp
+
+
+def paragraph_spans(text: str) -> list[Span]:
+    spans, start = [], 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    out = []
+    for s, e in spans:
+        # Trim surrounding whitespace so spans point at real text.
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e <= s:
+            continue
+        while e - s > _MAX_PARAGRAPH_CHARS:
+            cut = text.rfind("\n", s, s + _MAX_PARAGRAPH_CHARS)
+            if cut <= s:
+                cut = text.rfind(" ", s, s + _MAX_PARAGRAPH_CHARS)
+            if cut <= s:
+                cut = s + _MAX_PARAGRAPH_CHARS
+            out.append((s, cut))
+            s = cut
+            while s < e and text[s].isspace():
+                s += 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+class SentenceSplitter:
+    def __init__(self, spacy_dir: Path):
+        self.spacy_dir = str(spacy_dir)
+        self._lock = threading.Lock()
+
+    @property
+    def nlp(self):
+        return load_spacy(self.spacy_dir, ("senter",))
+
+    def split_many(self, texts: list[str]) -> list[list[Span]]:
+        """Sentence spans for each text (batched through spaCy for speed)."""
+        jobs: list[tuple[int, int]] = []  # (text index, paragraph start)
+        paras: list[str] = []
+        for i, text in enumerate(texts):
+            for s, e in paragraph_spans(text):
+                jobs.append((i, s))
+                paras.append(text[s:e])
+        result: list[list[Span]] = [[] for _ in texts]
+        with self._lock:
+            docs = self.nlp.pipe(paras, batch_size=128)
+            for (i, base), doc in zip(jobs, docs):
+                for sent in doc.sents:
+                    s, e = sent.start_char, sent.end_char
+                    while e > s and doc.text[e - 1].isspace():
+                        e -= 1
+                    if e > s:
+                        result[i].append((base + s, base + e))
+        return result
+
+    def split(self, text: str) -> list[Span]:
+        return self.split_many([text])[0]

@@ -1,0 +1,85 @@
+"""The shared retrieval interface: every retriever turns a question into ranked chunk hits,
+each carrying the evidence of why it was chosen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Protocol
+
+import numpy as np
+
+from ..nlp.embedder import Embedder
+from ..store import Index
+
+
+@dataclass
+class Hit:
+    chunk_id: int
+    score: float
+    retriever: str
+    # Why this chunk: component scores, ranks, matched entities, votes... (JSON-serialisable)
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+class Retriever(Protocol):
+    name: str
+
+    def search(self, query: str, k: int) -> list[Hit]: ...
+
+
+@dataclass
+class Resources:
+    """What retrievers may use; built once per index and shared between retrievers."""
+
+    index: Index
+    embedder: Embedder
+    options: dict[str, Any] = field(default_factory=dict)
+    _query_cache: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def embed_query(self, query: str) -> np.ndarray:
+        # Hybrid and entity retrievers embed the same question several times.
+        vec = self._query_cache.get(query)
+        if vec is None:
+            if len(self._query_cache) > 256:
+                self._query_cache.clear()
+            vec = self.embedder.encode_one(query)
+            self._query_cache[query] = vec
+        return vec
+
+    @cached_property
+    def store(self):
+        return self.index.store
+
+
+RetrieverFactory = Callable[[Resources], Retriever]
+_REGISTRY: dict[str, RetrieverFactory] = {}
+_DESCRIPTIONS: dict[str, str] = {}
+
+
+def register(name: str, description: str):
+    """Register a retriever factory under a name usable everywhere (--retriever NAME)."""
+
+    def deco(factory: RetrieverFactory) -> RetrieverFactory:
+        _REGISTRY[name] = factory
+        _DESCRIPTIONS[name] = description
+        return factory
+
+    return deco
+
+
+def available() -> dict[str, str]:
+    _load_builtin()
+    return dict(_DESCRIPTIONS)
+
+
+def make(name: str, resources: Resources) -> Retriever:
+    _load_builtin()
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown retriever '{name}'; choose one of: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name](resources)
+
+
+def _load_builtin() -> None:
+    # Importing the modules registers them.
+    from . import baseline  # noqa: F401

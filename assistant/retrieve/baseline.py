@@ -1,0 +1,95 @@
+"""The baselines every entity-centric method is measured against: dense, BM25, hybrid."""
+
+from __future__ import annotations
+
+import re
+
+from .base import Hit, Resources, register
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _stopwords() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+class DenseRetriever:
+    """Cosine similarity of the question and chunk embeddings (hnswlib)."""
+
+    name = "dense"
+
+    def __init__(self, res: Resources):
+        self.res = res
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        found = self.res.index.vectors().search(self.res.embed_query(query), k)
+        return [
+            Hit(cid, sim, self.name, {"cosine": round(sim, 4), "dense_rank": r + 1})
+            for r, (cid, sim) in enumerate(found)
+        ]
+
+
+class BM25Retriever:
+    """SQLite FTS5 with its bm25() ranking over the question's content words."""
+
+    name = "bm25"
+
+    def __init__(self, res: Resources):
+        self.res = res
+        self.stop = _stopwords()
+
+    def fts_query(self, query: str) -> str | None:
+        words = [w.lower() for w in _WORD.findall(query)]
+        content = [w for w in words if w not in self.stop] or words
+        if not content:
+            return None
+        # Quoted terms: FTS5 would read bare words such as AND/NOT/NEAR as operators.
+        unique = list(dict.fromkeys(content))
+        return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        match = self.fts_query(query)
+        if match is None:
+            return []
+        found = self.res.store.fts_search(match, k)
+        return [
+            Hit(cid, score, self.name, {"bm25": round(score, 4), "bm25_rank": r + 1})
+            for r, (cid, score) in enumerate(found)
+        ]
+
+
+def reciprocal_rank_fusion(rankings: dict[str, list[Hit]], k: int, c: int = 60) -> list[tuple[int, float, dict]]:
+    """Cormack et al.'s RRF: sum over rankings of 1 / (c + rank)."""
+    fused: dict[int, float] = {}
+    evidence: dict[int, dict] = {}
+    for name, hits in rankings.items():
+        for rank, hit in enumerate(hits, start=1):
+            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + 1.0 / (c + rank)
+            evidence.setdefault(hit.chunk_id, {}).update(hit.evidence)
+    order = sorted(fused, key=lambda cid: -fused[cid])[:k]
+    return [(cid, fused[cid], evidence[cid]) for cid in order]
+
+
+class HybridRetriever:
+    """Dense and BM25 rankings fused by reciprocal rank fusion."""
+
+    name = "hybrid"
+
+    def __init__(self, res: Resources, depth: int = 50):
+        self.dense = DenseRetriever(res)
+        self.bm25 = BM25Retriever(res)
+        self.depth = depth
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        depth = max(self.depth, 4 * k)
+        fused = reciprocal_rank_fusion(
+            {"dense": self.dense.search(query, depth), "bm25": self.bm25.search(query, depth)}, k
+        )
+        return [Hit(cid, score, self.name, {"rrf": round(score, 5), **ev}) for cid, score, ev in fused]
+
+
+register("dense", "plain vector search over chunk embeddings (hnswlib)")(DenseRetriever)
+register("bm25", "keyword search with SQLite FTS5 bm25")(BM25Retriever)
+register("hybrid", "dense + bm25 fused by reciprocal rank fusion")(HybridRetriever)

@@ -1,0 +1,265 @@
+"""The index database: SQLite through sqlite-utils, the source of truth.
+
+Tables (see docs/architecture.md): documents -> chunks -> sentences, an FTS5 index over
+chunk text, chunk embeddings as float32 blobs, conversations and messages. One writer,
+one transaction per document, WAL so that readers (the chat) see a consistent state while
+the indexer writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import sqlite_utils
+
+SCHEMA_VERSION = "1"
+
+
+@dataclass
+class ChunkRow:
+    id: int
+    document_id: int
+    path: str
+    title: str | None
+    ord: int
+    start: int
+    end: int
+    page_start: int | None
+    page_end: int | None
+    text: str
+
+
+@dataclass
+class SentenceRow:
+    id: int
+    chunk_id: int
+    start: int
+    end: int
+    page: int | None
+    text: str
+
+
+def to_blob(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def from_blob(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype=np.float32)
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+        self.db = sqlite_utils.Database(conn)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        # sqlite3 connections are not safe to use from two threads at once.
+        self.lock = threading.RLock()
+        self._create_schema()
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # -- schema ------------------------------------------------------------------
+    def _create_schema(self) -> None:
+        db = self.db
+        db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+        db["documents"].create(
+            {
+                "id": int, "path": str, "content_hash": str, "mtime": float, "size": int,
+                "status": str, "error": str, "title": str, "n_chars": int, "n_pages": int,
+                "indexed_at": float,
+            },
+            pk="id", not_null={"path", "status"}, if_not_exists=True,
+        )
+        db["documents"].create_index(["path"], unique=True, if_not_exists=True)
+        db["documents"].create_index(["content_hash"], if_not_exists=True)
+        db["chunks"].create(
+            {
+                "id": int, "document_id": int, "ord": int, "start": int, "end": int,
+                "page_start": int, "page_end": int, "n_tokens": int, "text": str,
+                "embedding": bytes,
+            },
+            pk="id", foreign_keys=[("document_id", "documents", "id")], if_not_exists=True,
+        )
+        db["chunks"].create_index(["document_id", "ord"], if_not_exists=True)
+        db["sentences"].create(
+            {
+                "id": int, "document_id": int, "chunk_id": int, "ord": int, "start": int,
+                "end": int, "page": int, "text": str, "resolved_text": str,
+            },
+            pk="id",
+            foreign_keys=[("document_id", "documents", "id"), ("chunk_id", "chunks", "id")],
+            if_not_exists=True,
+        )
+        db["sentences"].create_index(["chunk_id", "ord"], if_not_exists=True)
+        db["sentences"].create_index(["document_id"], if_not_exists=True)
+        if "chunks_fts" not in db.table_names():
+            db["chunks"].enable_fts(["text"], tokenize="porter", create_triggers=True)
+        db["conversations"].create(
+            {"id": int, "title": str, "created_at": float, "updated_at": float},
+            pk="id", if_not_exists=True,
+        )
+        db["messages"].create(
+            {
+                "id": int, "conversation_id": int, "role": str, "content": str,
+                "citations": str, "retriever": str, "created_at": float,
+            },
+            pk="id", foreign_keys=[("conversation_id", "conversations", "id")], if_not_exists=True,
+        )
+        if self.get_meta("schema_version") is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+            self.set_meta("version", "0")
+
+    # -- meta --------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("select value from meta where key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db["meta"].upsert({"key": key, "value": value}, pk="key")
+
+    @property
+    def version(self) -> str:
+        """Bumped by every committed change; derived files are stamped with it."""
+        return self.get_meta("version") or "0"
+
+    def _bump_version(self) -> None:
+        self.set_meta("version", str(int(self.version) + 1))
+
+    # -- documents ---------------------------------------------------------------
+    def document(self, path: str) -> dict | None:
+        rows = list(self.db["documents"].rows_where("path = ?", [path]))
+        return rows[0] if rows else None
+
+    def documents(self) -> list[dict]:
+        return list(self.db["documents"].rows_where(order_by="path"))
+
+    def write_document(self, doc: dict, chunks: list[dict], sentences: list[list[dict]]) -> list[int]:
+        """Replace everything stored for doc['path'] in one transaction; the new chunk ids.
+
+        `sentences[i]` are the sentence rows of `chunks[i]`.
+        """
+        with self.lock, self.db.conn:
+            self._delete_document_rows(doc["path"])
+            doc = {**doc, "indexed_at": time.time()}
+            doc_id = self.db["documents"].insert(doc).last_pk
+            chunk_ids = []
+            for i, chunk in enumerate(chunks):
+                chunk_id = self.db["chunks"].insert({**chunk, "document_id": doc_id, "ord": i}).last_pk
+                chunk_ids.append(chunk_id)
+                self.db["sentences"].insert_all(
+                    {**s, "document_id": doc_id, "chunk_id": chunk_id} for s in sentences[i]
+                )
+            self._bump_version()
+        return chunk_ids
+
+    def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> list[int]:
+        """Remember why a file could not be indexed; drops any older content of it."""
+        with self.lock, self.db.conn:
+            removed = self._delete_document_rows(path)
+            self.db["documents"].insert(
+                {
+                    "path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
+                    "status": "error", "error": error, "indexed_at": time.time(),
+                }
+            )
+            self._bump_version()
+        return removed
+
+    def move_document(self, old_path: str, new_path: str) -> None:
+        with self.lock, self.db.conn:
+            self._delete_document_rows(new_path)
+            self.db.execute("update documents set path = ? where path = ?", [new_path, old_path])
+            self._bump_version()
+
+    def delete_document(self, path: str) -> list[int]:
+        """Remove a document and everything derived from it; the removed chunk ids."""
+        with self.lock, self.db.conn:
+            removed = self._delete_document_rows(path)
+            self._bump_version()
+        return removed
+
+    def _delete_document_rows(self, path: str) -> list[int]:
+        row = self.db.execute("select id from documents where path = ?", [path]).fetchone()
+        if row is None:
+            return []
+        doc_id = row[0]
+        chunk_ids = [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])]
+        self.db.execute("delete from sentences where document_id = ?", [doc_id])
+        self.db.execute("delete from chunks where document_id = ?", [doc_id])
+        self.db.execute("delete from documents where id = ?", [doc_id])
+        return chunk_ids
+
+    # -- reads -------------------------------------------------------------------
+    def chunk_embeddings(self) -> tuple[np.ndarray, np.ndarray]:
+        with self.lock:
+            rows = self.db.execute("select id, embedding from chunks where embedding is not null").fetchall()
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+        ids = np.array([r[0] for r in rows], dtype=np.int64)
+        vecs = np.stack([from_blob(r[1]) for r in rows])
+        return ids, vecs
+
+    def embeddings_for(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        with self.lock:
+            rows = self.db.execute(f"select id, embedding from chunks where id in ({marks})", list(chunk_ids)).fetchall()
+        return {r[0]: from_blob(r[1]) for r in rows if r[1] is not None}
+
+    def chunks(self, chunk_ids: list[int]) -> dict[int, ChunkRow]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        sql = f"""
+            select c.id, c.document_id, d.path, d.title, c.ord, c.start, c.end, c.page_start,
+                   c.page_end, c.text
+            from chunks c join documents d on d.id = c.document_id
+            where c.id in ({marks})"""
+        with self.lock:
+            rows = self.db.execute(sql, list(chunk_ids)).fetchall()
+        return {r[0]: ChunkRow(*r) for r in rows}
+
+    def sentences_of(self, chunk_ids: list[int]) -> dict[int, list[SentenceRow]]:
+        out: dict[int, list[SentenceRow]] = {c: [] for c in chunk_ids}
+        if not chunk_ids:
+            return out
+        marks = ",".join("?" * len(chunk_ids))
+        sql = f"select id, chunk_id, start, end, page, text from sentences where chunk_id in ({marks}) order by chunk_id, ord"
+        with self.lock:
+            for r in self.db.execute(sql, list(chunk_ids)):
+                out[r[1]].append(SentenceRow(*r))
+        return out
+
+    def fts_search(self, match: str, limit: int) -> list[tuple[int, float]]:
+        """(chunk id, bm25 score) best first; SQLite's bm25() is lower-is-better, so negated."""
+        sql = """
+            select chunks.id, -bm25(chunks_fts) as score
+            from chunks_fts join chunks on chunks.rowid = chunks_fts.rowid
+            where chunks_fts match ? order by bm25(chunks_fts) limit ?"""
+        with self.lock:
+            return [(r[0], r[1]) for r in self.db.execute(sql, [match, limit])]
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            q = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+            return {
+                "documents": q("select count(*) from documents where status = 'ok'"),
+                "failed": q("select count(*) from documents where status = 'error'"),
+                "chunks": q("select count(*) from chunks"),
+                "sentences": q("select count(*) from sentences"),
+            }
+
+    def last_update(self) -> float | None:
+        with self.lock:
+            return self.db.execute("select max(indexed_at) from documents").fetchone()[0]
