@@ -41,7 +41,7 @@ run: $(STAMP)
 	$(BIN)/assistant --index .cache/example-index ask "$$(head -n 1 examples/questions.txt)"
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.run
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache

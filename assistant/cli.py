@@ -224,6 +224,53 @@ def models_pull(name: str) -> None:
     console.print(f"fetched {name} -> {escape(str(path))}")
 
 
+@main.command("eval")
+@click.option("--format", "fmt", required=True, help="Dataset format: musique, hotpotqa, 2wiki, squad, emanual, leval, narrativeqa.")
+@click.option("--questions", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Separate corpus file, where the format has one.")
+@click.option("--retrievers", default="dense,bm25,hybrid", show_default=True, help="Comma-separated retriever names.")
+@click.option("--k", "ks", default="2,5,10", show_default=True, help="Comma-separated k values for Recall@k.")
+@click.option("--answer", is_flag=True, help="Also answer with the LLM: EM, F1, ROUGE-L, closed-book and oracle.")
+@click.option("--answer-limit", type=int, help="Answer only the first N questions (the LLM is the slow part).")
+@click.option("--limit", type=int, help="Use only the first N questions.")
+@click.option("--name", help="Label of this run in the reports (default: the questions file name).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"), show_default=True)
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), help="Where evaluation indexes are kept.")
+@click.option("--rebuild", is_flag=True, help="Rebuild the dataset's index even if a cached one matches.")
+@click.pass_obj
+def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir, rebuild) -> None:
+    """Measure retrievers side by side on a public QA dataset."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .eval.runner import EvalSettings, markdown_table, run_eval
+    from .retrieve import available
+
+    names = [r.strip() for r in retrievers.split(",") if r.strip()]
+    unknown = [n for n in names if n not in available()]
+    if unknown:
+        _fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(available())}", 2)
+    settings = EvalSettings(
+        fmt=fmt, questions=questions, corpus=corpus, retrievers=names,
+        ks=[int(k) for k in ks.split(",")], answer=answer, answer_limit=answer_limit, limit=limit,
+        out=out, cache_dir=cache_dir, rebuild=rebuild, name=name,
+    )
+    with Progress(TextColumn("{task.description:>14}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        try:
+            report = run_eval(settings, obj.config, progress)
+        except (ValueError, FileNotFoundError) as exc:
+            _fail(str(exc), 2)
+    console.print(markdown_table(report, settings.ks), markup=False, highlight=False)
+    console.print(f"wrote {escape(str(out))}/{escape(report['dataset'])}.json, .md, .png")
+
+
 @main.command()
 @click.pass_obj
 def doctor(obj: Context) -> None:

@@ -39,6 +39,10 @@ class Config:
     embedder: str = "all-minilm-l6-v2"
     spacy_model: str = "en-core-web-sm"
     llm: str = "smollm2-135m-instruct"
+    # The entity layer: extractor "spacy" (fast default) or "none" (plain chunks only);
+    # coreference "rules" (default), "fastcoref" (when its weights are present) or "none".
+    extractor: str = "spacy"
+    coref: str = "rules"
     # Retrieval and answering.
     retriever: str = "hybrid"
     k: int = 5

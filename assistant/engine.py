@@ -19,6 +19,10 @@ from .nlp.sentences import SentenceSplitter
 from .retrieve import Resources, Retriever, make
 from .store import Index
 
+# The spaCy components the spacy extractor needs (the sentence recogniser is not one:
+# sentences come from the faster senter pass of the chunker).
+PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner")
+
 
 class Engine:
     def __init__(self, config: Config | None = None, index_dir: str | Path | None = None):
@@ -53,11 +57,34 @@ class Engine:
 
     @cached_property
     def resources(self) -> Resources:
-        return Resources(self.index, self.embedder, options={"spacy_dir": self.spacy_dir, "config": self.config})
+        return Resources(
+            self.index, self.embedder,
+            options={"spacy_dir": self.spacy_dir, "config": self.config, "extractor": self.extractor},
+        )
+
+    @cached_property
+    def extractor(self):
+        if self.config.extractor in ("", "none"):
+            return None
+        from .nlp.extract import make_extractor
+        from .nlp.sentences import load_spacy
+
+        if self.config.extractor == "spacy":
+            return make_extractor("spacy", nlp=load_spacy(str(self.spacy_dir), PARSE_COMPONENTS))
+        return make_extractor(self.config.extractor)
+
+    @cached_property
+    def coref(self):
+        from .nlp.coref import make_coref
+
+        return make_coref(self.config.coref, spacy_dir=self.spacy_dir)
 
     @cached_property
     def indexer(self) -> Indexer:
-        return Indexer(self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens)
+        return Indexer(
+            self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens,
+            extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
+        )
 
     @cached_property
     def answerer(self) -> Answerer:

@@ -16,15 +16,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+import numpy as np
+
 from .ingest.chunker import chunk_sentences
 from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, load
 from .ingest.walk import iter_files
+from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
+from .nlp.extract import Extractor, Mention, SentenceGraph, compact
+from .nlp.normalize import entity_key
 from .nlp.sentences import SentenceSplitter
 from .store import Index
 from .store.db import to_blob
 
 BATCH_DOCUMENTS = 32
+# A class description (UnWeaver: the concatenation of its grounded contexts) is cut here.
+DESCRIPTION_CHARS = 600
+# GroundedKG's basic node embedding: alpha * name + (1 - alpha) * mean(grounded texts).
+NAME_WEIGHT = 0.5
 
 
 @dataclass
@@ -86,11 +95,16 @@ class _Timer:
 
 
 class Indexer:
-    def __init__(self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200):
+    def __init__(
+        self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
+        extractor: Extractor | None = None, coref: CorefResolver | None = None,
+    ):
         self.index = index
         self.store = index.store
         self.embedder = embedder
         self.splitter = splitter
+        self.extractor = extractor
+        self.coref = coref
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
 
@@ -133,6 +147,7 @@ class Indexer:
                 # Moved documents were renamed in place by _examine; the rest are gone.
                 if self.store.document(doc["path"]) is not None:
                     self._remove(doc["path"], report)
+        self.refresh_entities(report)
         self.index.vectors_updated()
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
@@ -163,6 +178,7 @@ class Indexer:
                 on_progress(Progress(done, total or done, report.chunks, key))
         if pending:
             self._process(pending, report)
+        self.refresh_entities(report)
         self.index.vectors_updated()
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
@@ -174,6 +190,7 @@ class Indexer:
         for doc in self.store.documents():
             if _is_within(Path(doc["path"]), root):
                 self._remove(doc["path"], report)
+        self.refresh_entities(report)
         self.index.vectors_updated()
         return report.removed
 
@@ -243,12 +260,15 @@ class Indexer:
                     text, sents, self.chunk_tokens, self.embedder.count_tokens, self.embedder.token_spans
                 )
                 planned.append(chunks)
+        graphs = None
+        if self.extractor is not None:
+            graphs, resolved = self._extract(batch, planned, report)
         with _Timer(report, "embed"):
             flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
             vectors = self.embedder.encode(flat)
         with _Timer(report, "write"):
             offset = 0
-            for item, chunks in zip(batch, planned):
+            for b, (item, chunks) in enumerate(zip(batch, planned)):
                 doc = item.document
                 vecs = vectors[offset: offset + len(chunks)]
                 offset += len(chunks)
@@ -266,6 +286,11 @@ class Indexer:
                         {"ord": j, "start": s, "end": e, "page": doc.page_at(s), "text": doc.text[s:e]}
                         for j, (s, e) in enumerate(c.sentences)
                     ])
+                if graphs is not None:
+                    for rows, texts in zip(sentence_rows, resolved[b]):
+                        for row, text in zip(rows, texts):
+                            if text != row["text"]:
+                                row["resolved_text"] = text
                 old = self.store.document(item.path)
                 removed = []
                 if old is not None:
@@ -276,7 +301,9 @@ class Indexer:
                     "size": item.size, "status": "ok", "error": None, "title": doc.title,
                     "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
                 }
-                chunk_ids = self.store.write_document(record, chunk_rows, sentence_rows)
+                chunk_ids = self.store.write_document(
+                    record, chunk_rows, sentence_rows, graphs[b] if graphs is not None else None
+                )
                 self.index.apply_vector_changes(removed, chunk_ids, vecs)
                 report.chunks += len(chunks)
                 report.sentences += sum(len(s) for s in sentence_rows)
@@ -284,6 +311,106 @@ class Indexer:
                     report.updated += 1
                 else:
                     report.added += 1
+
+    # -- the entity layer ------------------------------------------------------------
+    def _extract(self, batch: list[_Pending], planned: list, report: IndexReport):
+        """Sentence graphs per document/chunk/sentence, coreference resolved; and the
+        resolved text of every sentence."""
+        texts, offsets = [], []
+        for item, chunks in zip(batch, planned):
+            for c in chunks:
+                for s, e in c.sentences:
+                    texts.append(item.document.text[s:e])
+                    offsets.append(s)
+        with _Timer(report, "extract"):
+            flat = self.extractor.extract(texts, offsets)
+        graphs, resolved, k = [], [], 0
+        with _Timer(report, "coref"):
+            for item, chunks in zip(batch, planned):
+                doc_graphs, doc_resolved = [], []
+                title = item.document.title
+                for ci, c in enumerate(chunks):
+                    n = len(c.sentences)
+                    chunk_graphs, chunk_texts = flat[k: k + n], texts[k: k + n]
+                    k += n
+                    title_mention, person = (None, False)
+                    if title and ci == 0 and chunk_graphs:
+                        title_mention, person = _title_mention(title, chunk_graphs[0], offsets[k - n], chunk_texts[0])
+                    if self.coref is not None:
+                        res = self.coref.resolve(chunk_texts, offsets[k - n: k], chunk_graphs, title_mention, person)
+                    else:
+                        res = chunk_texts
+                    doc_graphs.append([compact(g) for g in chunk_graphs])
+                    doc_resolved.append(res)
+                graphs.append(doc_graphs)
+                resolved.append(doc_resolved)
+        return graphs, resolved
+
+    def refresh_entities(self, report: IndexReport) -> None:
+        """Describe and embed the entity classes this run touched; drop orphans' vectors."""
+        db = self.store.db
+        with self.store.lock:
+            dirty = db.execute("select id, name from entities where dirty = 1").fetchall()
+            live = {r[0] for r in db.execute("select id from entities")}
+        names_vec = self.index.vectors("entity_names")
+        desc_vec = self.index.vectors("entity_descriptions")
+        gone = [i for i in list(names_vec._ids) if i not in live]
+        if not dirty and not gone:
+            return
+        with _Timer(report, "entity_vectors"):
+            ids = [r[0] for r in dirty]
+            contexts: dict[int, list[str]] = defaultdict(list)
+            chunk_sets: dict[int, set[int]] = defaultdict(set)
+            with self.store.lock:
+                for start in range(0, len(ids), 500):
+                    part = ids[start: start + 500]
+                    marks = ",".join("?" * len(part))
+                    for eid, cid, text in db.execute(
+                        f"select m.entity_id, m.chunk_id, coalesce(s.resolved_text, s.text) from mentions m"
+                        f" join sentences s on s.id = m.sentence_id where m.entity_id in ({marks})"
+                        f" order by m.id", part,
+                    ):
+                        chunk_sets[eid].add(cid)
+                        if len(contexts[eid]) < 4 and text not in contexts[eid]:
+                            contexts[eid].append(text)
+            name_vecs = self.embedder.encode([r[1] for r in dirty]) if dirty else np.zeros((0, self.index.dim))
+            all_chunks = sorted({c for cs in chunk_sets.values() for c in cs})
+            chunk_vecs = self.store.embeddings_for(all_chunks)
+            rows, desc_list = [], []
+            for (eid, name), nv in zip(dirty, name_vecs):
+                ctx = [chunk_vecs[c] for c in chunk_sets.get(eid, ()) if c in chunk_vecs]
+                dv = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * (np.mean(ctx, axis=0) if ctx else nv)
+                dv = dv / (np.linalg.norm(dv) or 1.0)
+                desc = f"{name}: " + " ".join(contexts.get(eid, []))
+                rows.append((desc[:DESCRIPTION_CHARS], to_blob(nv), to_blob(dv), eid))
+                desc_list.append(dv)
+            with self.store.lock, db.atomic():
+                db.conn.executemany(
+                    "update entities set description = ?, name_vec = ?, desc_vec = ?, dirty = 0 where id = ?", rows
+                )
+            self.index.apply_vector_changes(gone, ids, name_vecs, name="entity_names")
+            self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1), name="entity_descriptions")
+
+
+def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:
+    """The document title as a mention in its first sentence, when it is written there."""
+    at = text.lower().find(title.lower().strip())
+    key = entity_key(title)
+    if at < 0 or not key:
+        return None, False
+    start, end = base + at, base + at + len(title.strip())
+    overlapping = [i for i, m in enumerate(graph.mentions) if m.start < end and m.end > start]
+    person = any(graph.mentions[i].kind == "PERSON" for i in overlapping)
+    mention = Mention(start, end, text[at: at + len(title.strip())], key, "TITLE", title.strip())
+    if overlapping:
+        # The first overlapping mention becomes the title (its roles now point at the
+        # title); the others lose their key and are dropped by compact().
+        graph.mentions[overlapping[0]] = mention
+        for i in overlapping[1:]:
+            graph.mentions[i].key = ""
+    else:
+        graph.mentions.append(mention)
+    return mention, person
 
 
 def _is_within(path: Path, root: Path) -> bool:

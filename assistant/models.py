@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import importlib.util
 import os
+import shutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +71,8 @@ class ModelSpec:
         pulled = self.pulled_dir()
         if pulled.exists():
             target = pulled / self.file if self.file else pulled
-            if target.exists() and (self.file or any(pulled.iterdir())):
+            # Hidden entries (huggingface_hub's .cache of a failed pull) are not a model.
+            if target.exists() and (self.file or any(not p.name.startswith(".") for p in pulled.iterdir())):
                 return target
         return None
 
@@ -137,8 +139,8 @@ def pull(name: str) -> Path:
         huggingface_hub.snapshot_download(spec.repo, local_dir=target)
         return target
     except Exception as exc:  # the hub client raises many network error types
-        if not any(target.iterdir()):
-            target.rmdir()
+        if not any(not p.name.startswith(".") for p in target.iterdir()):
+            shutil.rmtree(target, ignore_errors=True)  # only the hub client's .cache was left
         raise PullError(
             f"could not fetch {spec.repo}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             " (is there a network connection?)"

@@ -19,6 +19,8 @@ from .prompt import Source
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ATTRIBUTION_THRESHOLD = 0.55
+# "I don't know ..." is supported by no sentence, however similar a source's wording is.
+_ABSTENTION = re.compile(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", re.IGNORECASE)
 
 
 @dataclass
@@ -58,7 +60,7 @@ def resolve_citations(
     """The answer (with markers added where attributed) and its citations in marker order."""
     by_n = {s.n: s for s in sources}
     sentences = answer_sentences(answer)
-    if not sentences or not sources:
+    if not sentences or not sources or _ABSTENTION.match(answer):
         return answer, []
     cand = [(src, sent) for src in sources for sent in src.sentences]
     if not cand:
@@ -72,7 +74,9 @@ def resolve_citations(
     any_marker = bool(cited_numbers(answer))
     for i, sentence in enumerate(sentences):
         numbers = [n for n in cited_numbers(sentence) if n in by_n]
-        if numbers:
+        if _ABSTENTION.match(sentence):
+            pass
+        elif numbers:
             for n in numbers:
                 if n in citations:
                     continue

@@ -47,6 +47,10 @@ class Resources:
             self._query_cache[query] = vec
         return vec
 
+    def forget_queries(self) -> None:
+        """Drop cached query vectors (the evaluation times each retriever from cold)."""
+        self._query_cache.clear()
+
     @cached_property
     def store(self):
         return self.index.store
@@ -82,4 +86,4 @@ def make(name: str, resources: Resources) -> Retriever:
 
 def _load_builtin() -> None:
     # Importing the modules registers them.
-    from . import baseline  # noqa: F401
+    from . import baseline, entity  # noqa: F401

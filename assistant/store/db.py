@@ -18,6 +18,7 @@ import numpy as np
 import sqlite_utils
 
 SCHEMA_VERSION = "1"
+WEAK_KINDS = {"COREF", "PROPN", "NOUN", "TITLE"}
 
 
 @dataclass
@@ -104,6 +105,40 @@ class Store:
         db["sentences"].create_index(["document_id"], if_not_exists=True)
         if "chunks_fts" not in db.table_names():
             db["chunks"].enable_fts(["text"], tokenize="porter", create_triggers=True)
+        # The entity layer (DESIGN.md): classes of equivalent mentions, every mention,
+        # action and role edge grounded to a sentence and a character span.
+        db["entities"].create(
+            {
+                "id": int, "key": str, "name": str, "kind": str, "n_mentions": int,
+                "description": str, "name_vec": bytes, "desc_vec": bytes, "dirty": int,
+            },
+            pk="id", if_not_exists=True,
+        )
+        db["entities"].create_index(["key"], unique=True, if_not_exists=True)
+        db["entities"].create_index(["dirty"], if_not_exists=True)
+        db["mentions"].create(
+            {
+                "id": int, "entity_id": int, "document_id": int, "chunk_id": int, "sentence_id": int,
+                "start": int, "end": int, "text": str, "kind": str,
+            },
+            pk="id", if_not_exists=True,
+        )
+        db["mentions"].create_index(["entity_id"], if_not_exists=True)
+        db["mentions"].create_index(["document_id"], if_not_exists=True)
+        db["mentions"].create_index(["sentence_id"], if_not_exists=True)
+        db["actions"].create(
+            {
+                "id": int, "document_id": int, "chunk_id": int, "sentence_id": int,
+                "start": int, "end": int, "text": str, "lemma": str,
+            },
+            pk="id", if_not_exists=True,
+        )
+        db["actions"].create_index(["document_id"], if_not_exists=True)
+        db["edges"].create(
+            {"id": int, "document_id": int, "source_action": int, "role": str, "mention_id": int, "target_action": int},
+            pk="id", if_not_exists=True,
+        )
+        db["edges"].create_index(["document_id"], if_not_exists=True)
         db["conversations"].create(
             {"id": int, "title": str, "created_at": float, "updated_at": float},
             pk="id", if_not_exists=True,
@@ -143,12 +178,15 @@ class Store:
     def documents(self) -> list[dict]:
         return list(self.db["documents"].rows_where(order_by="path"))
 
-    def write_document(self, doc: dict, chunks: list[dict], sentences: list[list[dict]]) -> list[int]:
+    def write_document(
+        self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None
+    ) -> list[int]:
         """Replace everything stored for doc['path'] in one transaction; the new chunk ids.
 
-        `sentences[i]` are the sentence rows of `chunks[i]`.
+        `sentences[i]` are the sentence rows of `chunks[i]`; `graphs[i][j]`, when given, is
+        the extracted SentenceGraph of sentence j of chunk i.
         """
-        with self.lock, self.db.conn:
+        with self.lock, self.db.atomic():
             self._delete_document_rows(doc["path"])
             doc = {**doc, "indexed_at": time.time()}
             doc_id = self.db["documents"].insert(doc).last_pk
@@ -156,15 +194,60 @@ class Store:
             for i, chunk in enumerate(chunks):
                 chunk_id = self.db["chunks"].insert({**chunk, "document_id": doc_id, "ord": i}).last_pk
                 chunk_ids.append(chunk_id)
-                self.db["sentences"].insert_all(
-                    {**s, "document_id": doc_id, "chunk_id": chunk_id} for s in sentences[i]
-                )
+                for j, sent in enumerate(sentences[i]):
+                    sentence_id = self.db["sentences"].insert({**sent, "document_id": doc_id, "chunk_id": chunk_id}).last_pk
+                    if graphs is not None:
+                        self._write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
             self._bump_version()
         return chunk_ids
 
+    def _entity_id(self, key: str, name: str, kind: str) -> int:
+        row = self.db.execute("select id, kind from entities where key = ?", [key]).fetchone()
+        if row is not None:
+            # A class takes the most telling kind any of its mentions had (PERSON beats COREF).
+            better = row[1] in WEAK_KINDS and kind not in WEAK_KINDS
+            self.db.execute(
+                "update entities set n_mentions = n_mentions + 1, dirty = 1, kind = ? where id = ?",
+                [kind if better else row[1], row[0]],
+            )
+            return row[0]
+        cur = self.db.execute(
+            "insert into entities (key, name, kind, n_mentions, dirty) values (?, ?, ?, 1, 1)", [key, name, kind]
+        )
+        return cur.lastrowid
+
+    def _write_graph(self, graph, doc_id: int, chunk_id: int, sentence_id: int) -> None:
+        mention_ids = []
+        for m in graph.mentions:
+            entity_id = self._entity_id(m.key, m.name or m.text, m.kind)
+            cur = self.db.execute(
+                "insert into mentions (entity_id, document_id, chunk_id, sentence_id, start, end, text, kind)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?)",
+                [entity_id, doc_id, chunk_id, sentence_id, m.start, m.end, m.text, m.kind],
+            )
+            mention_ids.append(cur.lastrowid)
+        action_ids = []
+        for a in graph.actions:
+            cur = self.db.execute(
+                "insert into actions (document_id, chunk_id, sentence_id, start, end, text, lemma)"
+                " values (?, ?, ?, ?, ?, ?, ?)",
+                [doc_id, chunk_id, sentence_id, a.start, a.end, a.text, a.lemma],
+            )
+            action_ids.append(cur.lastrowid)
+            for role, m in a.roles:
+                self.db.execute(
+                    "insert into edges (document_id, source_action, role, mention_id) values (?, ?, ?, ?)",
+                    [doc_id, cur.lastrowid, role, mention_ids[m]],
+                )
+        for i, j in graph.next_edges:
+            self.db.execute(
+                "insert into edges (document_id, source_action, role, target_action) values (?, ?, 'next', ?)",
+                [doc_id, action_ids[i], action_ids[j]],
+            )
+
     def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> list[int]:
         """Remember why a file could not be indexed; drops any older content of it."""
-        with self.lock, self.db.conn:
+        with self.lock, self.db.atomic():
             removed = self._delete_document_rows(path)
             self.db["documents"].insert(
                 {
@@ -176,14 +259,14 @@ class Store:
         return removed
 
     def move_document(self, old_path: str, new_path: str) -> None:
-        with self.lock, self.db.conn:
+        with self.lock, self.db.atomic():
             self._delete_document_rows(new_path)
             self.db.execute("update documents set path = ? where path = ?", [new_path, old_path])
             self._bump_version()
 
     def delete_document(self, path: str) -> list[int]:
         """Remove a document and everything derived from it; the removed chunk ids."""
-        with self.lock, self.db.conn:
+        with self.lock, self.db.atomic():
             removed = self._delete_document_rows(path)
             self._bump_version()
         return removed
@@ -194,10 +277,26 @@ class Store:
             return []
         doc_id = row[0]
         chunk_ids = [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])]
+        # Entity classes lose this document's mentions; classes left with none are orphans.
+        self.db.execute(
+            """update entities set dirty = 1, n_mentions = n_mentions - (
+                   select count(*) from mentions m where m.entity_id = entities.id and m.document_id = ?)
+               where id in (select entity_id from mentions where document_id = ?)""",
+            [doc_id, doc_id],
+        )
+        self.db.execute("delete from mentions where document_id = ?", [doc_id])
+        self.db.execute("delete from edges where document_id = ?", [doc_id])
+        self.db.execute("delete from actions where document_id = ?", [doc_id])
+        self.db.execute("delete from entities where n_mentions <= 0")
         self.db.execute("delete from sentences where document_id = ?", [doc_id])
         self.db.execute("delete from chunks where document_id = ?", [doc_id])
         self.db.execute("delete from documents where id = ?", [doc_id])
         return chunk_ids
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log back into the database file after a batch of writes."""
+        with self.lock:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- reads -------------------------------------------------------------------
     def chunk_embeddings(self) -> tuple[np.ndarray, np.ndarray]:
@@ -258,6 +357,9 @@ class Store:
                 "failed": q("select count(*) from documents where status = 'error'"),
                 "chunks": q("select count(*) from chunks"),
                 "sentences": q("select count(*) from sentences"),
+                "entities": q("select count(*) from entities"),
+                "mentions": q("select count(*) from mentions"),
+                "actions": q("select count(*) from actions"),
             }
 
     def last_update(self) -> float | None:

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .db import Store
+import numpy as np
+
+from .db import Store, from_blob
 from .vectors import VectorIndex
 
 DB_NAME = "index.db"
+
+# name -> (table, blob column, file): every hnswlib file and where its vectors live in SQLite.
+VECTOR_SETS = {
+    "chunks": ("chunks", "embedding", "chunks.hnsw"),
+    "entity_names": ("entities", "name_vec", "entity_names.hnsw"),
+    "entity_descriptions": ("entities", "desc_vec", "entity_descriptions.hnsw"),
+}
 
 
 class IndexMismatch(Exception):
@@ -30,32 +39,49 @@ class Index:
             )
         self.embedder_name = embedder_name
         self.dim = dim
-        self.chunk_vectors = VectorIndex(self.dir / "chunks.hnsw", dim)
-        self._vectors_version: str | None = None
+        self._sets = {name: VectorIndex(self.dir / spec[2], dim) for name, spec in VECTOR_SETS.items()}
+        self._versions: dict[str, str | None] = {name: None for name in VECTOR_SETS}
 
-    def vectors(self) -> VectorIndex:
-        """The chunk vectors, in step with the database (rebuilt from blobs when stale)."""
+    @property
+    def chunk_vectors(self) -> VectorIndex:
+        return self._sets["chunks"]
+
+    def _blobs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        table, column, _ = VECTOR_SETS[name]
+        with self.store.lock:
+            rows = self.store.db.execute(f"select id, {column} from {table} where {column} is not null").fetchall()
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
+        return np.array([r[0] for r in rows], dtype=np.int64), np.stack([from_blob(r[1]) for r in rows])
+
+    def vectors(self, name: str = "chunks") -> VectorIndex:
+        """A vector set in step with the database (rebuilt from its blobs when stale)."""
         version = self.store.version
-        if self._vectors_version != version:
-            if not self.chunk_vectors.load(version):
-                ids, vecs = self.store.chunk_embeddings()
-                self.chunk_vectors.rebuild(ids, vecs)
-                self.chunk_vectors.save(version)
-            self._vectors_version = version
-        return self.chunk_vectors
+        vec = self._sets[name]
+        if self._versions[name] != version:
+            if not vec.load(version):
+                ids, vecs = self._blobs(name)
+                vec.rebuild(ids, vecs)
+                vec.save(version)
+            self._versions[name] = version
+        return vec
 
-    def apply_vector_changes(self, removed: list[int], added: list[int], vectors) -> None:
+    def apply_vector_changes(self, removed: list[int], added: list[int], vectors, name: str = "chunks") -> None:
         """The single writer keeps the in-memory vectors in step with its own commits."""
-        vec = self.vectors() if self._vectors_version is None else self.chunk_vectors
+        vec = self.vectors(name) if self._versions[name] is None else self._sets[name]
         vec.remove(removed)
         vec.add(added, vectors)
-        self._vectors_version = self.store.version
+        self._versions[name] = self.store.version
 
     def vectors_updated(self) -> None:
-        """Called by the single writer after it applied its own changes to the vectors."""
+        """Called by the single writer once its changes are applied: stamp and save."""
         version = self.store.version
-        self.chunk_vectors.save(version)
-        self._vectors_version = version
+        for name, vec in self._sets.items():
+            # A set that missed some of this writer's changes keeps its old stamp and is
+            # rebuilt from the database the next time it is read.
+            if self._versions[name] == version:
+                vec.save(version)
+        self.store.checkpoint()
 
     def size_on_disk(self) -> int:
         return sum(p.stat().st_size for p in self.dir.iterdir() if p.is_file())

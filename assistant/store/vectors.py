@@ -77,15 +77,34 @@ class VectorIndex:
 
     # -- updates -----------------------------------------------------------------
     def add(self, ids: list[int], vectors: np.ndarray) -> None:
-        if not ids:
+        if not len(ids):
             return
+        ids = [int(i) for i in ids]
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
         if self._index is None:
             self._index = self._new(len(ids) * 2)
-        need = len(self._ids) + len(ids)
+        # SQLite reuses the rowids of deleted chunks, and hnswlib still holds a removed
+        # label (only marked deleted). Handing such a label to replace_deleted would put it
+        # in a second slot and corrupt hnswlib's label table ("Label not found" later), so
+        # labels it knows are revived and updated in place; only new ones take a free slot.
+        known, fresh = [], []
+        for k, i in enumerate(ids):
+            if i in self._ids:
+                known.append(k)
+                continue
+            try:
+                self._index.unmark_deleted(i)
+                known.append(k)
+            except RuntimeError:  # a label hnswlib has never seen (or whose slot was reused)
+                fresh.append(k)
+        need = len(self._ids | set(ids))
         if need > self._index.get_max_elements():
             self._index.resize_index(int(need * 1.5))
-        self._index.add_items(vectors, ids, replace_deleted=True)
-        self._ids.update(int(i) for i in ids)
+        if known:
+            self._index.add_items(vectors[known], [ids[k] for k in known], replace_deleted=False)
+        if fresh:
+            self._index.add_items(vectors[fresh], [ids[k] for k in fresh], replace_deleted=True)
+        self._ids.update(ids)
 
     def remove(self, ids: list[int]) -> None:
         for i in ids:

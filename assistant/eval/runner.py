@@ -1,0 +1,334 @@
+"""`assistant eval`: index a dataset's corpus with the normal pipeline, run retrievers
+side by side over its questions, and report retrieval, answer and cost metrics.
+
+Each corpus passage becomes one document (its title as the first paragraph), so a
+passage split into several chunks is ranked by its best chunk and k counts passages.
+The index is cached under a key made of the corpus content and every setting that
+changes the index, so a second run with other retrievers reuses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import resource
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..config import Config
+from .datasets import Dataset, gold_groups, load_dataset
+from .metrics import answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
+
+INDEX_SCHEMA = "eval-1"
+DOC_PREFIX = "passage:"
+
+
+@dataclass
+class EvalSettings:
+    fmt: str
+    questions: Path
+    corpus: Path | None = None
+    retrievers: list[str] = field(default_factory=lambda: ["dense", "bm25", "hybrid"])
+    ks: list[int] = field(default_factory=lambda: [2, 5, 10])
+    answer: bool = False
+    answer_limit: int | None = None
+    limit: int | None = None
+    out: Path = Path("eval-out")
+    cache_dir: Path | None = None
+    rebuild: bool = False
+    name: str | None = None  # label in reports, default: the questions file's stem
+
+
+def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
+    h = hashlib.sha256()
+    for p in ds.passages:
+        h.update(p.pid.encode())
+        h.update(b"\0")
+        h.update(p.title.encode())
+        h.update(b"\0")
+        h.update(p.text.encode())
+        h.update(b"\1")
+    settings = {
+        "schema": INDEX_SCHEMA, "embedder": config.embedder, "spacy": config.spacy_model,
+        "chunk_tokens": config.chunk_tokens, "extractor": config.extractor, "coref": config.coref, **extra,
+    }
+    h.update(json.dumps(settings, sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def passage_document(title: str, text: str) -> str:
+    return f"{title}\n\n{text}" if title else text
+
+
+def _versions() -> dict:
+    out = {}
+    for dist in ("assistant", "torch", "sentence-transformers", "spacy", "llama-cpp-python", "hnswlib", "sqlite-utils"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def _machine() -> dict:
+    import os
+
+    return {
+        "platform": platform.platform(), "python": platform.python_version(),
+        "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
+    }
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_eval(
+    settings: EvalSettings, config: Config | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> dict:
+    from ..engine import Engine
+    from ..indexing import IndexReport
+
+    config = config or Config()
+    progress = on_progress or (lambda stage, done, total: None)
+    ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
+    label = settings.name or Path(settings.questions).stem
+
+    key = _corpus_key(ds, config, {"fmt": settings.fmt})
+    cache_root = settings.cache_dir or Path(".cache") / "eval"
+    index_dir = Path(cache_root) / f"{settings.fmt}-{key}"
+    if settings.rebuild and index_dir.exists():
+        shutil.rmtree(index_dir)
+    build_record = index_dir / "build.json"
+    engine = Engine(config, index_dir=index_dir)
+
+    # -- index -------------------------------------------------------------------
+    if build_record.exists():
+        build = json.loads(build_record.read_text())
+        build["reused"] = True
+    else:
+        if index_dir.exists():
+            shutil.rmtree(index_dir)  # an interrupted build: start clean
+        t0 = time.perf_counter()
+        total = len(ds.passages)
+        items = ((DOC_PREFIX + p.pid, passage_document(p.title, p.text), p.title) for p in ds.passages)
+        report: IndexReport = engine.indexer.index_texts(
+            items, on_progress=lambda p: progress("index", p.files_done, total), total=total
+        )
+        build = {
+            "seconds_total": round(time.perf_counter() - t0, 2),
+            "seconds_by_stage": {k: round(v, 2) for k, v in report.seconds.items()},
+            "documents": report.added, "chunks": report.chunks, "sentences": report.sentences,
+            "embedder_tokens": report.embedder_tokens,
+            "reused": False,
+        }
+        build["index_bytes"] = engine.index.size_on_disk()
+        build_record.write_text(json.dumps(build, indent=2))
+    corpus_bytes = sum(len(passage_document(p.title, p.text).encode()) for p in ds.passages)
+    build["corpus_bytes"] = corpus_bytes
+    build["index_to_corpus"] = round(build["index_bytes"] / max(1, corpus_bytes), 2)
+
+    groups = gold_groups(ds)
+    questions = ds.questions
+    scored = [q for q in questions if q.gold_pids]
+    max_k = max(settings.ks)
+    results: dict[str, dict] = {}
+    per_question: dict[str, list] = {}
+    store = engine.index.store
+    for name in settings.retrievers:
+        retriever = engine.retriever(name)
+        retriever.search(questions[0].question if questions else "warm up", 5)  # load lazily built state
+        latencies, tokens_before = [], engine.embedder.tokens_embedded
+        recalls = {k: [] for k in settings.ks}
+        ndcgs, in_context, rows = [], [], []
+        for i, q in enumerate(questions):
+            engine.resources.forget_queries()
+            t = time.perf_counter()
+            hits = retriever.search(q.question, max_k * 3)
+            latencies.append(time.perf_counter() - t)
+            chunks = store.chunks([h.chunk_id for h in hits])
+            ranked, context = [], []
+            for h in hits:
+                c = chunks.get(h.chunk_id)
+                if c is None:
+                    continue
+                pid = c.path[len(DOC_PREFIX):]
+                if pid not in ranked:
+                    ranked.append(pid)
+                if len(ranked) <= 5:
+                    context.append(c.text)
+            gold = set(q.gold_pids)
+            row = {"qid": q.qid, "ranked": ranked[:max_k]}
+            if gold:
+                for k in settings.ks:
+                    r = recall_at_k(ranked, gold, k, group_of=groups)
+                    recalls[k].append(r)
+                    row[f"R@{k}"] = r
+                ndcgs.append(ndcg_at_k(ranked, gold, 10, group_of=groups))
+            if q.answers:
+                in_context.append(float(answer_in_context(" ".join(context), q.answers)))
+            rows.append(row)
+            progress(name, i + 1, len(questions))
+        lat = summarize([x * 1000 for x in latencies])
+        results[name] = {
+            **{f"recall@{k}": _pct(recalls[k]) for k in settings.ks},
+            "ndcg@10": _pct(ndcgs),
+            "answer_in_context@5": _pct(in_context),
+            "latency_ms_p50": round(lat["p50"], 2),
+            "latency_ms_p95": round(lat["p95"], 2),
+            "query_embedder_tokens": engine.embedder.tokens_embedded - tokens_before,
+        }
+        per_question[name] = rows
+
+    answers = None
+    if settings.answer:
+        answers = _answer_eval(engine, ds, settings, per_question, progress)
+        for name, scores in answers.items():
+            if name in results:
+                results[name].update({f"answer_{k}": v for k, v in scores.items()})
+
+    report = {
+        "dataset": label,
+        "format": settings.fmt,
+        "settings": {
+            **{k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(settings).items()},
+            "config": asdict(config),
+        },
+        "corpus": {"passages": len(ds.passages), "questions": len(questions),
+                   "questions_with_gold": len(scored), "notes": ds.notes},
+        "index": {**build, "dir": str(index_dir)},
+        "retrievers": results,
+        "answers": answers,
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "versions": _versions(),
+        "machine": _machine(),
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    write_report(report, per_question, Path(settings.out), settings.ks)
+    engine.close()
+    return report
+
+
+def _pct(values: list[float]) -> float | None:
+    vals = [v for v in values if v == v]  # drop NaN
+    return round(100.0 * float(np.mean(vals)), 2) if vals else None
+
+
+def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict, progress) -> dict:
+    """EM / F1 / ROUGE-L with the configured LLM: each retriever's top-5 passages as
+    sources, plus closed-book (no sources) and oracle (gold passages) prompts."""
+    from ..answer.short import short_answer
+
+    questions = ds.questions[: settings.answer_limit] if settings.answer_limit else ds.questions
+    by_pid = {p.pid: p for p in ds.passages}
+    gen = engine.generator
+    modes = {name: None for name in per_question} | {"closed_book": None, "oracle": None}
+    out = {}
+    for mode in modes:
+        em, f1, rl = [], [], []
+        before = (gen.prompt_tokens, gen.completion_tokens)
+        t0 = time.perf_counter()
+        for i, q in enumerate(questions):
+            if not q.answers:
+                continue
+            if mode == "closed_book":
+                passages = []
+            elif mode == "oracle":
+                passages = [by_pid[p] for p in q.gold_pids if p in by_pid]
+            else:
+                ranked = next(r["ranked"] for r in per_question[mode] if r["qid"] == q.qid)
+                passages = [by_pid[p] for p in ranked[:5] if p in by_pid]
+            pred = short_answer(gen, q.question, [(p.title, p.text) for p in passages], engine.config.llm_context_tokens)
+            em.append(exact_match(pred, q.answers))
+            f1.append(token_f1(pred, q.answers))
+            rl.append(max(rouge_l(pred, a) for a in q.answers))
+            progress(f"answer:{mode}", i + 1, len(questions))
+        out[mode] = {
+            "em": _pct(em), "f1": _pct(f1), "rouge_l": _pct(rl), "n": len(em),
+            "seconds": round(time.perf_counter() - t0, 1),
+            "llm_prompt_tokens": gen.prompt_tokens - before[0],
+            "llm_completion_tokens": gen.completion_tokens - before[1],
+        }
+    oracle_f1 = out["oracle"]["f1"] or 0.0
+    for mode, scores in out.items():
+        scores["share_of_oracle_f1"] = round(100.0 * (scores["f1"] or 0.0) / oracle_f1, 1) if oracle_f1 else None
+    return out
+
+
+# -- reports -----------------------------------------------------------------------
+def markdown_table(report: dict, ks: list[int]) -> str:
+    cols = [f"recall@{k}" for k in ks] + ["ndcg@10", "answer_in_context@5", "latency_ms_p50", "latency_ms_p95"]
+    has_answers = any("answer_f1" in r for r in report["retrievers"].values())
+    if has_answers:
+        cols += ["answer_em", "answer_f1", "answer_rouge_l"]
+    lines = [
+        f"### {report['dataset']} ({report['format']}): {report['corpus']['questions']} questions "
+        f"({report['corpus']['questions_with_gold']} with gold), {report['corpus']['passages']} passages",
+        "",
+        "| retriever | " + " | ".join(cols) + " |",
+        "|---|" + "---:|" * len(cols),
+    ]
+    for name, r in report["retrievers"].items():
+        lines.append(f"| {name} | " + " | ".join(_fmt(r.get(c)) for c in cols) + " |")
+    idx = report["index"]
+    stages = ", ".join(f"{k} {v}s" for k, v in idx.get("seconds_by_stage", {}).items())
+    lines += [
+        "",
+        f"Index: {idx.get('seconds_total')} s ({stages}){' (reused)' if idx.get('reused') else ''}; "
+        f"{idx.get('chunks')} chunks; {idx.get('index_bytes', 0) / 1e6:.1f} MB on disk = "
+        f"{idx.get('index_to_corpus')}x the corpus; embedder tokens {idx.get('embedder_tokens')}; "
+        f"peak RSS {report['peak_rss_mb']} MB.",
+    ]
+    for key in ("entity_seconds_by_stage",):
+        if idx.get(key):
+            lines.append("Entity stages: " + ", ".join(f"{k} {v}s" for k, v in idx[key].items()) + ".")
+    if report.get("answers"):
+        lines += ["", "| answers (LLM) | EM | F1 | ROUGE-L | share of oracle F1 | n |", "|---|---:|---:|---:|---:|---:|"]
+        for mode, s in report["answers"].items():
+            lines.append(f"| {mode} | {_fmt(s['em'])} | {_fmt(s['f1'])} | {_fmt(s['rouge_l'])} | {_fmt(s['share_of_oracle_f1'])} | {s['n']} |")
+    if report["corpus"]["notes"]:
+        lines += [""] + [f"- {n}" for n in report["corpus"]["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.1f}" if isinstance(v, float) else str(v)
+
+
+def write_report(report: dict, per_question: dict, out: Path, ks: list[int]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    stem = report["dataset"]
+    (out / f"{stem}.json").write_text(json.dumps({**report, "per_question": per_question}, indent=1))
+    (out / f"{stem}.md").write_text(markdown_table(report, ks))
+    plot_recall(report, ks, out / f"{stem}.png")
+
+
+def plot_recall(report: dict, ks: list[int], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=110)
+    for name, r in report["retrievers"].items():
+        ys = [r.get(f"recall@{k}") for k in ks]
+        ax.plot(ks, [y if y is not None else np.nan for y in ys], marker="o", label=name)
+    ax.set_xlabel("k (passages)")
+    ax.set_ylabel("Recall@k (%)")
+    ax.set_xticks(ks)
+    ax.set_title(f"{report['dataset']} ({report['corpus']['questions']} questions)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,215 @@
+"""Grounded extraction: entities and the actions that link them, per sentence.
+
+An `Extractor` turns sentences into `SentenceGraph`s: entity mentions (named entities,
+proper-noun runs, the heads of common noun chunks, the document title) and action nodes
+(verbs) with role edges to the mentions that fill them (agent, patient, recipient, time,
+place), plus "next" edges between the actions of a sentence, as GroundedKG builds from
+SRL. Every mention and action keeps its character span in the document.
+
+Backends are registered by name (`spacy` here; `llm` and `amr` plug in beside it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from .normalize import entity_key
+
+Span = tuple[int, int]
+
+# Named-entity labels that name things worth a class of their own. Numbers, dates and
+# amounts are kept as role fillers (time) but never become classes.
+ENTITY_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
+TIME_LABELS = {"DATE", "TIME"}
+PLACE_LABELS = {"GPE", "LOC", "FAC"}
+
+
+@dataclass
+class Mention:
+    start: int  # character span in the document
+    end: int
+    text: str
+    key: str  # entity-class key (normalize.entity_key)
+    kind: str  # NER label, PROPN, NOUN (common noun head) or TITLE
+    name: str = ""  # display name for the class (the text, or the antecedent for a pronoun)
+
+
+@dataclass
+class Action:
+    start: int
+    end: int
+    text: str
+    lemma: str
+    # (role, index into SentenceGraph.mentions) for each filled role
+    roles: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class SentenceGraph:
+    mentions: list[Mention] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    # (i, j): action i is followed by action j in the sentence
+    next_edges: list[tuple[int, int]] = field(default_factory=list)
+
+
+def compact(graph: SentenceGraph) -> SentenceGraph:
+    """Drop mentions left without a class key (unresolved pronouns) and their roles."""
+    keep = [i for i, m in enumerate(graph.mentions) if m.key]
+    if len(keep) == len(graph.mentions):
+        return graph
+    remap = {old: new for new, old in enumerate(keep)}
+    actions = []
+    for a in graph.actions:
+        a.roles = [(r, remap[m]) for r, m in a.roles if m in remap]
+        actions.append(a)
+    return SentenceGraph([graph.mentions[i] for i in keep], actions, graph.next_edges)
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract(self, texts: list[str], offsets: list[int]) -> list[SentenceGraph]:
+        """One graph per sentence text; `offsets` place each text in its document."""
+
+
+_EXTRACTORS: dict[str, Callable[..., Extractor]] = {}
+
+
+def register_extractor(name: str):
+    def deco(factory):
+        _EXTRACTORS[name] = factory
+        return factory
+
+    return deco
+
+
+def make_extractor(name: str, **kwargs) -> Extractor:
+    if name not in _EXTRACTORS:
+        raise KeyError(f"unknown extractor '{name}'; choose one of: {', '.join(sorted(_EXTRACTORS))}")
+    return _EXTRACTORS[name](**kwargs)
+
+
+PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs"}
+
+_SUBJECT_DEPS = {"nsubj", "csubj"}
+_PASSIVE_SUBJECT_DEPS = {"nsubjpass", "csubjpass"}
+_OBJECT_DEPS = {"dobj", "obj", "attr", "oprd"}
+_RECIPIENT_DEPS = {"dative", "iobj"}
+
+
+@register_extractor("spacy")
+class SpacyExtractor:
+    """Named entities, proper nouns, noun-chunk heads and dependency roles from spaCy."""
+
+    name = "spacy"
+
+    def __init__(self, nlp, batch_size: int = 256, noun_heads: bool = True):
+        self.nlp = nlp
+        self.batch_size = batch_size
+        self.noun_heads = noun_heads
+
+    def extract(self, texts: list[str], offsets: list[int]) -> list[SentenceGraph]:
+        graphs = []
+        for doc, base in zip(self.nlp.pipe(texts, batch_size=self.batch_size), offsets):
+            graphs.append(self._graph(doc, base))
+        return graphs
+
+    def _graph(self, doc, base: int) -> SentenceGraph:
+        g = SentenceGraph()
+        token_mention: dict[int, int] = {}
+
+        def add(start_tok: int, end_tok: int, kind: str, proper: bool = True) -> None:
+            span = doc[start_tok:end_tok]
+            # Trim leading determiners/possessives ("the", "his") from the surface form.
+            while len(span) > 1 and span[0].pos_ in ("DET", "PRON", "PUNCT"):
+                span = span[1:]
+            key = entity_key(span.text, proper=proper)
+            if not key or len(key) < 2 or key.isdigit():
+                return
+            if any(i in token_mention for i in range(span.start, span.end)):
+                return
+            idx = len(g.mentions)
+            g.mentions.append(Mention(base + span.start_char, base + span.end_char, span.text, key, kind, span.text))
+            for i in range(span.start, span.end):
+                token_mention[i] = idx
+
+        # Pronouns become placeholder mentions (no class key yet) so that roles can attach
+        # to them; coreference resolution later gives them their antecedent's key or drops them.
+        for tok in doc:
+            if tok.pos_ == "PRON" and tok.lower_ in PRONOUNS:
+                token_mention[tok.i] = len(g.mentions)
+                g.mentions.append(Mention(base + tok.idx, base + tok.idx + len(tok.text), tok.text, "", "PRON"))
+
+        time_tokens: dict[int, str] = {}
+        ner_tokens = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        for ent in doc.ents:
+            if ent.label_ in ENTITY_LABELS:
+                add(ent.start, ent.end, ent.label_)
+            elif ent.label_ in TIME_LABELS:
+                for i in range(ent.start, ent.end):
+                    time_tokens[i] = ent.text
+        # Runs of proper nouns the NER missed (titles of films, bands, ships...).
+        i = 0
+        while i < len(doc):
+            if doc[i].pos_ == "PROPN" and i not in token_mention and i not in ner_tokens:
+                j = i
+                while (j + 1 < len(doc) and doc[j + 1].pos_ == "PROPN" and (j + 1) not in token_mention
+                       and (j + 1) not in ner_tokens):
+                    j += 1
+                add(i, j + 1, "PROPN")
+                i = j + 1
+            else:
+                i += 1
+        if self.noun_heads:
+            for chunk in doc.noun_chunks:
+                head = chunk.root
+                if head.pos_ == "NOUN" and head.i not in token_mention and not head.is_stop and head.is_alpha:
+                    key = entity_key(head.lemma_ or head.text, proper=False)
+                    if key and len(key) > 2:
+                        idx = len(g.mentions)
+                        g.mentions.append(Mention(base + head.idx, base + head.idx + len(head.text), head.text, key, "NOUN", head.lemma_))
+                        token_mention[head.i] = idx
+
+        # Predicate-argument structure from the dependency parse.
+        verbs = [t for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ != "aux" and t.dep_ != "auxpass"]
+        for v in verbs:
+            action = Action(base + v.idx, base + v.idx + len(v.text), v.text, v.lemma_.lower())
+            passive = any(c.dep_ == "auxpass" for c in v.children)
+            for child in v.children:
+                role = None
+                if child.dep_ in _SUBJECT_DEPS:
+                    role = "agent"
+                elif child.dep_ in _PASSIVE_SUBJECT_DEPS or child.dep_ in _OBJECT_DEPS:
+                    role = "patient"
+                elif child.dep_ in _RECIPIENT_DEPS:
+                    role = "recipient"
+                elif child.dep_ == "agent":  # "by X" of a passive
+                    role = "agent"
+                    child = next((c for c in child.children if c.dep_ == "pobj"), child)
+                elif child.dep_ == "prep":
+                    pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
+                    if pobj is not None:
+                        if pobj.i in time_tokens or pobj.ent_type_ in TIME_LABELS:
+                            role = "time"
+                        elif pobj.ent_type_ in PLACE_LABELS:
+                            role = "place"
+                        elif child.lower_ == "by" and passive:
+                            role = "agent"
+                        else:
+                            role = f"prep_{child.lower_}"
+                        child = pobj
+                elif child.dep_ == "npadvmod" and child.i in time_tokens:
+                    role = "time"
+                if role is None:
+                    continue
+                m = token_mention.get(child.i)
+                if m is None:
+                    # The argument's head may sit inside a longer mention (compound names).
+                    m = next((token_mention[t.i] for t in child.subtree if t.i in token_mention), None)
+                if m is not None:
+                    action.roles.append((role, m))
+            if action.roles:
+                g.actions.append(action)
+        g.next_edges = [(i, i + 1) for i in range(len(g.actions) - 1)]
+        return g

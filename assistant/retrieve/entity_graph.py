@@ -1,0 +1,160 @@
+"""The entity layer in memory: classes, the entity->chunk map (SlimRAG's M_EC) as a
+sparse matrix, and query-entity linking. Shared by the entity-centric retrievers and
+rebuilt whenever the index changes (cheap: one pass over the mentions table)."""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..nlp.extract import ENTITY_LABELS
+from ..nlp.normalize import entity_key
+from .base import Resources
+
+# How much a mention ties its chunk to the entity: the passage *about* the entity
+# (its title) most, a named entity more than a common noun.
+KIND_WEIGHT = {"TITLE": 3.0, "COREF": 1.0, "NOUN": 0.5}
+MAX_NGRAM = 8
+
+
+@dataclass
+class EntityMatch:
+    entity: int  # row in EntityGraph arrays
+    similarity: float
+    how: str  # "exact" key match or "similar" name vector
+
+
+@dataclass
+class QueryEntity:
+    text: str
+    kind: str
+    matches: list[EntityMatch] = field(default_factory=list)
+
+
+class EntityGraph:
+    def __init__(self, res: Resources):
+        store = res.index.store
+        with store.lock:
+            ents = store.db.execute("select id, key, name, kind from entities order by id").fetchall()
+            mentions = store.db.execute("select entity_id, chunk_id, kind, sentence_id from mentions").fetchall()
+            chunk_rows = store.db.execute("select id, document_id from chunks order by id").fetchall()
+        self.entity_ids = np.array([e[0] for e in ents], dtype=np.int64)
+        self.keys = {e[1]: i for i, e in enumerate(ents)}
+        self.names = [e[2] for e in ents]
+        self.kinds = [e[3] for e in ents]
+        self.row_of_entity = {e[0]: i for i, e in enumerate(ents)}
+        self.chunk_ids = np.array([c[0] for c in chunk_rows], dtype=np.int64)
+        self.col_of_chunk = {c[0]: i for i, c in enumerate(chunk_rows)}
+        self.doc_of_chunk = np.array([c[1] for c in chunk_rows], dtype=np.int64)
+        rows, cols, vals = [], [], []
+        title_of: dict[int, set[int]] = {}
+        for eid, cid, kind, _ in mentions:
+            r, c = self.row_of_entity.get(eid), self.col_of_chunk.get(cid)
+            if r is None or c is None:
+                continue
+            rows.append(r)
+            cols.append(c)
+            vals.append(KIND_WEIGHT.get(kind, 1.0 if kind in ENTITY_LABELS or kind == "PROPN" else 0.5))
+            if kind == "TITLE":
+                title_of.setdefault(r, set()).add(c)
+        shape = (len(ents), len(chunk_rows))
+        # Entity x chunk weights: duplicates add up (an entity named three times weighs more).
+        self.ec = sp.csr_matrix((vals, (rows, cols)), shape=shape, dtype=np.float32)
+        self.ec.sum_duplicates()
+        self.ce = self.ec.T.tocsr()
+        self.title_chunks = {r: sorted(cs) for r, cs in title_of.items()}
+        df = np.diff(self.ec.indptr)  # chunks per entity
+        n = max(1, len(chunk_rows))
+        self.idf = np.log((n + 1) / (df + 0.5)).astype(np.float32)
+
+    # -- linking ---------------------------------------------------------------------
+    def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.8) -> list[QueryEntity]:
+        """Entities of the question matched to classes: exact keys of any n-gram of the
+        question, then the question's named entities by name-vector similarity."""
+        nlp = extractor.nlp
+        doc = nlp(query)
+        found: list[QueryEntity] = []
+        covered: set[int] = set()
+        tokens = list(doc)
+        # Longest exact n-gram matches first; a match inside a longer one is dropped.
+        spans = []
+        for n in range(min(MAX_NGRAM, len(tokens)), 0, -1):
+            for i in range(0, len(tokens) - n + 1):
+                span = doc[i: i + n]
+                if any(t.i in covered for t in span):
+                    continue
+                if n == 1 and (span[0].is_stop or span[0].is_punct or not span[0].is_alpha):
+                    continue
+                proper = any(t.pos_ == "PROPN" for t in span) or n > 1
+                key = entity_key(span.text, proper=proper)
+                row = self.keys.get(key)
+                if row is None and not proper:
+                    row = self.keys.get(entity_key(span.text, proper=True))
+                if row is None:
+                    continue
+                covered.update(t.i for t in span)
+                kind = "PROPN" if proper else "NOUN"
+                spans.append((span.start, QueryEntity(span.text, kind, [EntityMatch(row, 1.0, "exact")])))
+        # Named entities and proper-noun runs that no class carries verbatim.
+        pending = []
+        for ent in doc.ents:
+            if ent.label_ in ENTITY_LABELS and not any(t.i in covered for t in ent):
+                pending.append(ent)
+        i = 0
+        while i < len(tokens):
+            if tokens[i].pos_ == "PROPN" and tokens[i].i not in covered and not tokens[i].ent_type_:
+                j = i
+                while j + 1 < len(tokens) and tokens[j + 1].pos_ == "PROPN" and tokens[j + 1].i not in covered:
+                    j += 1
+                pending.append(doc[i: j + 1])
+                i = j + 1
+            else:
+                i += 1
+        if pending:
+            vecs = res.embedder.encode([p.text for p in pending])
+            names = res.index.vectors("entity_names")
+            for span, vec in zip(pending, vecs):
+                qe = QueryEntity(span.text, getattr(span, "label_", "") or "PROPN")
+                for eid, sim in names.search(vec, top_k):
+                    row = self.row_of_entity.get(eid)
+                    if row is not None and sim >= min_similarity:
+                        qe.matches.append(EntityMatch(row, sim, "similar"))
+                if qe.matches:
+                    spans.append((span.start, qe))
+        found = [qe for _, qe in sorted(spans, key=lambda x: x[0])]
+        return found
+
+    def chunks_of(self, row: int) -> np.ndarray:
+        start, end = self.ec.indptr[row], self.ec.indptr[row + 1]
+        return self.ec.indices[start:end]
+
+
+_CACHE: dict[int, tuple[str, EntityGraph]] = {}
+_LOCK = threading.Lock()
+
+
+def entity_graph(res: Resources) -> EntityGraph:
+    """The graph of this index at its current version (built once per version)."""
+    version = res.index.store.version
+    with _LOCK:
+        cached = _CACHE.get(id(res.index))
+        if cached is None or cached[0] != version:
+            cached = (version, EntityGraph(res))
+            _CACHE[id(res.index)] = cached
+        return cached[1]
+
+
+def query_extractor(res: Resources):
+    """The index's extractor, run on questions (the papers parse the query the same way)."""
+    ex = res.options.get("extractor")
+    if ex is None:
+        raise RuntimeError("entity retrievers need the entity layer: index with extractor = 'spacy'")
+    return ex
+
+
+def idf_weight(graph: EntityGraph, row: int) -> float:
+    return float(graph.idf[row]) if row < len(graph.idf) else math.log(2)

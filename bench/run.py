@@ -1,0 +1,71 @@
+"""`make bench`: every retriever on every dev set, one run, one report.
+
+Writes bench/results/<dataset>.{json,md,png} and bench/results/summary.md. Timings are
+measured here (never asserted in tests); read them as medians of one run on a shared,
+noisy 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from assistant.config import Config
+from assistant.eval.runner import EvalSettings, markdown_table, run_eval
+from assistant.retrieve import available
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+
+# name, format, questions, corpus, answer-limit (None: retrieval only)
+SETS = [
+    ("2wiki_dev200", "2wiki", "2wikimultihopqa/questions_dev_200.json", "2wikimultihopqa/corpus.json", 50),
+    ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json", 50),
+    ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json", 50),
+    ("covidqa_dev", "squad", "covidqa/covidqa_dev.json", None, None),
+    ("emanual", "emanual", "emanual/s10_50_questions.csv", "emanual/s10_manual_corpus.json", None),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--only", help="comma-separated dataset names")
+    parser.add_argument("--retrievers", help="comma-separated retrievers (default: all)")
+    parser.add_argument("--no-answer", action="store_true", help="skip the LLM answer metrics")
+    args = parser.parse_args()
+    if not args.data.is_dir():
+        print(f"no evaluation data at {args.data}", file=sys.stderr)
+        return 2
+    retrievers = args.retrievers.split(",") if args.retrievers else list(available())
+    chosen = set(args.only.split(",")) if args.only else None
+    sections = []
+    for name, fmt, questions, corpus, answer_limit in SETS:
+        if chosen and name not in chosen:
+            continue
+        t0 = time.perf_counter()
+        print(f"== {name}", flush=True)
+        settings = EvalSettings(
+            fmt=fmt, questions=args.data / questions, corpus=args.data / corpus if corpus else None,
+            retrievers=retrievers, answer=bool(answer_limit) and not args.no_answer,
+            answer_limit=answer_limit, out=args.out, cache_dir=ROOT / "bench" / "cache", name=name,
+        )
+        report = run_eval(settings, Config())
+        table = markdown_table(report, settings.ks)
+        print(table, flush=True)
+        print(f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        sections.append(table)
+    if not chosen:
+        header = (
+            "# Benchmark results\n\nProduced by `make bench` on "
+            f"{time.strftime('%Y-%m-%d')}; see bench/README.md for how to read them.\n\n"
+        )
+        (args.out / "summary.md").write_text(header + "\n".join(sections))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""From [n] markers to document sentences, over sources taken from a real small index."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.answer.citations import ATTRIBUTION_THRESHOLD, cited_numbers, resolve_citations
+from assistant.answer.prompt import NO_ANSWER, Source, build_sources
+from assistant.config import Config
+from assistant.engine import Engine
+from assistant.ingest.loaders import load
+from assistant.retrieve import Hit
+from assistant.store import ChunkRow, SentenceRow
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory, embedder, splitter, example_docs):
+    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("cite") / "ix")
+    e.__dict__["embedder"] = embedder
+    e.__dict__["splitter"] = splitter
+    report = e.index_paths([example_docs])
+    assert report.ok
+    yield e
+    e.close()
+
+
+def sources_for(engine, names: list[str]) -> list[Source]:
+    """Sources numbered 1.. in the order of `names`: the first chunk of each named document."""
+    store = engine.index.store
+    out = []
+    for name in names:
+        doc = next(d for d in store.documents() if d["path"].endswith(name))
+        cid = store.db.execute("select id from chunks where document_id = ? order by ord", [doc["id"]]).fetchone()[0]
+        out.append(Hit(cid, 1.0, "test"))
+    chunks = store.chunks([h.chunk_id for h in out])
+    sentences = store.sentences_of([h.chunk_id for h in out])
+    return build_sources(out, chunks, sentences, 10_000, lambda t: len(t.split()))
+
+
+def assert_real_sentence(c, example_docs):
+    text = load(example_docs / c.path.rsplit("/", 1)[-1]).text
+    assert text[c.start:c.end] == c.text and c.text
+
+
+NAMES = ["kestrel_hill_observatory.md", "harrowmere_history.txt", "wren_bakery.rst"]
+
+
+def test_marker_maps_to_the_supporting_sentence(engine, example_docs):
+    sources = sources_for(engine, NAMES)
+    answer = "The observatory was founded in 1898 by the astronomer Margarethe Olsson [1]. The town dates from 1742 [2]."
+    text, cites = resolve_citations(answer, sources, engine.embedder.encode)
+    assert text == answer
+    assert [c.n for c in cites] == [1, 2]
+    assert cites[0].path.endswith("kestrel_hill_observatory.md") and "1898" in cites[0].text
+    assert cites[1].path.endswith("harrowmere_history.txt") and "1742" in cites[1].text
+    assert not any(c.attributed for c in cites)
+    for c in cites:
+        assert_real_sentence(c, example_docs)
+        assert c.sentence_id in {s.id for s in sources[c.n - 1].sentences}
+        assert c.chunk_id == sources[c.n - 1].chunk.id
+
+
+def test_several_numbers_in_one_marker(engine, example_docs):
+    sources = sources_for(engine, NAMES)
+    answer = "Hester Wren founded the bakery in 1921, and Tobias Wren founded the town in 1742 [3, 2]."
+    assert cited_numbers(answer) == [3, 2]
+    text, cites = resolve_citations(answer, sources, engine.embedder.encode)
+    assert [c.n for c in cites] == [3, 2]
+    assert "1921" in cites[0].text and "1742" in cites[1].text
+    text, cites = resolve_citations("Founded in 1742 [2][3].", sources, engine.embedder.encode)
+    assert [c.n for c in cites] == [2, 3]
+
+
+def test_out_of_range_markers_ignored(engine):
+    sources = sources_for(engine, NAMES)
+    answer = "The observatory opened in 1898 [1]. Something else entirely [9]. And [0] too."
+    text, cites = resolve_citations(answer, sources, engine.embedder.encode)
+    assert [c.n for c in cites] == [1]
+    text, cites = resolve_citations("Only an invented source [9].", sources, engine.embedder.encode)
+    assert cites == [] and text == "Only an invented source [9]."
+
+
+def test_uncited_answer_is_attributed_by_similarity(engine, example_docs):
+    sources = sources_for(engine, NAMES)
+    answer = "Tobias Wren was a ferryman who ran a rope ferry across the Lisk. Bananas are a popular yellow fruit."
+    text, cites = resolve_citations(answer, sources, engine.embedder.encode)
+    assert len(cites) == 1
+    c = cites[0]
+    assert c.attributed and c.n == 2 and c.text.startswith("The town was founded in 1742 by Tobias Wren")
+    assert_real_sentence(c, example_docs)
+    # The marker is added to the supported sentence only.
+    assert text == "Tobias Wren was a ferryman who ran a rope ferry across the Lisk [2]. Bananas are a popular yellow fruit."
+
+
+def test_nothing_attributed_below_threshold(engine):
+    sources = sources_for(engine, NAMES)
+    text, cites = resolve_citations("Penguins live in Antarctica.", sources, engine.embedder.encode)
+    assert cites == [] and text == "Penguins live in Antarctica."
+    assert 0 < ATTRIBUTION_THRESHOLD < 1
+
+
+def quote_source() -> Source:
+    """A document sentence that says almost the same words as the abstention."""
+    text = "A letter from 1802 reads: I don't know what these documents mean."
+    chunk = ChunkRow(1, 1, "/letters/1802.txt", None, 0, 0, len(text), None, None, text)
+    sents = [SentenceRow(1, 1, 0, 25, None, text[:25]), SentenceRow(2, 1, 26, len(text), None, text[26:])]
+    return Source(1, Hit(1, 1.0, "test"), chunk, sents, text)
+
+
+def test_i_dont_know_is_never_attributed(engine, embedder):
+    sources = sources_for(engine, NAMES) + [quote_source()]
+    sources[-1].n = len(sources)
+    for answer in (NO_ANSWER, "I don't know.", "I don't know based on these documents. The sources do not say."):
+        text, cites = resolve_citations(answer, sources, embedder.encode)
+        assert cites == [], answer
+        assert "[" not in text
+
+
+def test_empty_inputs(engine):
+    sources = sources_for(engine, NAMES)
+    assert resolve_citations("", sources, engine.embedder.encode) == ("", [])
+    assert resolve_citations("Founded in 1742 [1].", [], engine.embedder.encode) == ("Founded in 1742 [1].", [])

@@ -1,0 +1,124 @@
+"""Shared fixtures: the real models (loaded once per session), the evaluation data and
+engines over throw-away index directories.
+
+Nothing of ours is mocked: the fixtures hand out the same Embedder, SentenceSplitter and
+LlamaGenerator objects the application builds, loaded from the bundled model packages.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from assistant import models
+from assistant.config import Config
+from assistant.engine import Engine
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE_DOCS = REPO / "examples" / "docs"
+EXAMPLE_QUESTIONS = REPO / "examples" / "questions.txt"
+SHARED_DATA = REPO / ".." / "shared" / "data"
+
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_user_dirs(tmp_path_factory):
+    """Keep every test away from the user's own config, index and model directories."""
+    home = tmp_path_factory.mktemp("xdg")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CONFIG_HOME", str(home / "config"))
+        mp.setenv("XDG_DATA_HOME", str(home / "data"))
+        mp.setenv("XDG_CACHE_HOME", str(home / "cache"))
+        for var in ("ASSISTANT_INDEX", "ASSISTANT_CONFIG"):
+            mp.delenv(var, raising=False)
+        yield home
+
+
+def _threads() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _resolve(name: str, role: str) -> Path:
+    try:
+        return models.resolve(name, role)
+    except models.ModelNotFound as exc:
+        pytest.skip(f"bundled {role} model not installed: {exc}")
+
+
+@pytest.fixture(scope="session")
+def config() -> Config:
+    return Config()
+
+
+@pytest.fixture(scope="session")
+def embedder(config):
+    from assistant.nlp.embedder import Embedder
+
+    e = Embedder(_resolve(config.embedder, "embedder"))
+    e.model, e.tokenizer  # load now, once
+    # As for the LLM below: on a shared machine one free core keeps torch from stalling.
+    import torch
+
+    torch.set_num_threads(_threads())
+    return e
+
+
+@pytest.fixture(scope="session")
+def splitter(config):
+    from assistant.nlp.sentences import SentenceSplitter
+
+    s = SentenceSplitter(_resolve(config.spacy_model, "spacy"))
+    s.nlp
+    return s
+
+
+@pytest.fixture(scope="session")
+def generator(config):
+    from assistant.answer.generator import LlamaGenerator
+
+    # The machine running the tests is shared: llama.cpp with a thread on every core slows
+    # down several-fold as soon as anything else runs, so leave one core free.
+    threads = config.llm_threads or _threads()
+    return LlamaGenerator(_resolve(config.llm, "llm"), n_ctx=config.llm_context_tokens, threads=threads)
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    path = SHARED_DATA.resolve()
+    if not path.is_dir():
+        pytest.skip(f"evaluation data not found at {path} (the 'shared' folder beside the repo)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def example_docs() -> Path:
+    if not EXAMPLE_DOCS.is_dir():
+        pytest.skip(f"example documents missing at {EXAMPLE_DOCS}")
+    return EXAMPLE_DOCS
+
+
+@pytest.fixture
+def make_engine(embedder, splitter, request):
+    """Build an Engine on a fresh index directory, sharing the session-loaded models.
+
+    `make_engine(dir)`; the LLM is shared too when the test asks for it
+    (`make_engine(dir, llm=True)`), so tests that never generate never load it.
+    """
+    engines: list[Engine] = []
+
+    def build(index_dir: Path, llm: bool = False, config: Config | None = None) -> Engine:
+        engine = Engine(config or Config(), index_dir=index_dir)
+        engine.__dict__["embedder"] = embedder
+        engine.__dict__["splitter"] = splitter
+        if llm:
+            engine.__dict__["generator"] = request.getfixturevalue("generator")
+        engines.append(engine)
+        return engine
+
+    yield build
+    for engine in engines:
+        engine.close()

