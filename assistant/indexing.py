@@ -27,11 +27,11 @@ from .nlp.extract import Extractor, Mention, SentenceGraph, compact
 from .nlp.normalize import entity_key
 from .nlp.sentences import SentenceSplitter
 from .store import Index
-from .store.db import to_blob
+from .store.db import to_blob, to_blob16
 
 BATCH_DOCUMENTS = 32
 # A class description (UnWeaver: the concatenation of its grounded contexts) is cut here.
-DESCRIPTION_CHARS = 600
+DESCRIPTION_CHARS = 400
 # GroundedKG's basic node embedding: alpha * name + (1 - alpha) * mean(grounded texts).
 NAME_WEIGHT = 0.5
 
@@ -352,9 +352,8 @@ class Indexer:
         with self.store.lock:
             dirty = db.execute("select id, name from entities where dirty = 1").fetchall()
             live = {r[0] for r in db.execute("select id from entities")}
-        names_vec = self.index.vectors("entity_names")
         desc_vec = self.index.vectors("entity_descriptions")
-        gone = [i for i in list(names_vec._ids) if i not in live]
+        gone = [i for i in list(desc_vec._ids) if i not in live]
         if not dirty and not gone:
             return
         with _Timer(report, "entity_vectors"):
@@ -382,13 +381,12 @@ class Indexer:
                 dv = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * (np.mean(ctx, axis=0) if ctx else nv)
                 dv = dv / (np.linalg.norm(dv) or 1.0)
                 desc = f"{name}: " + " ".join(contexts.get(eid, []))
-                rows.append((desc[:DESCRIPTION_CHARS], to_blob(nv), to_blob(dv), eid))
+                rows.append((desc[:DESCRIPTION_CHARS], to_blob16(dv), eid))
                 desc_list.append(dv)
             with self.store.lock, db.atomic():
                 db.conn.executemany(
-                    "update entities set description = ?, name_vec = ?, desc_vec = ?, dirty = 0 where id = ?", rows
+                    "update entities set description = ?, desc_vec = ?, dirty = 0 where id = ?", rows
                 )
-            self.index.apply_vector_changes(gone, ids, name_vecs, name="entity_names")
             self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1), name="entity_descriptions")
 
 

@@ -21,9 +21,9 @@ DATA = ROOT.parent / "shared" / "data"
 
 # name, format, questions, corpus, answer-limit (None: retrieval only)
 SETS = [
-    ("2wiki_dev200", "2wiki", "2wikimultihopqa/questions_dev_200.json", "2wikimultihopqa/corpus.json", 50),
-    ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json", 50),
-    ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json", 50),
+    ("2wiki_dev200", "2wiki", "2wikimultihopqa/questions_dev_200.json", "2wikimultihopqa/corpus.json", 30),
+    ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json", 30),
+    ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json", 30),
     ("covidqa_dev", "squad", "covidqa/covidqa_dev.json", None, None),
     ("emanual", "emanual", "emanual/s10_50_questions.csv", "emanual/s10_manual_corpus.json", None),
 ]

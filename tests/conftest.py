@@ -77,6 +77,22 @@ def splitter(config):
 
 
 @pytest.fixture(scope="session")
+def parse_nlp(config):
+    """The full spaCy parse pipeline (tagger, parser, NER...) the extractor runs on."""
+    from assistant.engine import PARSE_COMPONENTS
+    from assistant.nlp.sentences import load_spacy
+
+    return load_spacy(str(_resolve(config.spacy_model, "spacy")), PARSE_COMPONENTS)
+
+
+@pytest.fixture(scope="session")
+def extractor(parse_nlp):
+    from assistant.nlp.extract import SpacyExtractor
+
+    return SpacyExtractor(parse_nlp)
+
+
+@pytest.fixture(scope="session")
 def generator(config):
     from assistant.answer.generator import LlamaGenerator
 

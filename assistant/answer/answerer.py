@@ -93,6 +93,11 @@ class Answerer:
             answer.timings["total"] = time.perf_counter() - t0
             return answer
 
+        # A retriever may ask for its chunks in another order in the prompt (SlimRAG
+        # reassembles them in document order); the token budget applies in that order.
+        order = getattr(retriever, "context_order", None)
+        if order is not None:
+            hits = order(hits)
         chunks = self.store.chunks([h.chunk_id for h in hits])
         sentences = self.store.sentences_of([h.chunk_id for h in hits])
         overhead = self.generator.count_tokens(question) + 160

@@ -26,7 +26,7 @@ from ..config import Config
 from .datasets import Dataset, gold_groups, load_dataset
 from .metrics import answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
 
-INDEX_SCHEMA = "eval-1"
+INDEX_SCHEMA = "eval-2"
 DOC_PREFIX = "passage:"
 
 

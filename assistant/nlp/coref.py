@@ -82,6 +82,8 @@ class RuleCoref:
                     if before.endswith("the"):
                         subject = candidates[0]
                         graph.mentions.append(Mention(m.start, m.end, m.text, subject.key, "COREF", subject.name))
+                        # A mention of the subject like any other: a later "it" weighs it too.
+                        candidates.append(Antecedent(subject.key, subject.name, subject.person, si))
                 elif m.kind != "TITLE" and (m.kind in PERSON_KINDS or m.kind in THING_KINDS):
                     candidates.append(Antecedent(m.key, m.name or m.text, m.kind in PERSON_KINDS, si))
             resolved_texts.append(_apply(text, replacements))
@@ -96,13 +98,16 @@ class RuleCoref:
         if len(keys) == 1:
             return near[-1]
         if not near:
-            subject = [c for c in candidates[:1] if c.person == person]
+            subject = [c for c in candidates[:1] if c.person == person and c.sentence == 0]
             return subject[0] if subject else None
         return None
 
 
 _EXPLETIVE_NEXT = re.compile(
-    r"^\s+(?:rain\w*|snow\w*|seem\w*|appear\w*|happen\w*|took|takes|turned out|follows|followed)\b"
+    r"^\s+(?:(?:is|was|'s|has been|had been|will be)\s+)?(?:rain\w*|snow\w*)\b"
+    r"|^\s+(?:seem\w*|happen\w*|took|takes|turned out)\b"
+    # "it appears that", "it follows that"; but "It follows a journalist", "it appeared on".
+    r"|^\s+(?:appear\w*|follow\w*)\s+(?:that|to)\b"
     r"|^\s+(?:is|was|'s|has been|had been|will be|would be)\s+\w+\s+(?:to|that)\b",
     re.IGNORECASE,
 )

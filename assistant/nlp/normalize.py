@@ -12,8 +12,8 @@ import re
 import unicodedata
 
 _ARTICLES = {"the", "a", "an"}
-_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)(?=\s|$)")
-_NON_WORD = re.compile(r"[^\w\s]+", re.UNICODE)
+_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)(?!\w)")  # also before punctuation ("II's,")
+_NON_WORD = re.compile(r"[^\w\s]+|_+", re.UNICODE)  # "_" is \w to re, but punctuation
 _SPACES = re.compile(r"\s+")
 
 

@@ -47,6 +47,9 @@ class SlimRetriever:
         self.top_k = top_k_classes
         self.dense = DenseRetriever(res)
 
+    def context_order(self, hits: list[Hit]) -> list[Hit]:
+        return _document_order(self.res, hits)
+
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
         qents = graph.link(self.res, query, query_extractor(self.res), top_k=self.top_k)
@@ -74,6 +77,18 @@ class SlimRetriever:
             hits += [Hit(h.chunk_id, 0.0, self.name, {**h.evidence, "fallback": "dense"})
                      for h in self.dense.search(query, 2 * k) if h.chunk_id not in seen][: k - len(hits)]
         return hits
+
+
+def _document_order(res: Resources, hits: list[Hit]) -> list[Hit]:
+    """SlimRAG's reassembly: the selected chunks in the order they stand in their documents."""
+    rows = res.store.chunks([h.chunk_id for h in hits])
+    first = {}
+    for h in hits:  # documents keep the rank of their best chunk
+        r = rows.get(h.chunk_id)
+        if r is not None:
+            first.setdefault(r.document_id, len(first))
+    return sorted(hits, key=lambda h: (first.get(rows[h.chunk_id].document_id, 1e9), rows[h.chunk_id].ord)
+                  if h.chunk_id in rows else (1e9, 0))
 
 
 class UnWeaverRetriever:
@@ -191,3 +206,264 @@ class PPRRetriever:
 register("slim", "SlimRAG: question entities -> entity->chunk map; sim x matched-entity count")(SlimRetriever)
 register("unweaver", "UnWeaver: top entity classes vote for chunks (approval, pav, cc or aligned)")(UnWeaverRetriever)
 register("ppr", "Personalised PageRank over the chunk-entity graph seeded by linked entities")(PPRRetriever)
+
+
+class HopRetriever:
+    """Entity linking plus one hop, scored with dense similarity (the multi-hop pattern of
+    HippoRAG's spreading activation, cut to the two steps a bridge question needs).
+
+    Hop 1: the question's entities, linked to classes, bring the chunks *about* them (the
+    class's home: chunks where it is the document's title; else, for a rare class, every
+    chunk that names it). Hop 2: the specific entities named in those chunks bring their
+    own home chunks (the director of the film, the mother of the king). Every candidate is
+    scored by its cosine similarity to the question plus a bonus for how it was reached,
+    so dense retrieval still decides among candidates and fills in when nothing links.
+    """
+
+    name = "hop"
+
+    def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
+                 dense_depth: int = 30, rare_df: int = 3):
+        self.res = res
+        opts = res.options
+        self.link_bonus = opts.get("hop_link_bonus", link_bonus)
+        self.hop_bonus = opts.get("hop_hop_bonus", hop_bonus)
+        self.dense_depth = dense_depth
+        self.rare_df = rare_df
+        self.dense = DenseRetriever(res)
+
+    def home(self, graph: EntityGraph, row: int) -> list[int]:
+        titled = graph.title_chunks.get(row)
+        if titled:
+            return titled
+        chunks = graph.chunks_of(row)
+        return [int(c) for c in chunks] if len(chunks) <= self.rare_df else []
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        graph = entity_graph(self.res)
+        qents = graph.link(self.res, query, query_extractor(self.res))
+        matched = _matched(graph, qents)
+        specific = {r: v for r, v in matched.items() if graph.is_specific(r) and graph.kinds[r] != "NOUN"}
+        reached: dict[int, dict] = {}  # chunk column -> how it was reached
+        for row, (text, sim) in specific.items():
+            for c in self.home(graph, row):
+                reached.setdefault(c, {"bonus": 0.0})
+                ev = reached[c]
+                ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
+                ev.setdefault("linked", []).append(graph.names[row])
+        first_hop = [c for c in reached]
+        for c in first_hop:
+            start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
+            for row in graph.ce.indices[start:end]:
+                row = int(row)
+                # Bridges are named things: "the director" is not one, "Luis Mandoki" is.
+                if row in specific or not graph.is_specific(row) or graph.kinds[row] == "NOUN":
+                    continue
+                for c2 in self.home(graph, row):
+                    if c2 in first_hop:
+                        continue
+                    ev = reached.setdefault(c2, {"bonus": 0.0})
+                    ev["bonus"] = max(ev["bonus"], self.hop_bonus)
+                    via = ev.setdefault("via", [])
+                    if len(via) < 4:
+                        via.append(f"{graph.names[row]}, named where {' / '.join(reached[c].get('linked', []))} is")
+        dense_hits = self.dense.search(query, self.dense_depth)
+        scores: dict[int, tuple[float, float, dict]] = {}
+        for h in dense_hits:
+            c = graph.col_of_chunk.get(h.chunk_id)
+            ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
+            scores[h.chunk_id] = (h.score + ev["bonus"], h.score, ev)
+        missing = [int(graph.chunk_ids[c]) for c in reached if int(graph.chunk_ids[c]) not in scores]
+        embs = self.res.store.embeddings_for(missing)
+        q = self.res.embed_query(query)
+        for cid in missing:
+            ev = reached[graph.col_of_chunk[cid]]
+            sim = float(np.dot(q, embs[cid])) if cid in embs else 0.0
+            scores[cid] = (sim + ev["bonus"], sim, ev)
+        ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
+        hits = []
+        for cid, (score, sim, ev) in ranked:
+            evidence = {"cosine": round(sim, 4), "bonus": round(ev["bonus"], 3)}
+            if "linked" in ev:
+                evidence["linked_entities"] = ev["linked"][:4]
+            if "via" in ev:
+                evidence["reached_via"] = ev["via"]
+            hits.append(Hit(cid, score, self.name, evidence))
+        return hits
+
+
+register("hop", "entity linking + one hop through named entities, scored with dense similarity")(HopRetriever)
+
+
+class GroundedRetriever:
+    """GroundedKG-RAG: the question is parsed into entity and action nodes the same way as
+    the documents; each question node selects its top-K most similar graph nodes; their
+    grounded sentences are the evidence, ranked by how many selected nodes ground them
+    (RetCount), optionally filtered by sentence similarity (VectorSim, tau).
+
+    Entity nodes use the class description vectors (the paper's basic node embedding,
+    alpha = 0.5 of name and grounded text); `embedding="neighbor"` or `"attention"`
+    re-scores the candidate nodes with their neighbours (classes sharing an action) as in
+    the paper's section 3.3. Action nodes are grouped by verb lemma.
+    """
+
+    name = "grounded"
+
+    def __init__(self, res: Resources, top_k: int = 10, tau: float | None = None, min_retcount: int = 1,
+                 embedding: str = "basic", beta: float = 0.8, per_node_sentences: int = 200):
+        self.res = res
+        opts = res.options
+        self.top_k = opts.get("grounded_top_k", top_k)
+        self.tau = opts.get("grounded_tau", tau)
+        self.min_retcount = opts.get("grounded_min_retcount", min_retcount)
+        self.embedding = opts.get("grounded_embedding", embedding)
+        self.beta = beta
+        self.per_node = per_node_sentences
+        self.dense = DenseRetriever(res)
+        self._lemmas = None
+
+    def _lemma_vectors(self):
+        version = self.res.index.store.version
+        if self._lemmas is None or self._lemmas[0] != version:
+            with self.res.store.lock:
+                lemmas = [r[0] for r in self.res.store.db.execute("select distinct lemma from actions where lemma != ''")]
+            vecs = self.res.embedder.encode(lemmas) if lemmas else np.zeros((0, self.res.index.dim), dtype=np.float32)
+            self._lemmas = (version, lemmas, vecs)
+        return self._lemmas[1], self._lemmas[2]
+
+    def _neighbour_scores(self, graph: EntityGraph, rows: list[int], qvec: np.ndarray) -> dict[int, float]:
+        """Similarity of the question node to NeighborEmbed / AttentionEmbed of each row."""
+        store = self.res.store
+        ids = [int(graph.entity_ids[r]) for r in rows]
+        marks = ",".join("?" * len(ids))
+        with store.lock:
+            pairs = store.db.execute(
+                f"""select m1.entity_id, m2.entity_id from edges e1
+                    join edges e2 on e2.source_action = e1.source_action and e2.mention_id != e1.mention_id
+                    join mentions m1 on m1.id = e1.mention_id join mentions m2 on m2.id = e2.mention_id
+                    where m1.entity_id in ({marks})""", ids).fetchall()
+        neighbours: dict[int, set[int]] = {}
+        for a, b in pairs:
+            neighbours.setdefault(a, set()).add(b)
+        wanted = sorted(set(ids) | {b for s in neighbours.values() for b in s})
+        vecs = _entity_vectors(store, wanted)
+        out = {}
+        for r, eid in zip(rows, ids):
+            v = vecs.get(eid)
+            if v is None:
+                continue
+            nb = [vecs[n] for n in neighbours.get(eid, ()) if n in vecs]
+            if nb:
+                nb = np.stack(nb)
+                if self.embedding == "attention":
+                    logits = nb @ v
+                    w = np.exp(logits - logits.max())
+                    ctx = (w / w.sum()) @ nb
+                else:
+                    ctx = nb.mean(axis=0)
+                v = self.beta * v + (1 - self.beta) * ctx
+                v = v / (np.linalg.norm(v) or 1.0)
+            out[r] = float(np.dot(qvec, v))
+        return out
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        graph = entity_graph(self.res)
+        extractor = query_extractor(self.res)
+        qgraph = extractor.extract([query], [0])[0]
+        q = self.res.embed_query(query)
+        node_texts = [m.text for m in qgraph.mentions if m.key] or [query]
+        node_vecs = self.res.embedder.encode(node_texts)
+        selected_entities: dict[int, tuple[str, float]] = {}
+        entity_index = self.res.index.vectors("entity_descriptions")
+        for text, vec in zip(node_texts, node_vecs):
+            cands = [(graph.row_of_entity[e], s) for e, s in entity_index.search(vec, self.top_k * 3)
+                     if e in graph.row_of_entity]
+            exact = graph.keys.get(_key(text))
+            if exact is not None:
+                cands.append((exact, 1.0))
+            if self.embedding in ("neighbor", "attention") and cands:
+                rescored = self._neighbour_scores(graph, [r for r, _ in cands], vec)
+                cands = [(r, max(rescored.get(r, s), 1.0 if r == exact else -1)) for r, s in cands]
+            for row, sim in sorted(cands, key=lambda x: -x[1])[: self.top_k]:
+                if row not in selected_entities or selected_entities[row][1] < sim:
+                    selected_entities[row] = (text, sim)
+        selected_lemmas: list[str] = []
+        lemmas, lvecs = self._lemma_vectors()
+        for a in qgraph.actions:
+            if len(lemmas) and a.lemma not in ("be", "have", "do"):
+                sims = lvecs @ self.res.embedder.encode_one(a.lemma)
+                selected_lemmas += [lemmas[i] for i in np.argsort(-sims)[: self.top_k] if sims[i] > 0.5]
+
+        retcount: dict[int, int] = {}
+        sentence_chunk: dict[int, int] = {}
+        store = self.res.store
+        with store.lock:
+            for row in selected_entities:
+                for sid, cid in store.db.execute(
+                    "select sentence_id, chunk_id from mentions where entity_id = ? limit ?",
+                    [int(graph.entity_ids[row]), self.per_node],
+                ):
+                    retcount[sid] = retcount.get(sid, 0) + 1
+                    sentence_chunk[sid] = cid
+            for lemma in dict.fromkeys(selected_lemmas):
+                for sid, cid in store.db.execute(
+                    "select sentence_id, chunk_id from actions where lemma = ? limit ?", [lemma, self.per_node]
+                ):
+                    retcount[sid] = retcount.get(sid, 0) + 1
+                    sentence_chunk[sid] = cid
+        kept = {s: n for s, n in retcount.items() if n >= self.min_retcount}
+        if not kept:
+            return self.dense.search(query, k)
+        sids = sorted(kept, key=lambda s: -kept[s])[: max(50, 10 * k)]
+        sent_sim: dict[int, float] = {}
+        if self.tau is not None:
+            with store.lock:
+                texts = dict(store.db.execute(
+                    f"select id, text from sentences where id in ({','.join('?' * len(sids))})", sids).fetchall())
+            vecs = self.res.embedder.encode([texts[s] for s in sids])
+            sent_sim = {s: float(v @ q) for s, v in zip(sids, vecs)}
+            sids = [s for s in sids if sent_sim[s] >= self.tau]
+        chunk_embs = store.embeddings_for(sorted({sentence_chunk[s] for s in sids}))
+        by_chunk: dict[int, list[int]] = {}
+        for s in sids:
+            by_chunk.setdefault(sentence_chunk[s], []).append(s)
+        scored = []
+        for cid, ss in by_chunk.items():
+            cos = float(np.dot(q, chunk_embs[cid])) if cid in chunk_embs else 0.0
+            best = sorted((kept[s] for s in ss), reverse=True)[:3]
+            scored.append((sum(best) + cos, cid, ss, cos))
+        scored.sort(key=lambda x: -x[0])
+        names = [graph.names[r] for r in selected_entities]
+        return [
+            Hit(cid, score, self.name, {
+                "grounded_sentences": ss[:5], "retcount": max(kept[s] for s in ss), "cosine": round(cos, 4),
+                "nodes": names[:8] + list(dict.fromkeys(selected_lemmas))[:4],
+            })
+            for score, cid, ss, cos in scored[:k]
+        ]
+
+
+def _key(text: str) -> str:
+    from ..nlp.normalize import entity_key
+
+    return entity_key(text)
+
+
+def _entity_vectors(store, ids: list[int]) -> dict[int, np.ndarray]:
+    from ..store.db import from_blob16
+
+    if not ids:
+        return {}
+    out = {}
+    with store.lock:
+        for start in range(0, len(ids), 500):
+            part = ids[start: start + 500]
+            for eid, blob in store.db.execute(
+                f"select id, desc_vec from entities where id in ({','.join('?' * len(part))})", part
+            ):
+                if blob is not None:
+                    out[eid] = from_blob16(blob)
+    return out
+
+
+register("grounded", "GroundedKG: question nodes -> similar entity/action nodes -> their grounded sentences")(GroundedRetriever)

@@ -68,11 +68,12 @@ class EntityGraph:
         self.ce = self.ec.T.tocsr()
         self.title_chunks = {r: sorted(cs) for r, cs in title_of.items()}
         df = np.diff(self.ec.indptr)  # chunks per entity
+        self.df = df
         n = max(1, len(chunk_rows))
         self.idf = np.log((n + 1) / (df + 0.5)).astype(np.float32)
 
     # -- linking ---------------------------------------------------------------------
-    def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.8) -> list[QueryEntity]:
+    def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.6) -> list[QueryEntity]:
         """Entities of the question matched to classes: exact keys of any n-gram of the
         question, then the question's named entities by name-vector similarity."""
         nlp = extractor.nlp
@@ -114,23 +115,41 @@ class EntityGraph:
                 i = j + 1
             else:
                 i += 1
-        if pending:
-            vecs = res.embedder.encode([p.text for p in pending])
-            names = res.index.vectors("entity_names")
-            for span, vec in zip(pending, vecs):
-                qe = QueryEntity(span.text, getattr(span, "label_", "") or "PROPN")
-                for eid, sim in names.search(vec, top_k):
-                    row = self.row_of_entity.get(eid)
-                    if row is not None and sim >= min_similarity:
-                        qe.matches.append(EntityMatch(row, sim, "similar"))
-                if qe.matches:
-                    spans.append((span.start, qe))
+        for span in pending:
+            qe = QueryEntity(span.text, getattr(span, "label_", "") or "PROPN")
+            qe.matches = self.similar(res, span.text, top_k, min_similarity)
+            if qe.matches:
+                spans.append((span.start, qe))
         found = [qe for _, qe in sorted(spans, key=lambda x: x[0])]
         return found
+
+    def similar(self, res: Resources, text: str, top_k: int, min_similarity: float) -> list[EntityMatch]:
+        """Classes whose names are spelled like `text`: trigram candidates from FTS5, kept
+        when their character-trigram Jaccard similarity reaches `min_similarity`."""
+        grams = _trigrams(text)
+        out = []
+        for eid, _ in res.index.store.entity_name_search(text, 20):
+            row = self.row_of_entity.get(eid)
+            if row is None:
+                continue
+            other = _trigrams(self.names[row])
+            sim = len(grams & other) / max(1, len(grams | other))
+            if sim >= min_similarity:
+                out.append(EntityMatch(row, sim, "similar"))
+        return sorted(out, key=lambda m: -m.similarity)[:top_k]
+
+    def is_specific(self, row: int, share: float = 0.1, floor: int = 3) -> bool:
+        """A class named in few chunks (a person, a film), not a generic one ("film")."""
+        return self.df[row] <= max(floor, share * len(self.chunk_ids))
 
     def chunks_of(self, row: int) -> np.ndarray:
         start, end = self.ec.indptr[row], self.ec.indptr[row + 1]
         return self.ec.indices[start:end]
+
+
+def _trigrams(text: str) -> set[str]:
+    t = f"  {entity_key(text)} "
+    return {t[i: i + 3] for i in range(len(t) - 2)}
 
 
 _CACHE: dict[int, tuple[str, EntityGraph]] = {}

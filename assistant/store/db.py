@@ -53,6 +53,15 @@ def from_blob(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob, dtype=np.float32)
 
 
+def to_blob16(vector: np.ndarray) -> bytes:
+    """Half precision: plenty for ranking, half the bytes (entity vectors are many)."""
+    return np.asarray(vector, dtype=np.float16).tobytes()
+
+
+def from_blob16(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+
+
 class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -110,12 +119,16 @@ class Store:
         db["entities"].create(
             {
                 "id": int, "key": str, "name": str, "kind": str, "n_mentions": int,
-                "description": str, "name_vec": bytes, "desc_vec": bytes, "dirty": int,
+                "description": str, "desc_vec": bytes, "dirty": int,
             },
             pk="id", if_not_exists=True,
         )
         db["entities"].create_index(["key"], unique=True, if_not_exists=True)
         db["entities"].create_index(["dirty"], if_not_exists=True)
+        if "entities_fts" not in db.table_names():
+            # Trigrams find a question's "Lothair 2" or "Aldri Annet Enn Brak" among class
+            # names that are spelled a little differently, without a vector per class.
+            db["entities"].enable_fts(["name"], tokenize="trigram", create_triggers=True)
         db["mentions"].create(
             {
                 "id": int, "entity_id": int, "document_id": int, "chunk_id": int, "sentence_id": int,
@@ -346,6 +359,19 @@ class Store:
             select chunks.id, -bm25(chunks_fts) as score
             from chunks_fts join chunks on chunks.rowid = chunks_fts.rowid
             where chunks_fts match ? order by bm25(chunks_fts) limit ?"""
+        with self.lock:
+            return [(r[0], r[1]) for r in self.db.execute(sql, [match, limit])]
+
+    def entity_name_search(self, text: str, limit: int) -> list[tuple[int, float]]:
+        """(entity id, bm25 score) of classes whose names share trigrams with `text`."""
+        grams = {text[i: i + 3].lower() for i in range(len(text) - 2)}
+        grams = [g for g in grams if g.strip() and '"' not in g]
+        if not grams:
+            return []
+        match = " OR ".join(f'"{g}"' for g in sorted(grams))
+        sql = """select entities.id, -bm25(entities_fts) from entities_fts
+                 join entities on entities.rowid = entities_fts.rowid
+                 where entities_fts match ? order by bm25(entities_fts) limit ?"""
         with self.lock:
             return [(r[0], r[1]) for r in self.db.execute(sql, [match, limit])]
 

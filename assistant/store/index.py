@@ -6,16 +6,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .db import Store, from_blob
+from .db import Store, from_blob, from_blob16
 from .vectors import VectorIndex
 
 DB_NAME = "index.db"
 
-# name -> (table, blob column, file): every hnswlib file and where its vectors live in SQLite.
+# name -> (table, blob column, file, decoder): every hnswlib file and where its vectors
+# live in SQLite.
 VECTOR_SETS = {
-    "chunks": ("chunks", "embedding", "chunks.hnsw"),
-    "entity_names": ("entities", "name_vec", "entity_names.hnsw"),
-    "entity_descriptions": ("entities", "desc_vec", "entity_descriptions.hnsw"),
+    "chunks": ("chunks", "embedding", "chunks.hnsw", from_blob),
+    "entity_descriptions": ("entities", "desc_vec", "entity_descriptions.hnsw", from_blob16),
 }
 
 
@@ -47,12 +47,12 @@ class Index:
         return self._sets["chunks"]
 
     def _blobs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        table, column, _ = VECTOR_SETS[name]
+        table, column, _, decode = VECTOR_SETS[name]
         with self.store.lock:
             rows = self.store.db.execute(f"select id, {column} from {table} where {column} is not null").fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
-        return np.array([r[0] for r in rows], dtype=np.int64), np.stack([from_blob(r[1]) for r in rows])
+        return np.array([r[0] for r in rows], dtype=np.int64), np.stack([decode(r[1]) for r in rows])
 
     def vectors(self, name: str = "chunks") -> VectorIndex:
         """A vector set in step with the database (rebuilt from its blobs when stale)."""
