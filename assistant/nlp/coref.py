@@ -33,7 +33,7 @@ REFLEXIVES = {"himself", "herself", "itself"}
 class Antecedent:
     key: str
     name: str
-    person: bool
+    person: bool | None  # None: a proper noun of unknown type
     sentence: int
 
 
@@ -86,19 +86,22 @@ class RuleCoref:
                         candidates.append(Antecedent(subject.key, subject.name, subject.person, si))
                 elif m.kind != "TITLE" and (m.kind in PERSON_KINDS or m.kind in THING_KINDS):
                     candidates.append(Antecedent(m.key, m.name or m.text, m.kind in PERSON_KINDS, si))
+                elif m.kind == "PROPN":
+                    # Untyped: never chosen, but it makes a nearby pronoun ambiguous.
+                    candidates.append(Antecedent(m.key, m.name or m.text, None, si))
             resolved_texts.append(_apply(text, replacements))
         return resolved_texts
 
     def _pick(self, candidates: list[Antecedent], si: int, person: bool) -> Antecedent | None:
         # "it" looks back one sentence only: things crowd a text more than people do.
         window = self.window if person else 1
-        near = [c for c in candidates if c.person == person and si - c.sentence <= window]
+        near = [c for c in candidates if c.person in (person, None) and si - c.sentence <= window]
         # The passage subject (sentence 0 entry) stays in reach: passages are about it.
         keys = {c.key for c in near}
         if len(keys) == 1:
-            return near[-1]
+            return near[-1] if near[-1].person is not None else None
         if not near:
-            subject = [c for c in candidates[:1] if c.person == person and c.sentence == 0]
+            subject = [c for c in candidates[:1] if c.person is person and c.sentence == 0]
             return subject[0] if subject else None
         return None
 

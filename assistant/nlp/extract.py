@@ -11,6 +11,7 @@ Backends are registered by name (`spacy` here; `llm` and `amr` plug in beside it
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -18,10 +19,13 @@ from .normalize import entity_key
 
 Span = tuple[int, int]
 
-# Named-entity labels that name things worth a class of their own. Numbers, dates and
-# amounts are kept as role fillers (time) but never become classes.
+# Named-entity labels that name things worth a class of their own. Dates and times are
+# mentions too (time roles point at them) but retrievers never link or hop through them;
+# numbers and amounts are left out.
 ENTITY_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 TIME_LABELS = {"DATE", "TIME"}
+# "1898", "14 August", "the 1990s", "noon": not a bare run of small numbers ("34 56").
+_DATE_LIKE = re.compile(r"[^\W\d_]|\b\d{3,4}s?\b")
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
 
 
@@ -125,7 +129,7 @@ class SpacyExtractor:
             while len(span) > 1 and span[0].pos_ in ("DET", "PRON", "PUNCT"):
                 span = span[1:]
             key = entity_key(span.text, proper=proper)
-            if not key or len(key) < 2 or key.isdigit():
+            if not key or (len(key) < 2 and kind not in TIME_LABELS) or (key.isdigit() and kind not in TIME_LABELS):
                 return
             if any(i in token_mention for i in range(span.start, span.end)):
                 return
@@ -146,7 +150,10 @@ class SpacyExtractor:
         for ent in doc.ents:
             if ent.label_ in ENTITY_LABELS:
                 add(ent.start, ent.end, ent.label_)
-            elif ent.label_ in TIME_LABELS:
+            elif ent.label_ in TIME_LABELS and _DATE_LIKE.search(ent.text):
+                # Dates are graph nodes (the time role of an action) but never bridges:
+                # retrievers skip their classes when linking and hopping.
+                add(ent.start, ent.end, ent.label_)
                 for i in range(ent.start, ent.end):
                     time_tokens[i] = ent.text
         # Runs of proper nouns the NER missed (titles of films, bands, ships...).

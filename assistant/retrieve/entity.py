@@ -14,6 +14,8 @@ from .baseline import DenseRetriever
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
 from .voting import RULES, aligned_allocation
 
+NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
+
 
 def _matched(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[str, float]]:
     """class row -> (question text that matched it, similarity)."""
@@ -243,7 +245,7 @@ class HopRetriever:
         graph = entity_graph(self.res)
         qents = graph.link(self.res, query, query_extractor(self.res))
         matched = _matched(graph, qents)
-        specific = {r: v for r, v in matched.items() if graph.is_specific(r) and graph.kinds[r] != "NOUN"}
+        specific = {r: v for r, v in matched.items() if graph.is_specific(r) and graph.kinds[r] not in NOT_BRIDGES}
         reached: dict[int, dict] = {}  # chunk column -> how it was reached
         for row, (text, sim) in specific.items():
             for c in self.home(graph, row):
@@ -257,7 +259,7 @@ class HopRetriever:
             for row in graph.ce.indices[start:end]:
                 row = int(row)
                 # Bridges are named things: "the director" is not one, "Luis Mandoki" is.
-                if row in specific or not graph.is_specific(row) or graph.kinds[row] == "NOUN":
+                if row in specific or not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES:
                     continue
                 for c2 in self.home(graph, row):
                     if c2 in first_hop:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ..nlp.extract import ENTITY_LABELS
+from ..nlp.extract import ENTITY_LABELS, TIME_LABELS
 from ..nlp.normalize import entity_key
 from .base import Resources
 
@@ -54,7 +54,8 @@ class EntityGraph:
         title_of: dict[int, set[int]] = {}
         for eid, cid, kind, _ in mentions:
             r, c = self.row_of_entity.get(eid), self.col_of_chunk.get(cid)
-            if r is None or c is None:
+            if r is None or c is None or kind in TIME_LABELS:
+                # A shared year links unrelated passages: dates stay out of the chunk graph.
                 continue
             rows.append(r)
             cols.append(c)
@@ -95,7 +96,7 @@ class EntityGraph:
                 row = self.keys.get(key)
                 if row is None and not proper:
                     row = self.keys.get(entity_key(span.text, proper=True))
-                if row is None:
+                if row is None or self.kinds[row] in TIME_LABELS:
                     continue
                 covered.update(t.i for t in span)
                 kind = "PROPN" if proper else "NOUN"

@@ -11,7 +11,7 @@ from assistant.nlp.extract import PRONOUNS, Action, Mention, SentenceGraph, comp
 from assistant.nlp.normalize import entity_key
 
 MENTION_KINDS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
-                 "LANGUAGE", "PROPN", "NOUN", "PRON"}
+                 "LANGUAGE", "PROPN", "NOUN", "PRON", "DATE", "TIME"}
 ROLES = {"agent", "patient", "recipient", "time", "place"}
 
 
@@ -25,7 +25,7 @@ def check_graph(doc: str, g: SentenceGraph) -> None:
         if m.kind == "PRON":
             assert m.key == "" and m.text.lower() in PRONOUNS
         else:
-            assert m.key and len(m.key) >= 2 and not m.key.isdigit()
+            assert m.key and (m.kind in ("DATE", "TIME") or (len(m.key) >= 2 and not m.key.isdigit()))
             assert m.key == entity_key(m.name if m.kind == "NOUN" else m.text, proper=m.kind != "NOUN")
         spans.append((m.start, m.end))
     spans.sort()
@@ -94,8 +94,8 @@ def test_named_entities_with_exact_document_spans(splitter, extractor):
         hits = [m for m in mentions if (m.start, m.end) == (start, start + len(name))]
         assert len(hits) == 1, f"{name} not found at {start}"
         assert hits[0].kind == kind and hits[0].key == entity_key(name) and hits[0].name == name
-    # Dates are role fillers, never mentions of their own.
-    assert not any("1891" in m.text for m in mentions)
+    # Dates are mentions of kind DATE (time-role fillers), never typed as entities.
+    assert {m.kind for m in mentions if "1891" in m.text} == {"DATE"}
 
 
 def test_offsets_are_added_to_sentence_spans(extractor):
@@ -155,10 +155,6 @@ def test_agent_and_patient(extractor):
     assert a.text == "founded" and (a.start, a.end) == (9, 16)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "extract.py: a time role needs a mention to point at, and DATE/TIME entities never "
-    "become mentions (ENTITY_LABELS excludes them, add() rejects digit keys), so the "
-    "'time' branches of the role code are unreachable"))
 def test_time_role(extractor):
     g = one(extractor, "Margaret founded the observatory in 1898.")
     assert roles(g, action(g, "found")).get("time") == ["1898"]
@@ -229,7 +225,7 @@ def timed(extractor, texts: list[str], label: str) -> tuple[list[SentenceGraph],
 
 def test_sentence_without_entities(extractor):
     (g,), _ = timed(extractor, ["The weather was mild and nothing much happened."], "no entities")
-    assert not [m for m in g.mentions if m.kind not in ("NOUN", "PRON")]
+    assert not [m for m in g.mentions if m.kind not in ("NOUN", "PRON", "DATE", "TIME")]
     (g,), _ = timed(extractor, ["Yes."], "one word")
     assert g.mentions == [] and g.actions == []
     graphs, _ = timed(extractor, ["", " ", "...", "12 34 56"], "empty and punctuation")

@@ -146,7 +146,8 @@ def test_distinct_names_stay_distinct(a, b):
     assert entity_key(a, proper=False) != entity_key(b, proper=False)
 
 
-@pytest.mark.parametrize("name", ["", " ", "\n\t", ".", "...", "!!! ???", "«»—–", "'s", "___", "The", "a", "the the"])
+@pytest.mark.parametrize("name", ["", " ", "\n\t", ".", "...", "!!! ???", "«»—–", "'s", "___",
+                                  "The", "a", "the the"])
 def test_empty_when_nothing_indexable(name):
     assert entity_key(name) == ""
     assert entity_key(name, proper=False) == ""
