@@ -90,6 +90,11 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool) -> None:
             f"moved {report.moved}, removed {report.removed}, failed {len(report.failed)}; "
             f"{report.chunks} chunks, {report.sentences} sentences in {total:.1f}s"
         )
+        counts = engine.index.store.counts()
+        console.print(
+            f"index: {counts['documents']} documents, {counts['chunks']} chunks, "
+            f"{counts['entities']} entity classes, {counts['mentions']} mentions, {counts['actions']} actions"
+        )
         for path, error in report.failed:
             console.print(f"[red]skipped[/] {escape(path)}: {escape(error)}")
     sys.exit(0 if report.ok else 1)
@@ -158,6 +163,7 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"embedder   {info['embedder']}")
     console.print(f"documents  {info['documents']} ({info['failed']} failed)")
     console.print(f"chunks     {info['chunks']}   sentences {info['sentences']}")
+    console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
     for f in info["failures"]:
         console.print(f"[red]failed[/] {escape(f['path'])}: {escape(f['error'] or '')}")
@@ -177,10 +183,12 @@ def forget(obj: Context, path: Path) -> None:
 @main.command()
 def retrievers() -> None:
     """List the retrievers."""
-    from .retrieve import available
+    from .retrieve import available, variants
 
     for name, desc in available().items():
         console.print(f"[bold]{name:10}[/] {desc}")
+        if name in variants():
+            console.print(f"{'':10} variants: " + ", ".join(f"{name}:{v}" for v in variants()[name]))
 
 
 @main.group("models")
@@ -243,10 +251,10 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .eval.runner import EvalSettings, markdown_table, run_eval
-    from .retrieve import available
+    from .retrieve import available, is_known
 
     names = [r.strip() for r in retrievers.split(",") if r.strip()]
-    unknown = [n for n in names if n not in available()]
+    unknown = [n for n in names if not is_known(n)]
     if unknown:
         _fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(available())}", 2)
     settings = EvalSettings(

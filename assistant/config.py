@@ -53,6 +53,9 @@ class Config:
     # Below this cosine similarity between the question and the best source the assistant
     # says it does not know instead of letting the model guess from unrelated text.
     min_relevance: float = 0.25
+    # Cut the answer at the first sentence that no source sentence supports (small models
+    # drift into invention after a good start).
+    strict_grounding: bool = True
     folders: list[str] = field(default_factory=list)
     theme: str = "textual-dark"
 

@@ -91,6 +91,7 @@ class Engine:
         return Answerer(
             self.index.store, self.embedder, self.generator, n_ctx=self.config.llm_context_tokens,
             answer_tokens=self.config.answer_tokens, min_relevance=self.config.min_relevance,
+            strict=self.config.strict_grounding,
         )
 
     def retriever(self, name: str | None = None) -> Retriever:

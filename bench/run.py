@@ -40,7 +40,10 @@ def main() -> int:
     if not args.data.is_dir():
         print(f"no evaluation data at {args.data}", file=sys.stderr)
         return 2
-    retrievers = args.retrievers.split(",") if args.retrievers else list(available())
+    # Every retriever, plus the committee rules of UnWeaver and GroundedKG's attention
+    # embedding as variants of their own.
+    default = list(available()) + ["unweaver:pav", "unweaver:cc", "unweaver:aligned", "grounded:attention"]
+    retrievers = args.retrievers.split(",") if args.retrievers else default
     chosen = set(args.only.split(",")) if args.only else None
     sections = []
     for name, fmt, questions, corpus, answer_limit in SETS:

@@ -12,7 +12,7 @@ import numpy as np
 from ..nlp.embedder import Embedder
 from ..retrieve.base import Hit, Retriever
 from ..store.db import Store
-from .citations import Citation, resolve_citations
+from .citations import Citation, SupportChecker, resolve_citations, split_complete_sentences
 from .generator import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
 
@@ -29,6 +29,8 @@ class Answer:
     hits: list[Hit] = field(default_factory=list)
     abstained: bool = False
     relevance: float | None = None
+    # The first answer sentence no source supported (where the answer was cut), if any.
+    unsupported: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
 
@@ -39,6 +41,7 @@ class Answer:
             "retriever": self.retriever,
             "abstained": self.abstained,
             "relevance": None if self.relevance is None else round(self.relevance, 4),
+            "unsupported_cut": self.unsupported,
             "citations": [c.as_dict() for c in self.citations],
             "sources": [
                 {
@@ -56,7 +59,7 @@ class Answer:
 class Answerer:
     def __init__(
         self, store: Store, embedder: Embedder, generator: Generator, n_ctx: int = 2048,
-        answer_tokens: int = 256, min_relevance: float = 0.25,
+        answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
     ):
         self.store = store
         self.embedder = embedder
@@ -64,6 +67,7 @@ class Answerer:
         self.n_ctx = n_ctx
         self.answer_tokens = answer_tokens
         self.min_relevance = min_relevance
+        self.strict = strict
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
         """Best cosine similarity between the question and a retrieved chunk."""
@@ -107,17 +111,47 @@ class Answerer:
 
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         t1 = time.perf_counter()
-        pieces: list[str] = []
-        first_token = None
-        for piece in self.generator.stream(messages, self.answer_tokens, stop=stop):
-            if first_token is None:
-                first_token = time.perf_counter() - t1
-            pieces.append(piece)
+        checker = SupportChecker(answer.sources, self.embedder.encode) if self.strict else None
+        kept: list[str] = []
+        buffer, first_token = "", None
+
+        def accept(sentence: str) -> bool:
+            if checker is not None and not checker.supported(sentence):
+                answer.unsupported = sentence.strip()
+                return False
+            kept.append(sentence)
             if on_token:
-                on_token(piece)
+                on_token(sentence)
+            return True
+
+        stream = self.generator.stream(messages, self.answer_tokens, stop=stop)
+        try:
+            for piece in stream:
+                if first_token is None:
+                    first_token = time.perf_counter() - t1
+                if checker is None:
+                    kept.append(piece)
+                    if on_token:
+                        on_token(piece)
+                    continue
+                # Sentence by sentence: the answer stops where the sources stop backing it.
+                buffer += piece
+                done, buffer = split_complete_sentences(buffer)
+                if not all(accept(sentence) for sentence in done):
+                    buffer = ""
+                    break
+            else:
+                if buffer.strip():
+                    accept(buffer)
+        finally:
+            stream.close()  # releases the model even when we stop early
         answer.timings["generate"] = time.perf_counter() - t1
         answer.timings["first_token"] = first_token or 0.0
-        raw = "".join(pieces).strip() or NO_ANSWER
+        raw = "".join(kept).strip()
+        if not raw:
+            raw = NO_ANSWER
+            if on_token:
+                on_token(raw)
         t2 = time.perf_counter()
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode)
         answer.timings["cite"] = time.perf_counter() - t2

@@ -109,3 +109,45 @@ def _citation(pair, attributed: bool) -> Citation:
         n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start,
         end=sent.end, text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=attributed,
     )
+
+
+_REFUSAL = re.compile(r"^\s*(i don'?t know|i do not know|the sources do not|the documents do not)", re.IGNORECASE)
+SUPPORT_THRESHOLD = 0.5
+
+
+class SupportChecker:
+    """Whether an answer sentence still says what some source sentence says.
+
+    Small models start from the sources and then drift into invention; the answer is cut
+    at the first sentence that no source sentence supports (cosine similarity of the
+    sentence, markers removed, to its closest source sentence).
+    """
+
+    def __init__(self, sources: list[Source], embed: Callable[[list[str]], np.ndarray],
+                 threshold: float = SUPPORT_THRESHOLD):
+        self.embed = embed
+        self.threshold = threshold
+        texts = [sent.text for src in sources for sent in src.sentences]
+        self.vectors = embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
+
+    def support(self, sentence: str) -> float:
+        plain = _MARKER.sub("", sentence).strip()
+        if not plain or _REFUSAL.match(plain):
+            return 1.0  # saying "I don't know" needs no source
+        if not len(self.vectors):
+            return 0.0
+        return float(np.max(self.vectors @ self.embed([plain])[0]))
+
+    def supported(self, sentence: str) -> bool:
+        return self.support(sentence) >= self.threshold
+
+
+def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
+    """Complete sentences at the front of a streamed buffer, and what is left over."""
+    out, start = [], 0
+    for m in re.finditer(r"(?<=[.!?])(?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])?\s+|\n+", buffer):
+        piece = buffer[start:m.end()]
+        if piece.strip():
+            out.append(piece)
+        start = m.end()
+    return out, buffer[start:]

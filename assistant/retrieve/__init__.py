@@ -1,3 +1,3 @@
-from .base import Hit, Resources, Retriever, available, make, register
+from .base import Hit, Resources, Retriever, available, is_known, make, register, variants
 
-__all__ = ["Hit", "Resources", "Retriever", "available", "make", "register"]
+__all__ = ["Hit", "Resources", "Retriever", "available", "is_known", "make", "register", "variants"]

@@ -3,7 +3,7 @@ each carrying the evidence of why it was chosen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Callable, Protocol
 
@@ -59,17 +59,29 @@ class Resources:
 RetrieverFactory = Callable[[Resources], Retriever]
 _REGISTRY: dict[str, RetrieverFactory] = {}
 _DESCRIPTIONS: dict[str, str] = {}
+_VARIANTS: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 
-def register(name: str, description: str):
-    """Register a retriever factory under a name usable everywhere (--retriever NAME)."""
+def register(name: str, description: str, variant_option: str | None = None, variants: tuple[str, ...] = ()):
+    """Register a retriever factory under a name usable everywhere (--retriever NAME).
+
+    A retriever with variants is also reachable as NAME:VARIANT (e.g. unweaver:pav), which
+    sets `variant_option` in the options it is built with.
+    """
 
     def deco(factory: RetrieverFactory) -> RetrieverFactory:
         _REGISTRY[name] = factory
         _DESCRIPTIONS[name] = description
+        if variant_option:
+            _VARIANTS[name] = (variant_option, variants)
         return factory
 
     return deco
+
+
+def variants() -> dict[str, tuple[str, ...]]:
+    _load_builtin()
+    return {name: v for name, (_, v) in _VARIANTS.items()}
 
 
 def available() -> dict[str, str]:
@@ -79,9 +91,24 @@ def available() -> dict[str, str]:
 
 def make(name: str, resources: Resources) -> Retriever:
     _load_builtin()
-    if name not in _REGISTRY:
+    base, _, variant = name.partition(":")
+    if base not in _REGISTRY:
         raise KeyError(f"unknown retriever '{name}'; choose one of: {', '.join(sorted(_REGISTRY))}")
-    return _REGISTRY[name](resources)
+    if variant:
+        option, allowed = _VARIANTS.get(base, (None, ()))
+        if variant not in allowed:
+            raise KeyError(f"retriever '{base}' has no variant '{variant}'; variants: {', '.join(allowed) or 'none'}")
+        resources = replace(resources, options={**resources.options, option: variant})
+    retriever = _REGISTRY[base](resources)
+    if variant:
+        retriever.name = name
+    return retriever
+
+
+def is_known(name: str) -> bool:
+    _load_builtin()
+    base, _, variant = name.partition(":")
+    return base in _REGISTRY and (not variant or variant in _VARIANTS.get(base, (None, ()))[1])
 
 
 def _load_builtin() -> None:

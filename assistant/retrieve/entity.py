@@ -206,7 +206,10 @@ class PPRRetriever:
 
 
 register("slim", "SlimRAG: question entities -> entity->chunk map; sim x matched-entity count")(SlimRetriever)
-register("unweaver", "UnWeaver: top entity classes vote for chunks (approval, pav, cc or aligned)")(UnWeaverRetriever)
+register(
+    "unweaver", "UnWeaver: top entity classes vote for chunks (approval, pav, cc or aligned)",
+    variant_option="unweaver_rule", variants=("approval", "pav", "cc", "aligned"),
+)(UnWeaverRetriever)
 register("ppr", "Personalised PageRank over the chunk-entity graph seeded by linked entities")(PPRRetriever)
 
 
@@ -468,4 +471,7 @@ def _entity_vectors(store, ids: list[int]) -> dict[int, np.ndarray]:
     return out
 
 
-register("grounded", "GroundedKG: question nodes -> similar entity/action nodes -> their grounded sentences")(GroundedRetriever)
+register(
+    "grounded", "GroundedKG: question nodes -> similar entity/action nodes -> their grounded sentences",
+    variant_option="grounded_embedding", variants=("basic", "neighbor", "attention"),
+)(GroundedRetriever)

@@ -120,3 +120,22 @@ def test_empty_inputs(engine):
     sources = sources_for(engine, NAMES)
     assert resolve_citations("", sources, engine.embedder.encode) == ("", [])
     assert resolve_citations("Founded in 1742 [1].", [], engine.embedder.encode) == ("Founded in 1742 [1].", [])
+
+
+def test_support_checker_keeps_backed_sentences_and_rejects_invention(engine):
+    from assistant.answer.citations import SupportChecker
+
+    checker = SupportChecker(sources_for(engine, NAMES), engine.embedder.encode)
+    assert checker.supported("The observatory was founded in 1898 by Margarethe Olsson [1].")
+    assert checker.supported("I don't know based on these documents.")
+    invented = "The town has been awarded a Royal Gold Medal by the Royal Society of Chemistry."
+    assert not checker.supported(invented), checker.support(invented)
+
+
+def test_streamed_sentences_are_split_without_losing_text():
+    from assistant.answer.citations import split_complete_sentences
+
+    done, rest = split_complete_sentences("It opened in 1898 [1]. Then it grew [2, 3]. And the")
+    assert done == ["It opened in 1898 [1]. ", "Then it grew [2, 3]. "]
+    assert rest == "And the"
+    assert "".join(done) + rest == "It opened in 1898 [1]. Then it grew [2, 3]. And the"
