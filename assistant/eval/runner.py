@@ -26,7 +26,7 @@ from ..config import Config
 from .datasets import Dataset, gold_groups, load_dataset
 from .metrics import answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
 
-INDEX_SCHEMA = "eval-2"
+INDEX_SCHEMA = "eval-3"
 DOC_PREFIX = "passage:"
 
 
@@ -39,6 +39,7 @@ class EvalSettings:
     ks: list[int] = field(default_factory=lambda: [2, 5, 10])
     answer: bool = False
     answer_limit: int | None = None
+    answer_retrievers: list[str] | None = None  # default: all of `retrievers`
     limit: int | None = None
     out: Path = Path("eval-out")
     cache_dir: Path | None = None
@@ -230,7 +231,8 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
     questions = ds.questions[: settings.answer_limit] if settings.answer_limit else ds.questions
     by_pid = {p.pid: p for p in ds.passages}
     gen = engine.generator
-    modes = {name: None for name in per_question} | {"closed_book": None, "oracle": None}
+    chosen = settings.answer_retrievers or list(per_question)
+    modes = {name: None for name in chosen if name in per_question} | {"closed_book": None, "oracle": None}
     out = {}
     for mode in modes:
         em, f1, rl = [], [], []

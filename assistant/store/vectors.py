@@ -62,6 +62,10 @@ class VectorIndex:
         if self._index is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # hnswlib writes its whole allocated capacity to disk: trim the growth slack first.
+        used = self._index.get_current_count()
+        if self._index.get_max_elements() > used + 64:
+            self._index.resize_index(used + 64)
         tmp = self.path.with_suffix(".tmp")
         self._index.save_index(str(tmp))
         os.replace(tmp, self.path)
