@@ -321,16 +321,19 @@ def plot_recall(report: dict, ks: list[int], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4), dpi=110)
-    for name, r in report["retrievers"].items():
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
+    colors = plt.get_cmap("tab20").colors
+    styles = ["-", "--", "-.", ":"]
+    for i, (name, r) in enumerate(report["retrievers"].items()):
         ys = [r.get(f"recall@{k}") for k in ks]
-        ax.plot(ks, [y if y is not None else np.nan for y in ys], marker="o", label=name)
+        ax.plot(ks, [y if y is not None else np.nan for y in ys], marker="o", label=name,
+                color=colors[i % len(colors)], linestyle=styles[(i // 10) % len(styles)])
     ax.set_xlabel("k (passages)")
     ax.set_ylabel("Recall@k (%)")
     ax.set_xticks(ks)
     ax.set_title(f"{report['dataset']} ({report['corpus']['questions']} questions)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
