@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..nlp.normalize import entity_key
+from ..store.db import from_blob16
 from .base import Hit, Resources, register
 from .baseline import DenseRetriever
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
@@ -383,7 +385,7 @@ class GroundedRetriever:
         for text, vec in zip(node_texts, node_vecs):
             cands = [(graph.row_of_entity[e], s) for e, s in entity_index.search(vec, self.top_k * 3)
                      if e in graph.row_of_entity]
-            exact = graph.keys.get(_key(text))
+            exact = graph.keys.get(entity_key(text))
             if exact is not None:
                 cands.append((exact, 1.0))
             if self.embedding in ("neighbor", "attention") and cands:
@@ -448,15 +450,7 @@ class GroundedRetriever:
         ]
 
 
-def _key(text: str) -> str:
-    from ..nlp.normalize import entity_key
-
-    return entity_key(text)
-
-
 def _entity_vectors(store, ids: list[int]) -> dict[int, np.ndarray]:
-    from ..store.db import from_blob16
-
     if not ids:
         return {}
     out = {}

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.slow
 
 N_QUESTIONS = 20
 N_DISTRACTORS = 300
-ENTITY_RETRIEVERS = ["slim", "unweaver", "ppr", "hop"]
+ENTITY_RETRIEVERS = ["slim", "unweaver", "unweaver:pav", "unweaver:cc", "unweaver:aligned", "ppr", "hop",
+                     "grounded", "grounded:neighbor", "grounded:attention"]
 
 
 @pytest.fixture(scope="module")
