@@ -29,11 +29,12 @@ def _matched(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[st
     return out
 
 
-def _cosines(res: Resources, query: str, chunk_cols: np.ndarray, graph: EntityGraph) -> np.ndarray:
+def chunk_cosines(res: Resources, query: str, chunk_ids: list[int]) -> dict[int, float]:
+    """Cosine similarity of the question to each chunk, from the stored embeddings
+    (candidates found through the entity layer need not be among the dense top-k)."""
     q = res.embed_query(query)
-    ids = [int(graph.chunk_ids[c]) for c in chunk_cols]
-    embs = res.store.embeddings_for(ids)
-    return np.array([float(np.dot(q, embs[i])) if i in embs else 0.0 for i in ids], dtype=np.float32)
+    embs = res.store.embeddings_for(chunk_ids)
+    return {cid: float(np.dot(q, embs[cid])) if cid in embs else 0.0 for cid in chunk_ids}
 
 
 def _entity_names(graph: EntityGraph, rows) -> list[str]:
@@ -65,7 +66,8 @@ class SlimRetriever:
         if not count:
             return [Hit(h.chunk_id, h.score, self.name, {**h.evidence, "fallback": "dense"}) for h in self.dense.search(query, k)]
         cols = np.array(sorted(count), dtype=np.int64)
-        sims = _cosines(self.res, query, cols, graph)
+        by_id = chunk_cosines(self.res, query, [int(graph.chunk_ids[c]) for c in cols])
+        sims = [by_id[int(graph.chunk_ids[c])] for c in cols]
         scored = sorted(
             ((float(s) * len(count[int(c)]), int(c), float(s)) for c, s in zip(cols, sims)), reverse=True
         )[:k]
@@ -258,7 +260,7 @@ class HopRetriever:
                 ev = reached[c]
                 ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
                 ev.setdefault("linked", []).append(graph.names[row])
-        first_hop = [c for c in reached]
+        first_hop = set(reached)
         for c in first_hop:
             start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
             for row in graph.ce.indices[start:end]:
@@ -281,11 +283,8 @@ class HopRetriever:
             ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
             scores[h.chunk_id] = (h.score + ev["bonus"], h.score, ev)
         missing = [int(graph.chunk_ids[c]) for c in reached if int(graph.chunk_ids[c]) not in scores]
-        embs = self.res.store.embeddings_for(missing)
-        q = self.res.embed_query(query)
-        for cid in missing:
+        for cid, sim in chunk_cosines(self.res, query, missing).items():
             ev = reached[graph.col_of_chunk[cid]]
-            sim = float(np.dot(q, embs[cid])) if cid in embs else 0.0
             scores[cid] = (sim + ev["bonus"], sim, ev)
         ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
         hits = []
@@ -430,13 +429,13 @@ class GroundedRetriever:
             vecs = self.res.embedder.encode([texts[s] for s in sids])
             sent_sim = {s: float(v @ q) for s, v in zip(sids, vecs)}
             sids = [s for s in sids if sent_sim[s] >= self.tau]
-        chunk_embs = store.embeddings_for(sorted({sentence_chunk[s] for s in sids}))
+        cosines = chunk_cosines(self.res, query, sorted({sentence_chunk[s] for s in sids}))
         by_chunk: dict[int, list[int]] = {}
         for s in sids:
             by_chunk.setdefault(sentence_chunk[s], []).append(s)
         scored = []
         for cid, ss in by_chunk.items():
-            cos = float(np.dot(q, chunk_embs[cid])) if cid in chunk_embs else 0.0
+            cos = cosines[cid]
             best = sorted((kept[s] for s in ss), reverse=True)[:3]
             scored.append((sum(best) + cos, cid, ss, cos))
         scored.sort(key=lambda x: -x[0])

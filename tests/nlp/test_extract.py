@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 
 from assistant.nlp.extract import PRONOUNS, Action, Mention, SentenceGraph, compact
 from assistant.nlp.normalize import entity_key
