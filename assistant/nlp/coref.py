@@ -14,11 +14,14 @@ its weights are present.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import Protocol
 
 from .extract import Mention, SentenceGraph
+
+log = logging.getLogger(__name__)
 
 PERSON_PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself"}
 THING_PRONOUNS = {"it", "its", "itself"}
@@ -127,10 +130,38 @@ def _apply(text: str, replacements: list[tuple[int, int, str]]) -> str:
     return text
 
 
-def make_coref(name: str, **kwargs) -> CorefResolver | None:
-    """A resolver by configured name: "rules", "fastcoref", "auto" or "none"."""
+def make_coref(name: str, spacy_dir=None, nlp=None, model: str = "") -> CorefResolver | None:
+    """A resolver by configured name: "rules", "fastcoref" or "none".
+
+    "fastcoref" needs its weights on disk (`model`, a local directory, else the Hugging
+    Face cache) and a spaCy pipeline for its tokenizer (`nlp`, else loaded from
+    `spacy_dir`); without the weights it falls back to the rules, with a warning.
+    """
     if name in ("", "none"):
         return None
     if name == "rules":
         return RuleCoref()
-    raise KeyError(f"unknown coreference backend '{name}'; choose rules or none")
+    if name == "fastcoref":
+        import importlib.util
+
+        from .coref_fast import FastCoref, find_weights
+
+        if importlib.util.find_spec("fastcoref") is None:
+            log.warning("coref = fastcoref but the fastcoref package is not installed "
+                        "(pip install 'assistant[coref]'); using the rule-based coreference.")
+            return RuleCoref()
+        found, looked = find_weights(model)
+        if found is None:
+            log.warning(
+                "fastcoref weights not found (looked in: %s); using the rule-based coreference. "
+                "Fetch them on a machine with a network (`hf download biu-nlp/f-coref`) and copy "
+                "the Hugging Face cache over, or set coref_model to the model's directory.",
+                "; ".join(looked),
+            )
+            return RuleCoref()
+        if nlp is None:
+            from .sentences import load_spacy
+
+            nlp = load_spacy(str(spacy_dir), ())  # fastcoref needs only the tokenizer
+        return FastCoref(found, nlp)
+    raise KeyError(f"unknown coreference backend '{name}'; choose rules, fastcoref or none")
