@@ -51,7 +51,26 @@ def main(ctx: click.Context, index_dir: str | None, config_path: str | None) -> 
     """A local, offline assistant that answers questions over your documents, with citations."""
     ctx.obj = Context(index_dir, config_path)
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        ctx.invoke(tui)
+
+
+@main.command()
+@click.option("--add-folder", "add_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Watch this folder too (saved in the config file).")
+@click.option("--no-watch", is_flag=True, help="Do not watch the folders for changes.")
+@click.pass_obj
+def tui(obj: Context, add_folders: tuple[Path, ...], no_watch: bool) -> None:
+    """Open the terminal UI (also what `assistant` alone does)."""
+    from .ui.app import AssistantApp
+
+    for folder in add_folders:
+        path = str(folder.resolve())
+        if path not in obj.config.folders:
+            obj.config.folders.append(path)
+    if add_folders:
+        obj.config.save(obj.config_path)
+    AssistantApp(obj.engine, config_path=obj.config_path, watch=not no_watch).run()
+    obj.engine.close()
 
 
 @main.command("index")
@@ -277,6 +296,76 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
             _fail(str(exc), 2)
     console.print(markdown_table(report, settings.ks), markup=False, highlight=False)
     console.print(f"wrote {escape(str(out))}/{escape(report['dataset'])}.json, .md, .png")
+
+
+@main.command("watch")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--debounce", type=click.FloatRange(0.05), default=1.0, show_default=True,
+              help="Seconds of quiet to wait for after a change before re-indexing.")
+@click.option("--polling", is_flag=True, help="Find changes by rescanning the folders instead of OS file events.")
+@click.pass_obj
+def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: bool) -> None:
+    """Index PATHS, then keep the index up to date as files change (Ctrl-C stops)."""
+    import signal
+    import threading
+    import time
+
+    from .store import IndexMismatch
+    from .watch import FolderWatcher
+
+    try:
+        engine = obj.engine
+        engine.index  # the embedder and the index directory: fail now, not in the watcher
+    except (models.ModelNotFound, IndexMismatch) as exc:
+        _fail(str(exc))
+    fatal: list[str] = []
+    stopped = threading.Event()
+
+    def on_change(roots: list[Path]) -> None:
+        t0 = time.perf_counter()
+        try:
+            r = engine.index_paths(roots)
+        except (models.ModelNotFound, IndexMismatch) as exc:
+            fatal.append(str(exc))
+            stopped.set()
+            return
+        if not (r.added or r.updated or r.moved or r.removed or r.failed) and watcher.runs > 0:
+            return  # a rescan that found nothing new
+        console.print(
+            f"[dim]{time.strftime('%H:%M:%S')}[/] added {r.added}, updated {r.updated}, moved {r.moved}, "
+            f"removed {r.removed}, failed {len(r.failed)}; unchanged {r.unchanged} "
+            f"({time.perf_counter() - t0:.1f}s)"
+        )
+        for path, error in r.failed:
+            console.print(f"  [red]failed[/] {escape(path)}: {escape(error)}")
+
+    watcher = FolderWatcher(
+        list(paths), on_change, ignore=[engine.index_dir], debounce_s=debounce, polling=polling,
+        on_notice=lambda m: err_console.print(f"[yellow]note:[/] {escape(m)}"),
+    )
+    # SIGTERM (a service manager stopping it) ends it as cleanly as Ctrl-C.
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stopped.set()) if in_main else None
+    try:
+        watcher.start()
+        watcher.rescan()  # the first index, by the watcher's worker: one writer only
+        names = ", ".join(str(p) for p in watcher.roots)
+        err_console.print(f"watching {escape(names)} ({watcher.mode}); Ctrl-C stops")
+        while not stopped.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        err_console.print("stopping…")
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        try:
+            watcher.stop()
+        except KeyboardInterrupt:
+            sys.exit(130)
+        engine.close()
+    if fatal:
+        _fail(fatal[0])
+    sys.exit(0)
 
 
 @main.command()

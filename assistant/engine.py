@@ -30,6 +30,12 @@ class Engine:
         self.index_dir = self.config.resolved_index_dir(index_dir)
         self._retrievers: dict[str, Retriever] = {}
         self._lock = threading.Lock()
+        # One writer and many readers share the index in this process (the terminal UI
+        # indexes while it answers): the writer holds this lock only while it changes the
+        # database and vectors, readers only while they retrieve.
+        self.index_lock = threading.RLock()
+        # Runs of the indexer (a folder added in the UI, a watcher's rescan) take turns.
+        self._writer = threading.Lock()
 
     # -- components (loaded on first use) -----------------------------------------
     @cached_property
@@ -77,13 +83,14 @@ class Engine:
     def coref(self):
         from .nlp.coref import make_coref
 
-        return make_coref(self.config.coref, spacy_dir=self.spacy_dir)
+        return make_coref(self.config.coref, spacy_dir=self.spacy_dir, model=self.config.coref_model)
 
     @cached_property
     def indexer(self) -> Indexer:
         return Indexer(
             self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens,
             extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
+            write_lock=self.index_lock,
         )
 
     @cached_property
@@ -91,8 +98,15 @@ class Engine:
         return Answerer(
             self.index.store, self.embedder, self.generator, n_ctx=self.config.llm_context_tokens,
             answer_tokens=self.config.answer_tokens, min_relevance=self.config.min_relevance,
-            strict=self.config.strict_grounding,
+            strict=self.config.strict_grounding, read_lock=self.index_lock,
         )
+
+    def use_llm(self, name: str) -> None:
+        """Answer with another model from now on (loaded on the next question)."""
+        models.resolve(name, "llm")  # fails now, clearly, when it is not on disk
+        self.config.llm = name
+        for cached in ("generator", "answerer"):
+            self.__dict__.pop(cached, None)
 
     def retriever(self, name: str | None = None) -> Retriever:
         name = name or self.config.retriever
@@ -103,16 +117,21 @@ class Engine:
 
     # -- actions -------------------------------------------------------------------
     def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
-        return self.indexer.index_paths(paths, on_progress=on_progress)
+        with self._writer:
+            return self.indexer.index_paths(paths, on_progress=on_progress)
 
     def forget(self, path: Path) -> int:
-        return self.indexer.forget(path)
+        with self._writer:
+            return self.indexer.forget(path)
 
     def ask(
         self, question: str, retriever: str | None = None, k: int | None = None,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
+        on_draft: Callable[[str], None] | None = None,
     ) -> Answer:
-        return self.answerer.ask(question, self.retriever(retriever), k or self.config.k, on_token, stop)
+        return self.answerer.ask(
+            question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft
+        )
 
     def status(self) -> dict:
         # Reads the database only: no model needs loading to say what the index holds.

@@ -9,6 +9,7 @@ is skipped, a changed one replaced, a moved one renamed in place, a vanished one
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 from collections import defaultdict
@@ -98,8 +99,12 @@ class Indexer:
     def __init__(
         self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
+        write_lock: contextlib.AbstractContextManager | None = None,
     ):
         self.index = index
+        # Held while this writer changes the database and vectors (never while it parses or
+        # embeds), so a reader holding it sees the index between two batches, never mid-way.
+        self.write_lock = write_lock or contextlib.nullcontext()
         self.store = index.store
         self.embedder = embedder
         self.splitter = splitter
@@ -142,13 +147,14 @@ class Indexer:
                 on_progress(Progress(done, len(files), report.chunks, str(path)))
         if pending:
             self._process(pending, report)
-        with _Timer(report, "write"):
+        with _Timer(report, "write"), self.write_lock:
             for doc in vanished:
                 # Moved documents were renamed in place by _examine; the rest are gone.
                 if self.store.document(doc["path"]) is not None:
                     self._remove(doc["path"], report)
         self.refresh_entities(report)
-        self.index.vectors_updated()
+        with self.write_lock:
+            self.index.vectors_updated()
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
 
@@ -179,7 +185,8 @@ class Indexer:
         if pending:
             self._process(pending, report)
         self.refresh_entities(report)
-        self.index.vectors_updated()
+        with self.write_lock:
+            self.index.vectors_updated()
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
 
@@ -187,11 +194,13 @@ class Indexer:
         """Remove a file or every document under a folder; how many were removed."""
         root = Path(root).resolve()
         report = IndexReport()
-        for doc in self.store.documents():
-            if _is_within(Path(doc["path"]), root):
-                self._remove(doc["path"], report)
+        with self.write_lock:
+            for doc in self.store.documents():
+                if _is_within(Path(doc["path"]), root):
+                    self._remove(doc["path"], report)
         self.refresh_entities(report)
-        self.index.vectors_updated()
+        with self.write_lock:
+            self.index.vectors_updated()
         return report.removed
 
     # -- steps ---------------------------------------------------------------------
@@ -222,10 +231,11 @@ class Indexer:
             source = moved_from.pop(digest, None)
             if source is not None and old is None:
                 # A rename: the content is indexed already, only its path changes.
-                self.store.move_document(source["path"], key)
-                with self.store.lock, self.store.db.conn:
-                    self.store.db.execute("update documents set mtime = ? where path = ?", [st.st_mtime, key])
-                self.index.apply_vector_changes([], [], None)
+                with self.write_lock:
+                    self.store.move_document(source["path"], key)
+                    with self.store.lock, self.store.db.conn:
+                        self.store.db.execute("update documents set mtime = ? where path = ?", [st.st_mtime, key])
+                    self.index.apply_vector_changes([], [], None)
                 report.moved += 1
                 return None
             try:
@@ -240,13 +250,15 @@ class Indexer:
 
     def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]
-        removed = self.store.record_failure(key, error, mtime, size, digest)
-        self.index.apply_vector_changes(removed, [], None)
+        with self.write_lock:
+            removed = self.store.record_failure(key, error, mtime, size, digest)
+            self.index.apply_vector_changes(removed, [], None)
         report.failed.append((key, error))
 
     def _remove(self, key: str, report: IndexReport) -> None:
-        removed = self.store.delete_document(key)
-        self.index.apply_vector_changes(removed, [], None)
+        with self.write_lock:
+            removed = self.store.delete_document(key)
+            self.index.apply_vector_changes(removed, [], None)
         report.removed += 1
 
     def _process(self, batch: list[_Pending], report: IndexReport) -> None:
@@ -266,7 +278,7 @@ class Indexer:
         with _Timer(report, "embed"):
             flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
             vectors = self.embedder.encode(flat)
-        with _Timer(report, "write"):
+        with _Timer(report, "write"), self.write_lock:
             offset = 0
             for b, (item, chunks) in enumerate(zip(batch, planned)):
                 doc = item.document
@@ -383,11 +395,11 @@ class Indexer:
                 desc = f"{name}: " + " ".join(contexts.get(eid, []))
                 rows.append((desc[:DESCRIPTION_CHARS], to_blob16(dv), eid))
                 desc_list.append(dv)
-            with self.store.lock, db.atomic():
+            with self.write_lock, self.store.lock, db.atomic():
                 db.conn.executemany(
                     "update entities set description = ?, desc_vec = ?, dirty = 0 where id = ?", rows
                 )
-            self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1), name="entity_descriptions")
+                self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1), name="entity_descriptions")
 
 
 def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:

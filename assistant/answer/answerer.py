@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -34,8 +35,10 @@ class Answer:
     timings: dict[str, float] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
-        return {
+    def as_dict(self, with_text: bool = False) -> dict:
+        """JSON-ready; `with_text` adds each source's chunk text and, relative to it, the
+        spans of its cited sentences (what a viewer needs once the documents change)."""
+        data = {
             "question": self.question,
             "answer": self.text,
             "retriever": self.retriever,
@@ -54,13 +57,24 @@ class Answer:
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "tokens": self.tokens,
         }
+        if with_text:
+            cited = {c.n: c for c in self.citations}
+            for row, s in zip(data["sources"], self.sources):
+                row["text"] = s.chunk.text
+                c = cited.get(s.n)
+                row["highlights"] = [[c.start - s.chunk.start, c.end - s.chunk.start]] if c else []
+        return data
 
 
 class Answerer:
     def __init__(
         self, store: Store, embedder: Embedder, generator: Generator, n_ctx: int = 2048,
         answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
+        read_lock: contextlib.AbstractContextManager | None = None,
     ):
+        # Held while retrieving and reading the sources (not while generating), so an
+        # answer is drawn from one consistent state of an index that is being updated.
+        self.read_lock = read_lock or contextlib.nullcontext()
         self.store = store
         self.embedder = embedder
         self.generator = generator
@@ -80,15 +94,26 @@ class Answerer:
     def ask(
         self, question: str, retriever: Retriever, k: int,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
+        on_draft: Callable[[str], None] | None = None,
     ) -> Answer:
+        """`on_token` receives the answer as it is accepted (sentence by sentence under
+        strict grounding); `on_draft` the generated text not yet checked, after each token."""
         t0 = time.perf_counter()
         question = question.strip()
-        if self.store.counts()["chunks"] == 0:
-            return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
-        hits = retriever.search(question, k)
-        t_retrieve = time.perf_counter() - t0
+        with self.read_lock:
+            if self.store.counts()["chunks"] == 0:
+                return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
+            hits = retriever.search(question, k)
+            t_retrieve = time.perf_counter() - t0
+            relevance = self.relevance(question, hits) if hits else 0.0
+            # A retriever may ask for its chunks in another order in the prompt (SlimRAG
+            # reassembles them in document order); the token budget applies in that order.
+            order = getattr(retriever, "context_order", None)
+            ordered = order(hits) if order is not None and relevance >= self.min_relevance else hits
+            chunks = self.store.chunks([h.chunk_id for h in ordered])
+            sentences = self.store.sentences_of([h.chunk_id for h in ordered])
         answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
-        answer.relevance = self.relevance(question, hits) if hits else 0.0
+        answer.relevance = relevance
         if answer.relevance < self.min_relevance:
             # Nothing close enough: a small model would guess from unrelated text.
             answer.text, answer.abstained = NO_ANSWER, True
@@ -96,14 +121,7 @@ class Answerer:
                 on_token(answer.text)
             answer.timings["total"] = time.perf_counter() - t0
             return answer
-
-        # A retriever may ask for its chunks in another order in the prompt (SlimRAG
-        # reassembles them in document order); the token budget applies in that order.
-        order = getattr(retriever, "context_order", None)
-        if order is not None:
-            hits = order(hits)
-        chunks = self.store.chunks([h.chunk_id for h in hits])
-        sentences = self.store.sentences_of([h.chunk_id for h in hits])
+        hits = ordered
         overhead = self.generator.count_tokens(question) + 160
         budget = max(64, self.n_ctx - self.answer_tokens - overhead)
         answer.sources = build_sources(hits, chunks, sentences, budget, self.generator.count_tokens)
@@ -140,6 +158,8 @@ class Answerer:
                 if not all(accept(sentence) for sentence in done):
                     buffer = ""
                     break
+                if on_draft:
+                    on_draft(buffer)
             else:
                 if buffer.strip():
                     accept(buffer)
