@@ -1,0 +1,581 @@
+"""The terminal UI: chat over the indexed folders, see the evidence, keep the index current.
+
+The app talks to one `Engine`. Blocking work (loading models, answering, indexing) runs
+in thread workers and reports back with `call_from_thread`; widgets send messages up and
+the app hands data down to them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Header, Input, Label
+
+from .. import models
+from ..engine import Engine
+from ..store.history import History
+from ..watch import FolderWatcher
+from .screens.folders import FolderRequest, FoldersScreen
+from .screens.help import HelpScreen
+from .screens.rename import RenameScreen
+from .screens.settings import SettingsScreen
+from .widgets.chat import AnswerView, ChatLog, CitationSelected
+from .widgets.conversations import ConversationList
+from .widgets.sources import OpenSource, SourcesPane
+from .widgets.status import StatusBar
+
+# The retrievers ctrl+r cycles through (every retriever and variant is in the settings).
+QUICK_RETRIEVERS = ["hybrid", "hop", "dense", "bm25", "ppr", "slim", "unweaver", "grounded"]
+PROGRESS_EVERY_S = 0.25
+
+
+def open_in_system_viewer(path: str) -> None:
+    """Open a file with the desktop's default application, detached from the UI."""
+    if sys.platform.startswith("win"):
+        os.startfile(path)  # type: ignore[attr-defined]
+        return
+    opener = "open" if sys.platform == "darwin" else "xdg-open"
+    if shutil.which(opener) is None:
+        raise OSError(f"no '{opener}' command to open files with on this system")
+    subprocess.Popen([opener, path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+class AssistantApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "assistant"
+    SUB_TITLE = "answers from your documents"
+    BINDINGS = [
+        Binding("ctrl+n", "new_conversation", "New chat"),
+        Binding("ctrl+o", "open_source", "Open source"),
+        Binding("ctrl+y", "copy_answer", "Copy answer"),
+        Binding("ctrl+r", "next_retriever", "Retriever"),
+        Binding("ctrl+f", "folders", "Folders"),
+        Binding("ctrl+s", "settings", "Settings"),
+        Binding("escape", "stop_answer", "Stop answer", show=False),
+        Binding("f2", "rename_conversation", "Rename chat", show=False),
+        Binding("ctrl+delete", "delete_conversation", "Delete chat", show=False),
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self, engine: Engine, config_path: Path | None = None,
+        opener: Callable[[str], None] = open_in_system_viewer, watch: bool = True,
+        watch_options: dict | None = None,
+    ):
+        super().__init__()
+        self.engine = engine
+        self.config = engine.config
+        self.config_path = config_path
+        self.opener = opener
+        self.watch_enabled = watch
+        self.watch_options = watch_options or {}
+        self.history: History | None = None
+        self.conversation_id: int | None = None
+        self.ready = False
+        self.answering = False
+        self.indexing = 0  # indexing runs under way
+        self.watcher: FolderWatcher | None = None
+        self.watch_note = ""
+        self.activity = "loading the index…"
+        self.status_info: dict = {}
+        self._stop: threading.Event | None = None
+        self._last_answer: AnswerView | None = None
+
+    # -- layout --------------------------------------------------------------------
+    def compose(self):
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="sidebar"):
+                yield Label("Conversations", classes="pane-title")
+                yield ConversationList(id="conversations")
+            with Vertical(id="chat-column"):
+                yield ChatLog(id="chat")
+                yield Input(placeholder="Ask about your documents (enter sends, esc stops)", id="question",
+                            disabled=True)
+            yield SourcesPane(id="sources")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.config.theme in self.available_themes:
+            self.theme = self.config.theme
+        self.query_one(StatusBar).show_activity(self.activity)
+        self._load()
+
+    @work(thread=True, group="load", exit_on_error=False)
+    def _load(self) -> None:
+        try:
+            history = History(self.engine.index.store)  # opens the index (loads the embedder)
+            info = self.engine.status()
+        except (models.ModelNotFound, Exception) as exc:  # noqa: BLE001 - shown to the person
+            self.call_from_thread(self._load_failed, exc)
+            return
+        self.call_from_thread(self._loaded, history, info)
+
+    def _load_failed(self, exc: Exception) -> None:
+        self.activity = f"cannot open the index: {exc}"
+        self.query_one(StatusBar).show_activity(self.activity)
+        self.notify(str(exc), title="cannot open the index", severity="error", timeout=30)
+
+    def _loaded(self, history: History, info: dict) -> None:
+        self.history = history
+        self.ready = True
+        conversations = history.conversations()
+        if conversations:
+            self._open_conversation(conversations[0].id)
+        self._show_conversations()
+        self.activity = "ready"
+        self._show_status(info)
+        question = self.query_one("#question", Input)
+        question.disabled = False
+        question.focus()
+        # A folder that is not there (an unplugged drive) is left alone: re-indexing it
+        # would remove its documents from the index.
+        active = [f for f in self._active_folders() if Path(f).is_dir()]
+        for missing in sorted(set(self._active_folders()) - set(active)):
+            self.notify(f"folder not found, its documents are kept: {missing}", severity="warning", timeout=10)
+        if self.watch_enabled and active:
+            self._start_watcher(active)
+        if active:
+            # Catch up with what changed while the app was closed.
+            self._index_worker([Path(p) for p in active])
+
+    def on_unmount(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+        if self.watcher is not None:
+            self.watcher.stop()
+
+    # -- status --------------------------------------------------------------------
+    def _show_status(self, info: dict | None = None) -> None:
+        if info is not None:
+            self.status_info = info
+        self.query_one(StatusBar).show_index(self.status_info, self.retriever_name, self.watch_note)
+        if not self.indexing:
+            self.query_one(StatusBar).show_activity(self.activity)
+
+    @property
+    def retriever_name(self) -> str:
+        return self.config.retriever
+
+    def _save_config(self) -> None:
+        if self.config_path is not None:
+            try:
+                self.config.save(self.config_path)
+            except OSError as exc:
+                self.notify(f"cannot save settings: {exc}", severity="error")
+
+    # -- conversations -------------------------------------------------------------
+    def _show_conversations(self) -> None:
+        if self.history is not None:
+            listing = self.query_one(ConversationList)
+            self.run_worker(listing.show(self.history.conversations(), self.conversation_id), group="listing")
+
+    def _open_conversation(self, conversation_id: int) -> None:
+        self.conversation_id = conversation_id
+        chat = self.query_one(ChatLog)
+        chat.clear()
+        last = None
+        for message in self.history.messages(conversation_id):
+            if message.role == "user":
+                chat.add_question(message.content)
+            else:
+                last = chat.add_answer(message.content, message.evidence)
+        self._last_answer = last
+        sources = self.query_one(SourcesPane)
+        sources.show(last.evidence if last else {})
+
+    def on_conversation_list_chosen(self, message: ConversationList.Chosen) -> None:
+        if self.answering:
+            self.notify("an answer is still being written: press esc to stop it first")
+            return
+        self._open_conversation(message.conversation_id)
+        self.query_one("#question", Input).focus()
+
+    def action_new_conversation(self) -> None:
+        if not self.ready or self.answering:
+            return
+        conversation = self.history.create()
+        self._open_conversation(conversation.id)
+        self._show_conversations()
+        self.query_one("#question", Input).focus()
+
+    def action_rename_conversation(self) -> None:
+        if not self.ready or self.conversation_id is None:
+            return
+        current = self.history.conversation(self.conversation_id)
+
+        def renamed(title: str | None) -> None:
+            if title:
+                self.history.rename(current.id, title)
+                self._show_conversations()
+
+        self.push_screen(RenameScreen(current.title), renamed)
+
+    def action_delete_conversation(self) -> None:
+        if not self.ready or self.conversation_id is None or self.answering:
+            return
+        self.history.delete(self.conversation_id)
+        remaining = self.history.conversations()
+        self.conversation_id = None
+        if remaining:
+            self._open_conversation(remaining[0].id)
+        else:
+            self.query_one(ChatLog).clear()
+            self.query_one(SourcesPane).show({})
+        self._show_conversations()
+        self.notify("conversation deleted")
+
+    # -- asking --------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "question":
+            return
+        question = event.value.strip()
+        if not question or not self.ready:
+            return
+        if self.answering:
+            self.notify("an answer is still being written: press esc to stop it")
+            return
+        event.input.value = ""
+        if self.conversation_id is None:
+            self.conversation_id = self.history.create().id
+        self.history.add(self.conversation_id, "user", question)
+        chat = self.query_one(ChatLog)
+        chat.add_question(question)
+        view = chat.add_answer()
+        self._last_answer = view
+        self.answering = True
+        self._stop = threading.Event()
+        self._show_conversations()
+        self._answer(question, self.conversation_id, view, self._stop)
+
+    @work(thread=True, group="answer", exit_on_error=False)
+    def _answer(self, question: str, conversation_id: int, view: AnswerView, stop: threading.Event) -> None:
+        def accepted(piece: str) -> None:
+            self.call_from_thread(view.add_accepted, piece)
+
+        def draft(text: str) -> None:
+            self.call_from_thread(view.set_draft, text)
+
+        try:
+            answer = self.engine.ask(
+                question, retriever=self.config.retriever, k=self.config.k,
+                on_token=accepted, on_draft=draft, stop=stop,
+            )
+        except Exception as exc:  # noqa: BLE001 - a failed answer must not take the app down
+            self.call_from_thread(self._answer_failed, view, exc)
+            return
+        evidence = answer.as_dict(with_text=True)
+        self.history.add(conversation_id, "assistant", answer.text, answer.retriever, evidence)
+        self.call_from_thread(self._answered, view, answer.text, evidence, stop.is_set())
+
+    def _answered(self, view: AnswerView, text: str, evidence: dict, stopped: bool) -> None:
+        self.answering = False
+        view.finish(text, evidence, stopped)
+        cited = [c["n"] for c in evidence.get("citations", [])]
+        self.query_one(SourcesPane).show(evidence, cited[0] if cited else None)
+        self.query_one(ChatLog).scroll_end(animate=False)
+        self._show_conversations()
+
+    def _answer_failed(self, view: AnswerView, exc: Exception) -> None:
+        self.answering = False
+        view.fail(f"could not answer: {exc}")
+        self.notify(str(exc), title="could not answer", severity="error")
+
+    def action_stop_answer(self) -> None:
+        if self.answering and self._stop is not None:
+            self._stop.set()
+            self.notify("stopping the answer")
+
+    def action_copy_answer(self) -> None:
+        if self._last_answer is None or not self._last_answer.text:
+            self.notify("no answer to copy yet")
+            return
+        self.copy_to_clipboard(self._last_answer.text)
+        self.notify("answer copied to the clipboard")
+
+    # -- evidence ------------------------------------------------------------------
+    def on_citation_selected(self, message: CitationSelected) -> None:
+        self._last_answer = message.answer
+        self.query_one(SourcesPane).show(message.answer.evidence, message.n)
+
+    def action_open_source(self) -> None:
+        self.query_one(SourcesPane).action_open()
+
+    def on_open_source(self, message: OpenSource) -> None:
+        path = message.path
+        if not Path(path).exists():
+            self.notify(f"the file is no longer there: {path}", severity="error")
+            return
+        try:
+            self.opener(path)
+        except OSError as exc:
+            self.notify(f"cannot open {path}: {exc}", severity="error")
+            return
+        self.notify(f"opened {Path(path).name}")
+
+    # -- retriever and settings ----------------------------------------------------
+    def use_retriever(self, name: str) -> None:
+        from ..retrieve import is_known
+
+        if not is_known(name):
+            self.notify(f"unknown retriever: {name}", severity="error")
+            return
+        self.config.retriever = name
+        self._save_config()
+        self._show_status()
+        self.notify(f"retriever: {name}")
+
+    def action_next_retriever(self) -> None:
+        base = self.config.retriever.split(":")[0]
+        i = QUICK_RETRIEVERS.index(base) if base in QUICK_RETRIEVERS else -1
+        self.use_retriever(QUICK_RETRIEVERS[(i + 1) % len(QUICK_RETRIEVERS)])
+
+    def settings_choices(self) -> dict[str, list[tuple[str, str]]]:
+        from ..retrieve import available, variants
+
+        retrievers = []
+        for name in available():
+            retrievers.append((name, name))
+            retrievers += [(f"{name}:{v}", f"{name}:{v}") for v in variants().get(name, [])]
+        registry = models.load_registry()
+
+        def role(r: str, current: str) -> list[tuple[str, str]]:
+            out = []
+            for spec in registry.values():
+                if spec.role == r:
+                    present = spec.locate() is not None
+                    out.append((spec.name + ("" if present else " (not downloaded)"), spec.name))
+            if current not in {v for _, v in out}:
+                out.append((current, current))
+            return out
+
+        return {
+            "retriever": retrievers,
+            "llm": role("llm", self.config.llm),
+            "embedder": role("embedder", self.config.embedder),
+            "theme": [(t, t) for t in sorted(self.available_themes)],
+        }
+
+    def action_settings(self) -> None:
+        current = {"retriever": self.config.retriever, "llm": self.config.llm, "embedder": self.config.embedder,
+                   "theme": self.theme, "k": self.config.k}
+        self.push_screen(SettingsScreen(current, self.settings_choices()), self._apply_settings)
+
+    def _apply_settings(self, values: dict | None) -> None:
+        if not values:
+            return
+        if values["llm"] != self.config.llm:
+            self.engine.use_llm(values["llm"])
+        if values["embedder"] != self.config.embedder:
+            self.notify("the new embedder applies to a new index: this one keeps the one it was built with",
+                        severity="warning")
+        self.config.retriever, self.config.k = values["retriever"], values["k"]
+        self.config.embedder, self.config.theme = values["embedder"], values["theme"]
+        self.theme = values["theme"]
+        self._save_config()
+        self._show_status()
+        self.notify("settings saved")
+
+    # -- folders and indexing ------------------------------------------------------
+    def _active_folders(self) -> list[str]:
+        paused = set(self.config.paused_folders)
+        return [f for f in self.config.folders if f not in paused]
+
+    def action_folders(self) -> None:
+        self.push_screen(FoldersScreen())
+
+    def refresh_folders_screen(self, screen: FoldersScreen | None = None) -> None:
+        screen = screen or next((s for s in self.screen_stack if isinstance(s, FoldersScreen)), None)
+        if screen is None or not self.ready:
+            return
+        counts: dict[str, int] = {}
+        for doc in self.history.store.documents():
+            for folder in self.config.folders:
+                if doc["path"].startswith(folder.rstrip("/") + "/"):
+                    counts[folder] = counts.get(folder, 0) + 1
+        paused = set(self.config.paused_folders)
+        def state(folder: str) -> str:
+            if folder in paused:
+                return "paused"
+            if not Path(folder).is_dir():
+                return "missing"
+            return "watching" if self.watcher is not None else "indexed (not watched)"
+
+        rows = [(f, state(f), counts.get(f, 0)) for f in self.config.folders]
+        screen.show(rows, self.status_info.get("failures", []), self.activity)
+
+    def on_folder_request(self, request: FolderRequest) -> None:
+        path = request.path
+        if request.action == "add":
+            if path in self.config.folders:
+                self.notify(f"already watched: {path}")
+                return
+            self.config.folders.append(path)
+            self._save_config()
+            self._watch(path)
+            self._index_worker([Path(path)])
+        elif request.action == "remove":
+            self.config.folders = [f for f in self.config.folders if f != path]
+            self.config.paused_folders = [f for f in self.config.paused_folders if f != path]
+            self._save_config()
+            if self.watcher is not None:
+                self.watcher.remove(Path(path))
+            self._index_worker([], forget=[Path(path)])
+        elif request.action == "toggle":
+            if path in self.config.paused_folders:
+                self.config.paused_folders.remove(path)
+                self._watch(path)
+                self._index_worker([Path(path)])
+            else:
+                self.config.paused_folders.append(path)
+                if self.watcher is not None:
+                    self.watcher.remove(Path(path))
+            self._save_config()
+        self.refresh_folders_screen()
+
+    def _start_watcher(self, folders: list[str]) -> None:
+        options = {"debounce_s": 1.0} | self.watch_options
+        self.watcher = FolderWatcher(
+            [Path(f) for f in folders], on_change=self._on_folders_changed,
+            ignore=[self.engine.index_dir], on_notice=self._on_watch_notice, **options,
+        )
+        self.watcher.start()
+        self.watch_note = f"watching ({self.watcher.mode})"
+        self._show_status()
+
+    def _watch(self, folder: str) -> None:
+        if not self.watch_enabled:
+            return
+        if self.watcher is None:
+            self._start_watcher([folder])
+        else:
+            self.watcher.add(Path(folder))
+
+    def _on_watch_notice(self, message: str) -> None:
+        def show() -> None:
+            self.watch_note = f"watching ({self.watcher.mode})" if self.watcher else ""
+            self.notify(message, title="folder watching", severity="warning", timeout=15)
+            self._show_status()
+
+        self._from_thread(show)
+
+    def _on_folders_changed(self, roots: list[Path]) -> None:
+        # Called on the watcher's own thread: index right there, it is not the UI's.
+        self._run_index(roots)
+
+    def _from_thread(self, callback: Callable, *args) -> bool:
+        """Run callback on the UI thread, from any thread (the watcher reports from the
+        thread that started it, which may be the UI's own)."""
+        if threading.get_ident() == self._thread_id:
+            callback(*args)
+            return True
+        try:
+            self.call_from_thread(callback, *args)
+            return True
+        except RuntimeError:  # the app has closed; the watcher's last run ends quietly
+            return False
+
+    @work(thread=True, group="index", exit_on_error=False)
+    def _index_worker(self, roots: list[Path], forget: Iterable[Path] = ()) -> None:
+        self._run_index(roots, forget)
+
+    def _run_index(self, roots: list[Path], forget: Iterable[Path] = ()) -> None:
+        started = time.monotonic()
+        last = [0.0]
+        store = self.engine.index.store
+
+        def progress(p) -> None:
+            now = time.monotonic()
+            if now - last[0] < PROGRESS_EVERY_S and p.files_done < p.files_total:
+                return
+            last[0] = now
+            entities = store.counts()["entities"]
+            self._from_thread(self._index_progress, p.files_done, p.files_total, p.chunks, entities, started)
+
+        if not self._from_thread(self._index_begin):
+            return
+        report, error, removed = None, None, 0
+        try:
+            for path in forget:
+                removed += self.engine.forget(path)
+            if roots:
+                report = self.engine.index_paths(roots, on_progress=progress)
+        except Exception as exc:  # noqa: BLE001 - reported, and the index stays consistent
+            error = exc
+        info = self.engine.status()
+        self._from_thread(self._index_end, report, removed, error, info)
+
+    def _index_begin(self) -> None:
+        self.indexing += 1
+
+    def _index_progress(self, done: int, total: int, chunks: int, entities: int, started: float) -> None:
+        self.query_one(StatusBar).show_progress(done, total, chunks, entities, started)
+
+    def _index_end(self, report, removed: int, error: Exception | None, info: dict) -> None:
+        self.indexing = max(0, self.indexing - 1)
+        if error is not None:
+            self.activity = f"indexing failed: {error}"
+            self.notify(str(error), title="indexing failed", severity="error")
+        elif report is not None:
+            r = report
+            self.activity = (f"indexed: {r.added} added, {r.updated} updated, {r.moved} moved, "
+                             f"{r.removed + removed} removed, {len(r.failed)} failed")
+            for path, reason in r.failed[:5]:
+                self.notify(f"{Path(path).name}: {reason}", title="skipped a file", severity="warning")
+        else:
+            self.activity = f"removed {removed} document(s)"
+        self._show_status(info)
+        self.refresh_folders_screen()
+
+    def action_rescan(self) -> None:
+        active = self._active_folders()
+        if active:
+            self._index_worker([Path(p) for p in active])
+        else:
+            self.notify("no folders to rescan: add one with ctrl+f")
+
+    # -- help and the command palette ----------------------------------------------
+    def key_help(self) -> list[tuple[str, str]]:
+        rows = [(b.key, b.description) for b in self.BINDINGS if isinstance(b, Binding)]
+        rows += [
+            ("enter", "Send the question"),
+            ("tab / shift+tab", "Move between panes"),
+            ("o (sources pane)", "Open the selected source in the system viewer"),
+            ("enter (conversations)", "Open the highlighted conversation"),
+            ("ctrl+p", "Command palette"),
+        ]
+        return rows
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.key_help()))
+
+    def get_system_commands(self, screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New conversation", "Start an empty conversation", self.action_new_conversation)
+        yield SystemCommand("Rename conversation", "Give this conversation a title", self.action_rename_conversation)
+        yield SystemCommand("Delete conversation", "Delete this conversation and its messages",
+                            self.action_delete_conversation)
+        yield SystemCommand("Folders", "Add, remove or pause watched folders", self.action_folders)
+        yield SystemCommand("Rescan folders", "Index what changed in the watched folders now", self.action_rescan)
+        yield SystemCommand("Settings", "Retriever, k, models and theme", self.action_settings)
+        yield SystemCommand("Copy answer", "Copy the last answer to the clipboard", self.action_copy_answer)
+        yield SystemCommand("Open source", "Open the selected source in the system viewer", self.action_open_source)
+        yield SystemCommand("Stop answer", "Stop the answer being written", self.action_stop_answer)
+        yield SystemCommand("Help", "Every key binding", self.action_help)
+        for name in QUICK_RETRIEVERS:
+            yield SystemCommand(f"Retriever: {name}", f"Answer with the {name} retriever",
+                                lambda name=name: self.use_retriever(name))
+

@@ -1,0 +1,1 @@
+"""Modal screens: folders, settings, help, rename."""

@@ -1,0 +1,107 @@
+"""Add, remove and pause watched folders; see indexing progress and per-file errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Label, Static
+
+
+class FolderRequest(Message):
+    """The person asked to add, remove, pause or resume a folder (handled by the app)."""
+
+    def __init__(self, action: str, path: str):
+        super().__init__()
+        self.action = action  # "add" | "remove" | "pause" | "resume"
+        self.path = path
+
+
+class FoldersScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("delete", "remove", "Remove folder"),
+        Binding("p", "toggle_pause", "Pause/resume"),
+    ]
+
+    def compose(self):
+        with Vertical(id="folders-dialog", classes="dialog"):
+            yield Label("Watched folders", classes="dialog-title")
+            yield DataTable(id="folder-table", cursor_type="row", zebra_stripes=True)
+            with Horizontal(classes="row"):
+                yield Input(placeholder="/path/to/a/folder", id="folder-path")
+                yield Button("Add", id="folder-add", variant="primary")
+            with Horizontal(classes="row"):
+                yield Button("Pause / resume", id="folder-pause")
+                yield Button("Remove", id="folder-remove", variant="error")
+                yield Button("Close", id="folder-close")
+            yield Static(id="folder-activity")
+            yield Label("Files that could not be indexed", classes="section-title")
+            yield DataTable(id="error-table", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#folder-table", DataTable).add_columns("folder", "state", "documents")
+        self.query_one("#error-table", DataTable).add_columns("file", "reason")
+        self.query_one("#folder-path", Input).focus()
+        self.app.refresh_folders_screen(self)
+
+    def show(self, folders: list[tuple[str, str, int]], failures: list[dict], activity: str) -> None:
+        table = self.query_one("#folder-table", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for path, state, n in folders:
+            table.add_row(Text(path), Text(state), str(n), key=path)
+        if folders:
+            table.move_cursor(row=min(row, len(folders) - 1))
+        errors = self.query_one("#error-table", DataTable)
+        errors.clear()
+        for f in failures:
+            errors.add_row(Text(f["path"]), Text(f["error"] or ""))
+        self.query_one("#folder-activity", Static).update(Text(activity))
+
+    def _selected(self) -> str | None:
+        table = self.query_one("#folder-table", DataTable)
+        if table.row_count == 0:
+            return None
+        return str(table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value)
+
+    def _add(self) -> None:
+        field = self.query_one("#folder-path", Input)
+        raw = field.value.strip()
+        if not raw:
+            return
+        path = Path(raw).expanduser()
+        if not path.is_dir():
+            self.notify(f"not a folder: {raw}", severity="error")
+            return
+        field.value = ""
+        self.post_message(FolderRequest("add", str(path.resolve())))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._add()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "folder-add":
+            self._add()
+        elif event.button.id == "folder-remove":
+            self.action_remove()
+        elif event.button.id == "folder-pause":
+            self.action_toggle_pause()
+        elif event.button.id == "folder-close":
+            self.dismiss()
+
+    def action_remove(self) -> None:
+        path = self._selected()
+        if path:
+            self.post_message(FolderRequest("remove", path))
+
+    def action_toggle_pause(self) -> None:
+        path = self._selected()
+        if path:
+            self.post_message(FolderRequest("toggle", path))

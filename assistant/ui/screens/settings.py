@@ -1,0 +1,57 @@
+"""Retriever, k, models and theme; saved to the configuration file."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select
+
+
+class SettingsScreen(ModalScreen[dict | None]):
+    """Dismissed with the chosen settings, or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: dict, choices: dict[str, list[tuple[str, str]]]):
+        super().__init__()
+        self.current = current
+        self.choices = choices
+
+    def compose(self):
+        with Vertical(id="settings-dialog", classes="dialog"):
+            yield Label("Settings", classes="dialog-title")
+            for key, title in (("retriever", "Retriever"), ("llm", "Answer model (LLM)"),
+                               ("embedder", "Embedder (applies to a new index)"), ("theme", "Theme")):
+                yield Label(title)
+                yield Select(self.choices[key], value=self.current[key], allow_blank=False, id=f"set-{key}")
+            yield Label("Sources per answer (k)")
+            yield Input(str(self.current["k"]), id="set-k", type="integer")
+            with Horizontal(classes="row"):
+                yield Button("Save", id="settings-save", variant="primary")
+                yield Button("Cancel", id="settings-cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "settings-save":
+            self._save()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._save()
+
+    def _save(self) -> None:
+        try:
+            k = int(self.query_one("#set-k", Input).value)
+        except ValueError:
+            k = 0
+        if not 1 <= k <= 50:
+            self.notify("k must be a whole number from 1 to 50", severity="error")
+            return
+        values = {key: self.query_one(f"#set-{key}", Select).value for key in ("retriever", "llm", "embedder", "theme")}
+        self.dismiss(values | {"k": k})
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

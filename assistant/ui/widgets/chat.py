@@ -1,0 +1,123 @@
+"""The conversation pane: questions, streamed answers and their citation buttons.
+
+Everything shown here that came from a document or the model is a `rich.text.Text`, never
+a markup string, so a document containing "[bold]" or "[/]" is displayed as written.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Static
+
+
+class CitationSelected(Message):
+    """A citation [n] of an answer was chosen: show that source."""
+
+    def __init__(self, answer: "AnswerView", n: int):
+        super().__init__()
+        self.answer = answer
+        self.n = n
+
+
+class QuestionView(Static):
+    def __init__(self, question: str):
+        super().__init__(Text(question), classes="question")
+
+
+class AnswerView(Vertical):
+    """One answer: accepted text, the not-yet-checked draft (dim) while it streams, then
+    a button per citation."""
+
+    def __init__(self, text: str = "", evidence: dict | None = None):
+        super().__init__(classes="answer")
+        self.accepted = text
+        self.draft = ""
+        self.evidence: dict = evidence or {}
+        self.state = "done" if evidence is not None else "streaming"
+
+    def compose(self):
+        yield Static(self._render_text(), classes="answer-text")
+        yield Horizontal(classes="citations")
+
+    def on_mount(self) -> None:
+        if self.state == "done":
+            self._show_citations()
+
+    @property
+    def text(self) -> str:
+        return self.accepted
+
+    def _render_text(self) -> Text:
+        body = Text(self.accepted)
+        if self.draft:
+            body.append(self.draft, style="dim italic")
+        if self.state == "streaming" and not (self.accepted or self.draft):
+            body.append("searching your documents…", style="dim italic")
+        return body
+
+    def _refresh(self) -> None:
+        self.query_one(".answer-text", Static).update(self._render_text())
+
+    def add_accepted(self, piece: str) -> None:
+        self.accepted += piece
+        self.draft = ""
+        self._refresh()
+
+    def set_draft(self, draft: str) -> None:
+        self.draft = draft
+        self._refresh()
+
+    def finish(self, text: str, evidence: dict, stopped: bool = False) -> None:
+        self.accepted, self.draft, self.evidence = text, "", evidence
+        self.state = "stopped" if stopped else "done"
+        if stopped:
+            self.accepted += " (stopped)"
+        self._refresh()
+        self._show_citations()
+
+    def fail(self, message: str) -> None:
+        self.state = "failed"
+        self.accepted, self.draft = "", ""
+        self.query_one(".answer-text", Static).update(Text(message, style="bold red"))
+
+    def _show_citations(self) -> None:
+        row = self.query_one(".citations", Horizontal)
+        row.remove_children()
+        buttons = []
+        for c in self.evidence.get("citations", []):
+            name = (c.get("title") or c["path"].rsplit("/", 1)[-1])[:28]
+            page = f" p.{c['page']}" if c.get("page") else ""
+            button = Button(Text(f"[{c['n']}] {name}{page}"), classes="citation", compact=True)
+            button.citation_n = c["n"]
+            buttons.append(button)
+        if buttons:
+            row.mount_all(buttons)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        n = getattr(event.button, "citation_n", None)
+        if n is not None:
+            event.stop()
+            self.post_message(CitationSelected(self, n))
+
+
+class ChatLog(VerticalScroll):
+    def clear(self) -> None:
+        self.remove_children()
+
+    def add_question(self, question: str) -> QuestionView:
+        view = QuestionView(question)
+        self.mount(view)
+        self.scroll_end(animate=False)
+        return view
+
+    def add_answer(self, text: str = "", evidence: dict | None = None) -> AnswerView:
+        view = AnswerView(text, evidence)
+        self.mount(view)
+        self.scroll_end(animate=False)
+        return view
+
+    @property
+    def answers(self) -> list[AnswerView]:
+        return list(self.query(AnswerView))

@@ -1,0 +1,93 @@
+"""The evidence pane: each source of the selected answer, its chunk with the cited
+sentence highlighted, and why the retriever chose it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class OpenSource(Message):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+
+def describe_source(source: dict) -> Text:
+    """The header, the chunk text (cited sentences highlighted) and the "why"."""
+    out = Text()
+    where = source["path"] + (f", page {source['page']}" if source.get("page") else "")
+    out.append(f"[{source['n']}] ", style="bold")
+    out.append(where, style="bold underline")
+    out.append("\n")
+    body = Text(source.get("text", ""))
+    for start, end in source.get("highlights", []):
+        body.stylize("bold reverse", start, end)
+    out.append_text(body)
+    out.append("\n\nwhy: ", style="bold")
+    out.append(f"score {source.get('score', 0):.4f}")
+    for key, value in (source.get("evidence") or {}).items():
+        out.append(f"\n  {key}: ", style="italic")
+        out.append(_short(value))
+    return out
+
+
+def _short(value, limit: int = 300) -> str:
+    text = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class SourcesPane(Widget):
+    BINDINGS = [("o", "open", "Open file")]
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.evidence: dict = {}
+        self.current: dict | None = None
+
+    def compose(self):
+        yield Static(Text("Sources", style="bold"), id="sources-title")
+        yield OptionList(id="source-list")
+        with VerticalScroll(id="source-detail"):
+            yield Static(Text("Ask a question: its sources appear here.", style="dim"), id="source-text")
+
+    def show(self, evidence: dict, n: int | None = None) -> None:
+        self.evidence = evidence
+        sources = evidence.get("sources", [])
+        options = self.query_one("#source-list", OptionList)
+        options.clear_options()
+        cited = {c["n"] for c in evidence.get("citations", [])}
+        for s in sources:
+            label = Text(f"[{s['n']}] ", style="bold" if s["n"] in cited else "dim")
+            label.append(s.get("title") or s["path"].rsplit("/", 1)[-1])
+            if s.get("page"):
+                label.append(f", p. {s['page']}")
+            options.add_option(Option(label, id=str(s["n"])))
+        if not sources:
+            self.current = None
+            self.query_one("#source-text", Static).update(Text("No sources.", style="dim"))
+            return
+        chosen = n if n in {s["n"] for s in sources} else sources[0]["n"]
+        self.select(chosen)
+
+    def select(self, n: int) -> None:
+        sources = self.evidence.get("sources", [])
+        for i, s in enumerate(sources):
+            if s["n"] == n:
+                self.current = s
+                self.query_one("#source-list", OptionList).highlighted = i
+                self.query_one("#source-text", Static).update(describe_source(s))
+                self.query_one("#source-detail", VerticalScroll).scroll_home(animate=False)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if event.option.id is not None and (self.current is None or str(self.current["n"]) != event.option.id):
+            self.select(int(event.option.id))
+
+    def action_open(self) -> None:
+        if self.current is not None:
+            self.post_message(OpenSource(self.current["path"]))

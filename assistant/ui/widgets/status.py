@@ -1,0 +1,59 @@
+"""The status bar: what the index holds, the watcher, and indexing progress with an ETA."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.widgets import ProgressBar, Static
+
+
+def human_size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} B"
+
+
+def eta_text(done: int, total: int, elapsed: float) -> str:
+    if done <= 0 or total <= done:
+        return ""
+    left = elapsed / done * (total - done)
+    return f"ETA {int(left // 60)}:{int(left % 60):02d}"
+
+
+class StatusBar(Horizontal):
+    def compose(self):
+        yield Static(id="status-index")
+        yield ProgressBar(id="status-progress", show_eta=False, show_percentage=True)
+        yield Static(id="status-activity")
+
+    def on_mount(self) -> None:
+        self.query_one(ProgressBar).display = False
+
+    def show_index(self, info: dict, retriever: str, watching: str) -> None:
+        updated = info.get("last_update") or "never"
+        text = Text()
+        text.append(f"{info.get('documents', 0)} docs · {info.get('chunks', 0)} chunks · "
+                    f"{info.get('entities', 0)} entities · {human_size(info.get('size_bytes', 0))} · "
+                    f"updated {updated}")
+        if info.get("failed"):
+            text.append(f" · {info['failed']} failed", style="bold red")
+        text.append(f" · {retriever}", style="bold")
+        if watching:
+            text.append(f" · {watching}", style="dim")
+        self.query_one("#status-index", Static).update(text)
+
+    def show_progress(self, done: int, total: int, chunks: int, entities: int, started: float) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.display = True
+        bar.update(total=max(total, 1), progress=done)
+        activity = f"indexing {done}/{total} files · {chunks} chunks · {entities} entities"
+        eta = eta_text(done, total, time.monotonic() - started)
+        self.query_one("#status-activity", Static).update(Text(activity + (f" · {eta}" if eta else "")))
+
+    def show_activity(self, message: str) -> None:
+        self.query_one(ProgressBar).display = False
+        self.query_one("#status-activity", Static).update(Text(message))

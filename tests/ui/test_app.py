@@ -1,0 +1,283 @@
+"""The terminal UI driven by Textual's pilot over a real engine: real documents, the real
+index, embedder and LLM. Only the system file viewer is replaced (by a recorder), so the
+tests do not launch desktop applications."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from helpers import copy_docs
+
+from assistant.config import Config
+from assistant.ui.app import AssistantApp
+from assistant.ui.screens.folders import FoldersScreen
+from assistant.ui.screens.help import HelpScreen
+from assistant.ui.screens.settings import SettingsScreen
+from assistant.ui.widgets.chat import AnswerView, ChatLog, QuestionView
+from assistant.ui.widgets.conversations import ConversationList
+from assistant.ui.widgets.sources import SourcesPane, describe_source
+
+SIZE = (150, 45)
+
+
+async def wait_for(pilot, condition, timeout: float = 300.0, what: str = "condition") -> None:
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+        await pilot.pause(0.05)
+
+
+def plain(widget) -> str:
+    content = widget.content
+    return content.plain if hasattr(content, "plain") else str(content)
+
+
+def build_app(make_engine, tmp_path: Path, llm: bool = False, **kwargs) -> tuple[AssistantApp, list[str]]:
+    config = Config(llm_threads=1)
+    engine = make_engine(tmp_path / "index", llm=llm, config=config)
+    opened: list[str] = []
+    app = AssistantApp(engine, config_path=tmp_path / "config.toml", opener=opened.append,
+                       watch_options={"debounce_s": 0.3}, **kwargs)
+    return app, opened
+
+
+def test_a_whole_session(make_engine, example_docs, tmp_path):
+    """Add a folder, wait for indexing, ask, watch the answer stream in with citations,
+    open a source, switch retriever, start a new conversation and go back to the first."""
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    question = (Path(example_docs).parent / "questions.txt").read_text().splitlines()[0]
+    app, opened = build_app(make_engine, tmp_path, llm=True)
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+
+            # Folders: add one, and watch the background indexing finish.
+            await pilot.press("ctrl+f")
+            await wait_for(pilot, lambda: isinstance(app.screen, FoldersScreen), 10, "the folders screen")
+            app.screen.query_one("#folder-path").value = str(docs)
+            await pilot.click("#folder-add")
+            await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 8 and not app.indexing, 600,
+                           "the folder to be indexed")
+            assert app.config.folders == [str(docs.resolve())]
+            assert "watching" in app.watch_note
+            rows = app.screen.query_one("#folder-table")
+            assert rows.row_count == 1 and str(rows.get_row_at(0)[2]) == "8"
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, FoldersScreen), 10, "the screen to close")
+
+            # Ask, and see partial answers appear before the end.
+            box = app.query_one("#question")
+            box.focus()
+            box.value = question
+            await pilot.press("enter")
+            seen: list[str] = []
+
+            def finished() -> bool:
+                views = app.query(AnswerView)
+                if views and views.last().state == "streaming":
+                    partial = views.last().accepted + views.last().draft
+                    if partial and (not seen or seen[-1] != partial):
+                        seen.append(partial)
+                return not app.answering
+
+            await wait_for(pilot, finished, 600, "the answer")
+            answer = app.query(AnswerView).last()
+            assert answer.state == "done", answer.text
+            assert len(seen) >= 2, f"the answer did not stream: {seen}"
+            assert any(f"[{c['n']}]" in answer.text for c in answer.evidence["citations"]), answer.text
+            citations = answer.evidence["citations"]
+            assert citations, answer.evidence
+            assert all(c["path"].startswith(str(docs.resolve())) for c in citations)
+
+            # Choose a citation: its source is shown with the cited sentence.
+            button = answer.query(".citation").first()
+            await pilot.click(button)
+            await pilot.pause()
+            pane = app.query_one(SourcesPane)
+            assert pane.current is not None and pane.current["n"] == citations[0]["n"]
+            shown = plain(pane.query_one("#source-text"))
+            assert citations[0]["text"] in shown and citations[0]["path"] in shown
+
+            # Open it in the system viewer.
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert opened == [citations[0]["path"]]
+
+            # Switch retriever; it is saved and used for the next question.
+            await pilot.press("ctrl+r")
+            await pilot.pause()
+            assert app.config.retriever == "hop"
+            assert 'retriever = "hop"' in (tmp_path / "config.toml").read_text()
+            box.focus()
+            box.value = "Who built the main telescope of the observatory?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.answering, 600, "the second answer")
+            assert app.query(AnswerView).last().evidence["retriever"] == "hop"
+            first = app.conversation_id
+            assert len(app.history.messages(first)) == 4
+
+            # A new conversation starts empty; the first is still in the sidebar.
+            await pilot.press("ctrl+n")
+            await pilot.pause(0.2)
+            assert app.conversation_id != first
+            assert not app.query(AnswerView) and not app.query(QuestionView)
+            listing = app.query_one(ConversationList)
+            await wait_for(pilot, lambda: len(listing.children) == 2, 10, "two conversations listed")
+            titles = [c.title for c in app.history.conversations()]
+            assert question[:20] in " ".join(titles)
+
+            # Back to the first: its messages and evidence come back from SQLite.
+            listing.focus()
+            listing.index = [c.id for c in app.history.conversations()].index(first)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.conversation_id == first, 10, "the first conversation")
+            await pilot.pause(0.2)
+            assert len(app.query(QuestionView)) == 2
+            assert app.query(AnswerView).first().evidence["citations"]
+
+    asyncio.run(session())
+
+
+def test_stop_an_answer_with_escape(make_engine, example_docs, tmp_path):
+    copy_docs(example_docs, tmp_path / "docs")
+    app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
+    app.engine.index_paths([tmp_path / "docs"])
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            box = app.query_one("#question")
+            box.value = "Describe the history of the Kestrel Hill Observatory in detail."
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.query(AnswerView) and app.query(AnswerView).last().draft, 300,
+                           "the first tokens")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not app.answering, 120, "the answer to stop")
+            view = app.query(AnswerView).last()
+            assert view.state == "stopped" and view.text.endswith("(stopped)")
+
+    asyncio.run(session())
+
+
+def test_document_text_is_never_markup(make_engine, tmp_path):
+    """Rich/Textual markup inside a document or a question is shown literally."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    hostile = "The vault code is [bold red]4711[/bold red] and [link=http://x]click[/link] here. [/]"
+    (folder / "markup.txt").write_text(f"Vault notes\n\n{hostile}\n", encoding="utf-8")
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([folder])
+    chunk = app.engine.index.store.chunks([1])[1]
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            app.query_one(ChatLog).add_question("what is [b]this[/b]?")
+            source = {"n": 1, "path": chunk.path, "title": None, "page": None, "score": 0.5,
+                      "evidence": {"matched": "[i]x[/i]"}, "text": chunk.text, "highlights": []}
+            app.query_one(SourcesPane).show({"sources": [source], "citations": []})
+            await pilot.pause()
+            assert plain(app.query(QuestionView).last()) == "what is [b]this[/b]?"
+            shown = plain(app.query_one("#source-text"))
+            assert hostile in shown and "[i]x[/i]" in shown
+
+    asyncio.run(session())
+    assert hostile in describe_source({"n": 1, "path": "p", "text": hostile}).plain
+
+
+def test_conversations_rename_and_delete(make_engine, tmp_path):
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await pilot.press("ctrl+n")
+            await pilot.press("ctrl+n")
+            await pilot.pause(0.2)
+            assert len(app.history.conversations()) == 2
+            await pilot.press("f2")
+            await pilot.pause()
+            app.screen.query_one("#rename-input").value = "Budget questions"
+            await pilot.press("enter")
+            await pilot.pause(0.2)
+            assert app.history.conversation(app.conversation_id).title == "Budget questions"
+            await pilot.press("ctrl+delete")
+            await pilot.pause(0.2)
+            assert len(app.history.conversations()) == 1
+            assert "Budget questions" not in [c.title for c in app.history.conversations()]
+
+    asyncio.run(session())
+
+
+def test_settings_and_help(make_engine, tmp_path):
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), 10, "settings")
+            app.screen.query_one("#set-retriever").value = "unweaver:pav"
+            app.screen.query_one("#set-theme").value = "textual-light"
+            app.screen.query_one("#set-k").value = "0"
+            await pilot.click("#settings-save")
+            await pilot.pause()
+            assert isinstance(app.screen, SettingsScreen), "k=0 must be refused"
+            app.screen.query_one("#set-k").value = "7"
+            app.screen.query_one("#set-k").focus()
+            await pilot.press("enter")  # saves from the k field too
+            await pilot.pause()
+            assert not isinstance(app.screen, SettingsScreen)
+            assert (app.config.retriever, app.config.k, app.theme) == ("unweaver:pav", 7, "textual-light")
+            saved = Config.load(tmp_path / "config.toml")
+            assert (saved.retriever, saved.k, saved.theme) == ("unweaver:pav", 7, "textual-light")
+
+            await pilot.press("f1")
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), 10, "help")
+            keys = [str(app.screen.query_one("#help-table").get_row_at(i)[0])
+                    for i in range(app.screen.query_one("#help-table").row_count)]
+            assert {"ctrl+n", "ctrl+o", "ctrl+r", "ctrl+f", "f1"} <= set(keys)
+            await pilot.press("escape")
+
+            # Every action is in the command palette.
+            titles = {c.title for c in app.get_system_commands(app.screen)}
+            assert {"New conversation", "Folders", "Settings", "Copy answer", "Open source",
+                    "Rescan folders", "Retriever: hop"} <= titles
+
+    asyncio.run(session())
+
+
+def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Notes\n\nThe ferry leaves Harrowmere at nine.\n")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    app, _ = build_app(make_engine, tmp_path)
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await pilot.press("ctrl+f")
+            await wait_for(pilot, lambda: isinstance(app.screen, FoldersScreen), 10, "folders")
+            app.screen.query_one("#folder-path").value = str(folder)
+            await pilot.press("enter")  # the path field has the focus
+            await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 1
+                           and app.status_info.get("failed") == 1 and not app.indexing, 300, "indexing")
+            errors = app.screen.query_one("#error-table")
+            assert errors.row_count == 1
+            assert "broken.pdf" in str(errors.get_row_at(0)[0])
+            # Pause, then remove: the folder's documents leave the index.
+            app.screen.query_one("#folder-table").focus()
+            await pilot.press("p")
+            await pilot.pause()
+            assert app.config.paused_folders == [str(folder.resolve())]
+            await pilot.press("delete")
+            await wait_for(pilot, lambda: app.status_info.get("documents", 1) == 0 and not app.indexing, 60,
+                           "the folder to be forgotten")
+            assert app.config.folders == [] and app.config.paused_folders == []
+
+    asyncio.run(session())

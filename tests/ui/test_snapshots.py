@@ -1,0 +1,97 @@
+"""Snapshots of the main screens (pytest-textual-snapshot). After an intended change of
+the layout, look at the new SVGs and accept them with `pytest --snapshot-update`.
+
+The apps run on a real, empty index; the conversation shown is written to its SQLite
+history first, so what is pinned is the layout, not the model's words."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.config import Config
+from assistant.store.history import History
+from assistant.ui.app import AssistantApp
+
+SIZE = (130, 38)
+
+SOURCE_TEXT = (
+    "# Kestrel Hill Observatory\n\n"
+    "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson. "
+    "It stands on the summit of Kestrel Hill, three kilometres north of Harrowmere."
+)
+EVIDENCE = {
+    "question": "When was the Kestrel Hill Observatory founded?",
+    "answer": "It was founded in 1898 by the astronomer Margarethe Olsson [1].",
+    "retriever": "hop",
+    "citations": [{
+        "n": 1, "path": "/home/me/Documents/kestrel_hill_observatory.md", "title": "Kestrel Hill Observatory",
+        "page": None, "start": 28, "end": 113, "chunk_id": 1, "sentence_id": 2, "attributed": False,
+        "text": "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson.",
+    }],
+    "sources": [
+        {"n": 1, "path": "/home/me/Documents/kestrel_hill_observatory.md", "title": "Kestrel Hill Observatory",
+         "page": None, "chunk_id": 1, "start": 0, "end": len(SOURCE_TEXT), "score": 0.8123,
+         "evidence": {"linked": ["kestrel hill observatory"], "dense": 0.71, "hop": 1},
+         "text": SOURCE_TEXT, "highlights": [[28, 113]]},
+        {"n": 2, "path": "/home/me/Documents/calder_valley.pdf", "title": "Tales of the Calder Valley",
+         "page": 2, "chunk_id": 9, "start": 0, "end": 40, "score": 0.4410, "evidence": {"dense": 0.44},
+         "text": "Olsson moved to the Calder Valley in 1894.", "highlights": []},
+    ],
+}
+
+
+@pytest.fixture
+def snapshot_app(make_engine, tmp_path):
+    def build(conversation: bool = False) -> AssistantApp:
+        config = Config(folders=["/home/me/Documents", "/home/me/Papers"],
+                        paused_folders=["/home/me/Documents", "/home/me/Papers"])
+        engine = make_engine(tmp_path / "index", config=config)
+        if conversation:
+            history = History(engine.index.store)
+            conv = history.create()
+            history.add(conv.id, "user", EVIDENCE["question"])
+            history.add(conv.id, "assistant", EVIDENCE["answer"], "hop", EVIDENCE)
+        return AssistantApp(engine, config_path=tmp_path / "config.toml", watch=False)
+
+    return build
+
+
+async def _ready(pilot) -> None:
+    while not pilot.app.ready:
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+
+
+def test_main_screen_empty(snap_compare, snapshot_app):
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=_ready)
+
+
+def test_main_screen_with_an_answer_and_its_sources(snap_compare, snapshot_app):
+    assert snap_compare(snapshot_app(conversation=True), terminal_size=SIZE, run_before=_ready)
+
+
+def test_folders_screen(snap_compare, snapshot_app):
+    async def open_folders(pilot):
+        await _ready(pilot)
+        await pilot.press("ctrl+f")
+        await pilot.pause(0.3)
+
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_folders)
+
+
+def test_settings_screen(snap_compare, snapshot_app):
+    async def open_settings(pilot):
+        await _ready(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_settings)
+
+
+def test_help_screen(snap_compare, snapshot_app):
+    async def open_help(pilot):
+        await _ready(pilot)
+        await pilot.press("f1")
+        await pilot.pause(0.3)
+
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_help)
