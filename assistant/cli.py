@@ -1,4 +1,4 @@
-"""Command line: `assistant index|ask|status|forget|models|doctor|eval`."""
+"""Command line: `assistant [tui]|index|ask|watch|status|forget|retrievers|models|doctor|eval`."""
 
 from __future__ import annotations
 

@@ -102,7 +102,7 @@ class AssistantApp(App):
                 yield ConversationList(id="conversations")
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
-                yield Input(placeholder="Ask about your documents (enter sends, esc stops)", id="question",
+                yield Input(placeholder="Ask about your documents (esc stops an answer)", id="question",
                             disabled=True)
             yield SourcesPane(id="sources")
         yield StatusBar(id="status")
@@ -531,8 +531,9 @@ class AssistantApp(App):
             self.notify(str(error), title="indexing failed", severity="error")
         elif report is not None:
             r = report
-            self.activity = (f"indexed: {r.added} added, {r.updated} updated, {r.moved} moved, "
-                             f"{r.removed + removed} removed, {len(r.failed)} failed")
+            parts = [f"{n} {what}" for n, what in ((r.added, "added"), (r.updated, "updated"), (r.moved, "moved"),
+                                                  (r.removed + removed, "removed"), (len(r.failed), "failed")) if n]
+            self.activity = "indexed: " + ", ".join(parts) if parts else "up to date"
             for path, reason in r.failed[:5]:
                 self.notify(f"{Path(path).name}: {reason}", title="skipped a file", severity="warning")
         else:
