@@ -28,7 +28,7 @@ from .nlp.extract import Extractor, Mention, SentenceGraph, compact
 from .nlp.normalize import entity_key
 from .nlp.sentences import SentenceSplitter
 from .store import Index
-from .store.db import to_blob, to_blob16
+from .store.db import RowIds, to_blob, to_blob16
 
 BATCH_DOCUMENTS = 32
 # A class description (UnWeaver: the concatenation of its grounded contexts) is cut here.
@@ -99,7 +99,7 @@ class Indexer:
     def __init__(
         self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
-        write_lock: contextlib.AbstractContextManager | None = None,
+        write_lock: contextlib.AbstractContextManager | None = None, sentence_vectors: bool = False,
     ):
         self.index = index
         # Held while this writer changes the database and vectors (never while it parses or
@@ -110,6 +110,9 @@ class Indexer:
         self.splitter = splitter
         self.extractor = extractor
         self.coref = coref
+        # One vector per sentence (float16 blob + the "sentences" hnswlib set), read by the
+        # grounded retriever; only with the entity layer, the one thing that uses them.
+        self.sentence_vectors = sentence_vectors and extractor is not None
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
 
@@ -120,7 +123,7 @@ class Indexer:
     ) -> IndexReport:
         roots = [Path(r).resolve() for r in roots]
         report = IndexReport()
-        self.index.vectors()  # in step with the database before this writer changes it
+        self._load_vectors()
         with _Timer(report, "scan"):
             files = list(iter_files(roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir]))
         present = {str(p) for p in files}
@@ -164,7 +167,7 @@ class Indexer:
     ) -> IndexReport:
         """Index in-memory documents (key, text, title), e.g. an evaluation corpus."""
         report = IndexReport()
-        self.index.vectors()
+        self._load_vectors()
         pending: list[_Pending] = []
         tokens_before = self.embedder.tokens_embedded
         done = 0
@@ -204,6 +207,11 @@ class Indexer:
         return report.removed
 
     # -- steps ---------------------------------------------------------------------
+    def _load_vectors(self) -> None:
+        """The sets this writer keeps in step, in step with the database before it writes."""
+        self.index.vectors("chunks")
+        self.index.vectors("sentences")
+
     def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, dict]) -> _Pending | None:
         key = str(path)
         with _Timer(report, "load"):
@@ -235,7 +243,7 @@ class Indexer:
                     self.store.move_document(source["path"], key)
                     with self.store.lock, self.store.db.conn:
                         self.store.db.execute("update documents set mtime = ? where path = ?", [st.st_mtime, key])
-                    self.index.apply_vector_changes([], [], None)
+                    self.index.apply_row_changes(RowIds())
                 report.moved += 1
                 return None
             try:
@@ -252,13 +260,13 @@ class Indexer:
         error = " ".join(str(error).split())[:300]
         with self.write_lock:
             removed = self.store.record_failure(key, error, mtime, size, digest)
-            self.index.apply_vector_changes(removed, [], None)
+            self.index.apply_row_changes(removed)
         report.failed.append((key, error))
 
     def _remove(self, key: str, report: IndexReport) -> None:
         with self.write_lock:
             removed = self.store.delete_document(key)
-            self.index.apply_vector_changes(removed, [], None)
+            self.index.apply_row_changes(removed)
         report.removed += 1
 
     def _process(self, batch: list[_Pending], report: IndexReport) -> None:
@@ -278,12 +286,30 @@ class Indexer:
         with _Timer(report, "embed"):
             flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
             vectors = self.embedder.encode(flat)
+        sentence_vecs = None
+        if self.sentence_vectors:
+            # The coreference-resolved text where there is one ("He directed..." -> "Mandoki
+            # directed..."): GroundedKG grounds its nodes to sentences as resolved, class
+            # descriptions are built from the resolved text, and a resolved sentence stands
+            # on its own, so its vector says what it is about. Timed on its own ("embed_sentences")
+            # so that a build report shows what the option costs.
+            with _Timer(report, "embed_sentences"):
+                sentence_texts = [
+                    resolved[b][ci][j] if graphs is not None else item.document.text[s:e]
+                    for b, (item, chunks) in enumerate(zip(batch, planned))
+                    for ci, c in enumerate(chunks) for j, (s, e) in enumerate(c.sentences)
+                ]
+                # Rounded to float16 now, so the set built here equals one rebuilt from the blobs.
+                sentence_vecs = self.embedder.encode(sentence_texts).astype(np.float16)
         with _Timer(report, "write"), self.write_lock:
-            offset = 0
+            offset, s_offset = 0, 0
             for b, (item, chunks) in enumerate(zip(batch, planned)):
                 doc = item.document
                 vecs = vectors[offset: offset + len(chunks)]
                 offset += len(chunks)
+                n_sents = sum(len(c.sentences) for c in chunks)
+                svecs = sentence_vecs[s_offset: s_offset + n_sents] if sentence_vecs is not None else None
+                s_offset += n_sents
                 if not chunks:
                     self._fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
                     continue
@@ -303,20 +329,21 @@ class Indexer:
                         for row, text in zip(rows, texts):
                             if text != row["text"]:
                                 row["resolved_text"] = text
-                old = self.store.document(item.path)
-                removed = []
-                if old is not None:
-                    removed = [r[0] for r in self.store.db.execute(
-                        "select id from chunks where document_id = ?", [old["id"]])]
+                if svecs is not None:
+                    flat_rows = [row for rows in sentence_rows for row in rows]
+                    for row, v in zip(flat_rows, svecs):
+                        row["vec"] = to_blob16(v)
                 record = {
                     "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
                     "size": item.size, "status": "ok", "error": None, "title": doc.title,
                     "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
                 }
-                chunk_ids = self.store.write_document(
+                added, removed = self.store.write_document(
                     record, chunk_rows, sentence_rows, graphs[b] if graphs is not None else None
                 )
-                self.index.apply_vector_changes(removed, chunk_ids, vecs)
+                self.index.apply_row_changes(
+                    removed, added, vecs, svecs.astype(np.float32) if svecs is not None else None
+                )
                 report.chunks += len(chunks)
                 report.sentences += sum(len(s) for s in sentence_rows)
                 if item.existed:

@@ -44,6 +44,20 @@ def orphan_counts(store) -> dict[str, int]:
     }
 
 
+def vector_orphans(index) -> dict[str, int]:
+    """Per hnswlib set: labels with no stored vector behind them (orphans) and stored
+    vectors the set lacks (missing). Must all be zero after every indexing run."""
+    from assistant.store.index import VECTOR_SETS
+
+    out = {}
+    for name, (table, column, _, _) in VECTOR_SETS.items():
+        stored = {r[0] for r in index.store.db.execute(f"select id from {table} where {column} is not null")}
+        held = set(index.vectors(name)._ids)
+        out[f"{name}_orphans"] = len(held - stored)
+        out[f"{name}_missing"] = len(stored - held)
+    return out
+
+
 def fts_consistent(store) -> bool:
     """FTS5's own integrity check of the index against the chunks table."""
     try:

@@ -4,7 +4,11 @@ be rebuilt from the database."""
 
 from __future__ import annotations
 
-from helpers import copy_docs, orphan_counts
+from dataclasses import replace
+
+from assistant.config import Config
+from assistant.retrieve import make
+from helpers import copy_docs, orphan_counts, vector_orphans
 
 
 def entity(store, key):
@@ -72,6 +76,8 @@ def test_entity_classes_follow_their_documents(tmp_path, make_engine, example_do
     fresh = make_engine(tmp_path / "ix")
     assert len(fresh.index.vectors("entity_descriptions")) == n
     assert len(fresh.index.vectors()) == fresh.index.store.counts()["chunks"]
+    if fresh.indexer.sentence_vectors:
+        assert len(fresh.index.vectors("sentences")) == fresh.index.store.counts()["sentences"]
 
 
 def test_forget_removes_entity_rows(tmp_path, make_engine, example_docs):
@@ -83,3 +89,40 @@ def test_forget_removes_entity_rows(tmp_path, make_engine, example_docs):
     assert store.counts()["entities"] == 0 and store.counts()["mentions"] == 0
     assert len(engine.index.vectors("entity_descriptions")) == 0
     check_consistent(engine)
+
+
+def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engine, example_docs):
+    """With sentence vectors the grounded retriever reads stored similarities; an index
+    built without them has none, and grounded still works there (tau embeds at query time)."""
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    question = "Who paid for the observatory on Kestrel Hill?"
+    answers = {}
+    for on in (True, False):
+        engine = make_engine(tmp_path / f"ix-{on}", config=Config(sentence_vectors=on))
+        engine.index_paths([docs])
+        store = engine.index.store
+        check_consistent(engine)
+        n_sentences = store.counts()["sentences"]
+        with_vec = store.db.execute("select count(*) from sentences where vec is not null").fetchone()[0]
+        assert with_vec == (n_sentences if on else 0)
+        assert len(engine.index.vectors("sentences")) == with_vec
+        assert vector_orphans(engine.index) == dict.fromkeys(vector_orphans(engine.index), 0)
+        hits = engine.retriever("grounded").search(question, 5)
+        assert hits and all(h.retriever == "grounded" for h in hits)
+        assert ("sentence_similarity" in hits[0].evidence) == on
+        # VectorSim: stored vectors, or the candidates embedded now on the index without.
+        options = engine.resources.options | {"grounded_tau": 0.2}
+        filtered = make("grounded", replace(engine.resources, options=options)).search(question, 5)
+        assert filtered and all(h.evidence["sentence_similarity"] >= 0.2 for h in filtered)
+        paths = {store.chunks([h.chunk_id])[h.chunk_id].path for h in hits[:3]}
+        answers[on] = paths
+        # Removing a document removes its sentence vectors with it.
+        md = docs / "kestrel_hill_observatory.md"
+        text = md.read_text()
+        md.unlink()
+        engine.index_paths([docs])
+        check_consistent(engine)
+        assert vector_orphans(engine.index) == dict.fromkeys(vector_orphans(engine.index), 0)
+        assert len(engine.index.vectors("sentences")) == (store.counts()["sentences"] if on else 0)
+        md.write_text(text)
+    assert any(p.endswith("kestrel_hill_observatory.md") for p in answers[True])

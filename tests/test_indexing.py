@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from helpers import copy_docs, fts_consistent, fts_rowids, orphan_counts
+from assistant.config import Config
+from helpers import copy_docs, fts_consistent, fts_rowids, orphan_counts, vector_orphans
 
 N_EXAMPLES = 8
 OLD = "round saffron buns with\ncandied orange peel"
@@ -28,6 +29,16 @@ def consistent(engine) -> None:
     vec = engine.index.vectors()
     for cid, v in list(store.embeddings_for(ids.tolist()[:40]).items()):
         assert vec.search(v, 1)[0][0] == cid
+    # The hnswlib sets hold exactly the stored vectors; with sentence vectors on (the
+    # default), every sentence has one, searchable under its own id.
+    assert vector_orphans(engine.index) == dict.fromkeys(vector_orphans(engine.index), 0)
+    if engine.indexer.sentence_vectors:
+        sent = engine.index.vectors("sentences")
+        assert len(sent) == counts["sentences"]
+        sids = [r[0] for r in store.db.execute("select id from sentences order by id limit 40")]
+        for sid, v in store.sentence_vectors(sids).items():
+            top, sim = sent.search(v, 1)[0]
+            assert top == sid or sim > 0.999  # or a sentence with the very same text
 
 
 def report_counts(r) -> dict:
@@ -47,7 +58,9 @@ def bm25_texts(engine, query, path=None) -> list[str]:
 
 def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     docs = copy_docs(example_docs, tmp_path / "docs")
-    engine = make_engine(tmp_path / "ix")
+    config = Config(sentence_vectors=True)  # the chunk and sentence sets both follow
+    engine = make_engine(tmp_path / "ix", config=config)
+    assert engine.indexer.sentence_vectors
     store = engine.index.store
 
     r = engine.index_paths([docs])
@@ -123,7 +136,7 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     assert store.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
 
     # A fresh engine on the same directory (another process) sees the same index.
-    other = make_engine(tmp_path / "ix")
+    other = make_engine(tmp_path / "ix", config=config)
     assert other.status()["chunks"] == store.counts()["chunks"]
     consistent(other)
     assert report_counts(other.index_paths([docs]))["unchanged"] == N_EXAMPLES

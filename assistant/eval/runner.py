@@ -60,6 +60,9 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
         "schema": INDEX_SCHEMA, "embedder": config.embedder, "spacy": config.spacy_model,
         "chunk_tokens": config.chunk_tokens, "extractor": config.extractor, "coref": config.coref, **extra,
     }
+    if config.sentence_vectors and config.extractor not in ("", "none"):
+        # Only when on (and used): indexes cached before the option existed keep their key.
+        settings["sentence_vectors"] = True
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()[:16]
 

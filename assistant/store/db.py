@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +43,15 @@ class SentenceRow:
     end: int
     page: int | None
     text: str
+
+
+@dataclass
+class RowIds:
+    """Row ids per hnswlib set kept in step with SQLite: what a write added or a delete
+    removed (chunk ids label the "chunks" set, sentence ids the "sentences" set)."""
+
+    chunks: list[int] = field(default_factory=list)
+    sentences: list[int] = field(default_factory=list)
 
 
 def to_blob(vector: np.ndarray) -> bytes:
@@ -104,12 +113,17 @@ class Store:
         db["sentences"].create(
             {
                 "id": int, "document_id": int, "chunk_id": int, "ord": int, "start": int,
-                "end": int, "page": int, "text": str, "resolved_text": str,
+                "end": int, "page": int, "text": str, "resolved_text": str, "vec": bytes,
             },
             pk="id",
             foreign_keys=[("document_id", "documents", "id"), ("chunk_id", "chunks", "id")],
             if_not_exists=True,
         )
+        if "vec" not in db["sentences"].columns_dict:
+            # Sentence vectors (float16, optional) came after the first indexes: an older
+            # database gains the column empty, and the grounded retriever then embeds its
+            # candidate sentences at query time as before.
+            db["sentences"].add_column("vec", bytes)
         db["sentences"].create_index(["chunk_id", "ord"], if_not_exists=True)
         db["sentences"].create_index(["document_id"], if_not_exists=True)
         if "chunks_fts" not in db.table_names():
@@ -193,26 +207,28 @@ class Store:
 
     def write_document(
         self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None
-    ) -> list[int]:
-        """Replace everything stored for doc['path'] in one transaction; the new chunk ids.
+    ) -> tuple[RowIds, RowIds]:
+        """Replace everything stored for doc['path'] in one transaction; the ids of the new
+        rows and of the rows it replaced.
 
         `sentences[i]` are the sentence rows of `chunks[i]`; `graphs[i][j]`, when given, is
         the extracted SentenceGraph of sentence j of chunk i.
         """
         with self.lock, self.db.atomic():
-            self._delete_document_rows(doc["path"])
+            removed = self._delete_document_rows(doc["path"])
             doc = {**doc, "indexed_at": time.time()}
             doc_id = self.db["documents"].insert(doc).last_pk
-            chunk_ids = []
+            added = RowIds()
             for i, chunk in enumerate(chunks):
                 chunk_id = self.db["chunks"].insert({**chunk, "document_id": doc_id, "ord": i}).last_pk
-                chunk_ids.append(chunk_id)
+                added.chunks.append(chunk_id)
                 for j, sent in enumerate(sentences[i]):
                     sentence_id = self.db["sentences"].insert({**sent, "document_id": doc_id, "chunk_id": chunk_id}).last_pk
+                    added.sentences.append(sentence_id)
                     if graphs is not None:
                         self._write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
             self._bump_version()
-        return chunk_ids
+        return added, removed
 
     def _entity_id(self, key: str, name: str, kind: str) -> int:
         row = self.db.execute("select id, kind from entities where key = ?", [key]).fetchone()
@@ -258,7 +274,7 @@ class Store:
                 [doc_id, action_ids[i], action_ids[j]],
             )
 
-    def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> list[int]:
+    def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
         """Remember why a file could not be indexed; drops any older content of it."""
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(path)
@@ -277,19 +293,22 @@ class Store:
             self.db.execute("update documents set path = ? where path = ?", [new_path, old_path])
             self._bump_version()
 
-    def delete_document(self, path: str) -> list[int]:
-        """Remove a document and everything derived from it; the removed chunk ids."""
+    def delete_document(self, path: str) -> RowIds:
+        """Remove a document and everything derived from it; the removed chunk and sentence ids."""
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(path)
             self._bump_version()
         return removed
 
-    def _delete_document_rows(self, path: str) -> list[int]:
+    def _delete_document_rows(self, path: str) -> RowIds:
         row = self.db.execute("select id from documents where path = ?", [path]).fetchone()
         if row is None:
-            return []
+            return RowIds()
         doc_id = row[0]
-        chunk_ids = [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])]
+        removed = RowIds(
+            [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])],
+            [r[0] for r in self.db.execute("select id from sentences where document_id = ?", [doc_id])],
+        )
         # Entity classes lose this document's mentions; classes left with none are orphans.
         self.db.execute(
             """update entities set dirty = 1, n_mentions = n_mentions - (
@@ -304,7 +323,7 @@ class Store:
         self.db.execute("delete from sentences where document_id = ?", [doc_id])
         self.db.execute("delete from chunks where document_id = ?", [doc_id])
         self.db.execute("delete from documents where id = ?", [doc_id])
-        return chunk_ids
+        return removed
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log back into the database file after a batch of writes."""
@@ -328,6 +347,19 @@ class Store:
         with self.lock:
             rows = self.db.execute(f"select id, embedding from chunks where id in ({marks})", list(chunk_ids)).fetchall()
         return {r[0]: from_blob(r[1]) for r in rows if r[1] is not None}
+
+    def sentence_vectors(self, sentence_ids: list[int]) -> dict[int, np.ndarray]:
+        """The stored (float16) vectors of these sentences; those without one are left out."""
+        out: dict[int, np.ndarray] = {}
+        with self.lock:
+            for start in range(0, len(sentence_ids), 500):
+                part = list(sentence_ids[start: start + 500])
+                marks = ",".join("?" * len(part))
+                for sid, blob in self.db.execute(
+                    f"select id, vec from sentences where id in ({marks}) and vec is not null", part
+                ):
+                    out[sid] = from_blob16(blob)
+        return out
 
     def chunks(self, chunk_ids: list[int]) -> dict[int, ChunkRow]:
         if not chunk_ids:

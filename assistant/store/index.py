@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
 
-from .db import Store, from_blob, from_blob16
+from .db import RowIds, Store, from_blob, from_blob16
 from .vectors import VectorIndex
 
 DB_NAME = "index.db"
@@ -16,6 +17,8 @@ DB_NAME = "index.db"
 VECTOR_SETS = {
     "chunks": ("chunks", "embedding", "chunks.hnsw", from_blob),
     "entity_descriptions": ("entities", "desc_vec", "entity_descriptions.hnsw", from_blob16),
+    # Optional (Config.sentence_vectors): empty in an index built without them.
+    "sentences": ("sentences", "vec", "sentences.hnsw", from_blob16),
 }
 
 
@@ -41,6 +44,8 @@ class Index:
         self.dim = dim
         self._sets = {name: VectorIndex(self.dir / spec[2], dim) for name, spec in VECTOR_SETS.items()}
         self._versions: dict[str, str | None] = {name: None for name in VECTOR_SETS}
+        # A reader may find a set stale and rebuild it while the writer updates it.
+        self._lock = threading.RLock()
 
     @property
     def chunk_vectors(self) -> VectorIndex:
@@ -56,31 +61,45 @@ class Index:
 
     def vectors(self, name: str = "chunks") -> VectorIndex:
         """A vector set in step with the database (rebuilt from its blobs when stale)."""
-        version = self.store.version
-        vec = self._sets[name]
-        if self._versions[name] != version:
-            if not vec.load(version):
-                ids, vecs = self._blobs(name)
-                vec.rebuild(ids, vecs)
-                vec.save(version)
-            self._versions[name] = version
-        return vec
+        with self._lock:
+            version = self.store.version
+            vec = self._sets[name]
+            if self._versions[name] != version:
+                if not vec.load(version):
+                    ids, vecs = self._blobs(name)
+                    vec.rebuild(ids, vecs)
+                    vec.save(version)
+                self._versions[name] = version
+            return vec
 
     def apply_vector_changes(self, removed: list[int], added: list[int], vectors, name: str = "chunks") -> None:
         """The single writer keeps the in-memory vectors in step with its own commits."""
-        vec = self.vectors(name) if self._versions[name] is None else self._sets[name]
-        vec.remove(removed)
-        vec.add(added, vectors)
-        self._versions[name] = self.store.version
+        with self._lock:
+            vec = self.vectors(name) if self._versions[name] is None else self._sets[name]
+            vec.remove(removed)
+            vec.add(added, vectors)
+            self._versions[name] = self.store.version
+
+    def apply_row_changes(
+        self, removed: RowIds, added: RowIds | None = None, chunk_vectors=None, sentence_vectors=None
+    ) -> None:
+        """A document written, replaced, failed or deleted: the chunk and sentence sets follow
+        (sentences without vectors are only removed; both sets are stamped either way)."""
+        added = added or RowIds()
+        self.apply_vector_changes(removed.chunks, added.chunks if chunk_vectors is not None else [],
+                                  chunk_vectors, name="chunks")
+        self.apply_vector_changes(removed.sentences, added.sentences if sentence_vectors is not None else [],
+                                  sentence_vectors, name="sentences")
 
     def vectors_updated(self) -> None:
         """Called by the single writer once its changes are applied: stamp and save."""
-        version = self.store.version
-        for name, vec in self._sets.items():
-            # A set that missed some of this writer's changes keeps its old stamp and is
-            # rebuilt from the database the next time it is read.
-            if self._versions[name] == version:
-                vec.save(version)
+        with self._lock:
+            version = self.store.version
+            for name, vec in self._sets.items():
+                # A set that missed some of this writer's changes keeps its old stamp and
+                # is rebuilt from the database the next time it is read.
+                if self._versions[name] == version:
+                    vec.save(version)
         self.store.checkpoint()
 
     def size_on_disk(self) -> int:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assistant.store import Store
-from assistant.store.db import from_blob, to_blob
+from assistant.store.db import RowIds, from_blob, to_blob, to_blob16
 from helpers import fts_consistent, fts_rowids, orphan_counts
 
 DIM = 16
@@ -65,7 +65,7 @@ def total_rows(store) -> dict[str, int]:
 
 def test_write_then_read_back(store):
     chunks, sents = rows_for(V1)
-    ids = store.write_document(doc("/d/a.txt", V1), chunks, sents)
+    ids = store.write_document(doc("/d/a.txt", V1), chunks, sents)[0].chunks
     assert len(ids) == 2
     assert base_counts(store) == {"documents": 1, "failed": 0, "chunks": 2, "sentences": 3}
     rows = store.chunks(ids)
@@ -82,7 +82,7 @@ def test_write_then_read_back(store):
 
 
 def test_fts_finds_words_with_stemming(store):
-    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
     store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
     hits = store.fts_search('"barge"', 5)  # porter stemming: "Barges" in the text
     assert [cid for cid, _ in hits] == [ids[0]]
@@ -94,9 +94,9 @@ def test_fts_finds_words_with_stemming(store):
 
 
 def test_replace_leaves_no_orphans(store):
-    old_ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    old_ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
     v_before = int(store.version)
-    new_ids = store.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))
+    new_ids = store.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))[0].chunks
     assert int(store.version) > v_before
     assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
     assert store.chunks(old_ids) == {} or set(store.chunks(old_ids)) <= set(new_ids)
@@ -108,22 +108,22 @@ def test_replace_leaves_no_orphans(store):
 
 def test_delete_leaves_no_orphans(store):
     store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
-    keep = store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    keep = store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))[0].chunks
     removed = store.delete_document("/d/a.txt")
-    assert len(removed) == 2
+    assert len(removed.chunks) == 2 and len(removed.sentences) == 3
     assert store.document("/d/a.txt") is None
     assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
     assert fts_consistent(store)
     assert fts_rowids(store, "granary") == set()
     assert fts_rowids(store, "comets") == {keep[1]}
-    assert store.delete_document("/d/missing.txt") == []
+    assert store.delete_document("/d/missing.txt") == RowIds()
 
 
 def test_failure_replaces_content(store):
-    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
     removed = store.record_failure("/d/a.txt", "corrupt PDF: bad xref", 2.0, 10, "abc")
-    assert sorted(removed) == sorted(ids)
+    assert sorted(removed.chunks) == sorted(ids) and len(removed.sentences) == 3
     d = store.document("/d/a.txt")
     assert d["status"] == "error" and d["error"] == "corrupt PDF: bad xref"
     assert base_counts(store) == {"documents": 0, "failed": 1, "chunks": 0, "sentences": 0}
@@ -131,7 +131,7 @@ def test_failure_replaces_content(store):
 
 
 def test_move_keeps_chunks(store):
-    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
     store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
     store.move_document("/d/a.txt", "/d/b.txt")  # onto an existing path: that one goes
     assert store.document("/d/a.txt") is None
@@ -173,3 +173,33 @@ def test_reopen_keeps_everything(tmp_path):
         assert s.fts_search('"harbour"', 5)
     finally:
         s.close()
+
+
+def test_older_database_gains_the_sentence_vector_column(tmp_path):
+    """An index written before sentence vectors existed still opens (the column is added,
+    empty) and keeps its rows."""
+    s = Store(tmp_path / "index.db")
+    s.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    s.db.execute("alter table sentences drop column vec")
+    s.close()
+    s = Store(tmp_path / "index.db")
+    try:
+        assert "vec" in s.db["sentences"].columns_dict
+        assert s.counts()["sentences"] == 3
+        ids = [r[0] for r in s.db.execute("select id from sentences")]
+        assert s.sentence_vectors(ids) == {}
+    finally:
+        s.close()
+
+
+def test_sentence_vectors_round_trip(store):
+    chunks, sents = rows_for(V1)
+    for i, row in enumerate(r for rs in sents for r in rs):
+        row["vec"] = to_blob16(vec(100 + i))
+    added, removed = store.write_document(doc("/d/a.txt", V1), chunks, sents)
+    assert removed == RowIds() and len(added.sentences) == 3
+    got = store.sentence_vectors(added.sentences)
+    assert sorted(got) == sorted(added.sentences)
+    assert np.allclose(got[added.sentences[0]], vec(100), atol=1e-3)
+    _, removed = store.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))
+    assert sorted(removed.sentences) == sorted(added.sentences)

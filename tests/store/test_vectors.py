@@ -139,7 +139,7 @@ def test_index_vectors_rebuilt_from_blobs(tmp_path, embedder, splitter, example_
 
     # A stale stamp (the database changed behind the file's back) triggers a rebuild too.
     store = rebuilt.store
-    removed = store.delete_document(store.documents()[0]["path"])
+    removed = store.delete_document(store.documents()[0]["path"]).chunks
     assert removed
     stale = Index(ix_dir, "all-minilm-l6-v2", embedder.dim)
     ids = {cid for cid, _ in stale.vectors().search(embedder.encode_one(QUERIES[0]), 100)}
