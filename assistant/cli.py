@@ -76,9 +76,13 @@ def tui(obj: Context, add_folders: tuple[Path, ...], no_watch: bool) -> None:
 @main.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
+@click.option("--extractor", type=click.Choice(["spacy", "llm", "amr", "none"]),
+              help="Entity extractor for this index (default: the config's; fixed once the index has documents).")
 @click.pass_obj
-def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool) -> None:
+def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: str | None) -> None:
     """Index the documents in PATHS (files or folders); only what changed is redone."""
+    if extractor:
+        obj.config.extractor = extractor
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from .store import IndexMismatch

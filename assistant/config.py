@@ -46,6 +46,17 @@ class Config:
     # fastcoref's model directory; empty: the Hugging Face cache (biu-nlp/f-coref, then
     # biu-nlp/lingmess-coref). Never downloaded; without it "fastcoref" uses the rules.
     coref_model: str = ""
+    # Embed every sentence too (float16 in SQLite + a "sentences" hnswlib set), in the
+    # same batches as the chunks, for the grounded retriever's sentence similarities
+    # (only with an extractor). Off by default: on CPU, embedding ~4.6 sentences per chunk
+    # costs more than the chunk embeddings themselves and takes the entity build past
+    # 2.5x the dense-only build (HotpotQA 100: 5.0x with, see bench/README.md), for +2
+    # points of grounded Recall@5.
+    sentence_vectors: bool = False
+    # The amr extractor's amrlib parse model: a registry name (parse_xfm_bart_base...) or a
+    # directory holding amrlib_meta.json; empty: the first one `assistant models pull`
+    # fetched, else amrlib's own data/model_stog.
+    amr_model: str = ""
     # Retrieval and answering.
     retriever: str = "hybrid"
     k: int = 5

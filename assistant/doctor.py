@@ -64,7 +64,7 @@ def _accelerator() -> Check:
         parts.append(f"torch cuda: {'yes (' + torch.cuda.get_device_name(0) + ')' if torch.cuda.is_available() else 'no'}")
     except Exception as exc:
         parts.append(f"torch: {exc}")
-    from .answer.generator import gpu_layers_default
+    from .nlp.llm import gpu_layers_default
 
     parts.append(f"llama.cpp GPU offload: {'yes' if gpu_layers_default() else 'no (CPU)'}")
     return Check("accelerator", True, "; ".join(parts))
@@ -82,7 +82,7 @@ def _load(role: str, path: Path) -> str:
 
         nlp = load_spacy(str(path))
         return f"{path} ({', '.join(nlp.pipe_names)})"
-    from .answer.generator import LlamaGenerator
+    from .nlp.llm import LlamaGenerator
 
     g = LlamaGenerator(path, n_ctx=256)
     out = "".join(g.stream([{"role": "user", "content": "Say OK."}], max_tokens=4))

@@ -11,7 +11,7 @@ from typing import Callable
 
 from . import models
 from .answer.answerer import Answer, Answerer
-from .answer.generator import LlamaGenerator
+from .nlp.llm import LlamaGenerator
 from .config import Config
 from .indexing import Indexer, IndexReport, Progress
 from .nlp.embedder import Embedder
@@ -65,7 +65,9 @@ class Engine:
     def resources(self) -> Resources:
         return Resources(
             self.index, self.embedder,
-            options={"spacy_dir": self.spacy_dir, "config": self.config, "extractor": self.extractor},
+            options={"spacy_dir": self.spacy_dir, "config": self.config, "extractor": self.extractor,
+                     # loaded only by a retriever that asks for it (slim:decompose)
+                     "llm": lambda: self.generator},
         )
 
     @cached_property
@@ -77,6 +79,13 @@ class Engine:
 
         if self.config.extractor == "spacy":
             return make_extractor("spacy", nlp=load_spacy(str(self.spacy_dir), PARSE_COMPONENTS))
+        if self.config.extractor == "amr":
+            from .nlp import amr  # noqa: F401  (registers "amr")
+
+            # spaCy's lemmas ground AMR concepts in their sentence; the entity retrievers
+            # read the question through the extractor's pipeline (tags, NER) as well.
+            nlp = load_spacy(str(self.spacy_dir), PARSE_COMPONENTS)
+            return make_extractor("amr", model_dir=self.config.amr_model, nlp=nlp)
         return make_extractor(self.config.extractor)
 
     @cached_property
@@ -90,7 +99,7 @@ class Engine:
         return Indexer(
             self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens,
             extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
-            write_lock=self.index_lock,
+            write_lock=self.index_lock, sentence_vectors=self.config.sentence_vectors,
         )
 
     @cached_property
@@ -116,8 +125,25 @@ class Engine:
             return self._retrievers[name]
 
     # -- actions -------------------------------------------------------------------
+    def check_extractor(self) -> None:
+        """An index keeps the extractor it was built with: mixing two would give entity
+        classes of two different kinds in one graph."""
+        from .store import IndexMismatch
+
+        store = self.index.store
+        built = store.get_meta("extractor")
+        wanted = self.config.extractor or "none"
+        if built is None or store.counts()["documents"] == 0:
+            store.set_meta("extractor", wanted)
+        elif built != wanted:
+            raise IndexMismatch(
+                f"the index in {self.index_dir} was built with the '{built}' extractor, not '{wanted}'; "
+                "choose that extractor or index into a new directory"
+            )
+
     def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
         with self._writer:
+            self.check_extractor()
             return self.indexer.index_paths(paths, on_progress=on_progress)
 
     def forget(self, path: Path) -> int:

@@ -94,7 +94,7 @@ def extractor(parse_nlp):
 
 @pytest.fixture(scope="session")
 def generator(config):
-    from assistant.answer.generator import LlamaGenerator
+    from assistant.nlp.llm import LlamaGenerator
 
     # The machine running the tests is shared: llama.cpp with a thread on every core slows
     # down several-fold as soon as anything else runs, so leave one core free.

@@ -87,6 +87,19 @@ def test_index_missing_path_is_a_usage_error(tmp_path, cli):
     assert result.exit_code == 2 and "does not exist" in result.output
 
 
+def test_an_index_keeps_its_extractor(tmp_path, cli):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# Ferry\n\nThe ferry leaves Harrowmere at nine.\n")
+    first = cli("index", "--extractor", "none", str(docs), index=tmp_path / "ix")
+    assert first.exit_code == 0, first.output
+    assert "0 entity classes" in first.output
+    second = cli("index", "--extractor", "spacy", str(docs), index=tmp_path / "ix")
+    assert second.exit_code == 1 and squash("built with the 'none' extractor") in squash(second.output)
+    fresh = cli("index", "--extractor", "spacy", str(docs), index=tmp_path / "ix2")
+    assert fresh.exit_code == 0 and "0 entity classes" not in fresh.output
+
+
 def test_status_json(indexed, cli):
     ix, _ = indexed
     result = cli("status", "--json", index=ix)

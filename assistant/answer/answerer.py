@@ -14,7 +14,7 @@ from ..nlp.embedder import Embedder
 from ..retrieve.base import Hit, Retriever
 from ..store.db import Store
 from .citations import Citation, SupportChecker, resolve_citations, split_complete_sentences
-from .generator import Generator
+from ..nlp.llm import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
 
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."

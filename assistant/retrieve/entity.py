@@ -43,7 +43,11 @@ def _entity_names(graph: EntityGraph, rows) -> list[str]:
 
 class SlimRetriever:
     """SlimRAG: question entities -> top classes -> candidate chunks from the entity->chunk
-    map; score = sim(question, chunk) x number of matched entities in the chunk."""
+    map; score = sim(question, chunk) x number of matched entities in the chunk.
+
+    `slim:decompose` first splits the question into sub-questions with the LLM (the
+    `llm` option: a callable giving the generator); their entities join the question's and
+    a chunk's similarity is its best over the question and the sub-questions."""
 
     name = "slim"
 
@@ -51,14 +55,25 @@ class SlimRetriever:
         self.res = res
         self.top_k = top_k_classes
         self.dense = DenseRetriever(res)
+        self.decompose = res.options.get("slim_mode") == "decompose"
+
+    def sub_questions(self, query: str) -> list[str]:
+        if not self.decompose or "llm" not in self.res.options:
+            return []
+        from ..nlp.decompose import decompose
+
+        return decompose(query, self.res.options["llm"]())
 
     def context_order(self, hits: list[Hit]) -> list[Hit]:
         return _document_order(self.res, hits)
 
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
-        qents = graph.link(self.res, query, query_extractor(self.res), top_k=self.top_k)
-        matched = _matched(graph, qents)
+        subs = self.sub_questions(query)
+        matched = set()
+        for text in [query, *subs]:
+            qents = graph.link(self.res, text, query_extractor(self.res), top_k=self.top_k)
+            matched |= set(_matched(graph, qents))
         count: dict[int, set[int]] = {}
         for row in matched:
             for c in graph.chunks_of(row):
@@ -66,7 +81,11 @@ class SlimRetriever:
         if not count:
             return [Hit(h.chunk_id, h.score, self.name, {**h.evidence, "fallback": "dense"}) for h in self.dense.search(query, k)]
         cols = np.array(sorted(count), dtype=np.int64)
-        by_id = chunk_cosines(self.res, query, [int(graph.chunk_ids[c]) for c in cols])
+        ids = [int(graph.chunk_ids[c]) for c in cols]
+        by_id = chunk_cosines(self.res, query, ids)
+        for sub in subs:
+            for cid, sim in chunk_cosines(self.res, sub, ids).items():
+                by_id[cid] = max(by_id[cid], sim)
         sims = [by_id[int(graph.chunk_ids[c])] for c in cols]
         scored = sorted(
             ((float(s) * len(count[int(c)]), int(c), float(s)) for c, s in zip(cols, sims)), reverse=True
@@ -74,7 +93,7 @@ class SlimRetriever:
         hits = [
             Hit(int(graph.chunk_ids[c]), score, self.name, {
                 "cosine": round(sim, 4), "matched_entities": _entity_names(graph, sorted(count[c])),
-                "entity_hits": len(count[c]),
+                "entity_hits": len(count[c]), **({"sub_questions": subs} if self.decompose else {}),
             })
             for score, c, sim in scored
         ]
@@ -209,7 +228,10 @@ class PPRRetriever:
         ]
 
 
-register("slim", "SlimRAG: question entities -> entity->chunk map; sim x matched-entity count")(SlimRetriever)
+register(
+    "slim", "SlimRAG: question entities -> entity->chunk map; sim x matched-entity count",
+    variant_option="slim_mode", variants=("decompose",),
+)(SlimRetriever)
 register(
     "unweaver", "UnWeaver: top entity classes vote for chunks (approval, pav, cc or aligned)",
     variant_option="unweaver_rule", variants=("approval", "pav", "cc", "aligned"),
@@ -311,18 +333,28 @@ class GroundedRetriever:
     alpha = 0.5 of name and grounded text); `embedding="neighbor"` or `"attention"`
     re-scores the candidate nodes with their neighbours (classes sharing an action) as in
     the paper's section 3.3. Action nodes are grouped by verb lemma.
+
+    Sentence similarities (VectorSim, the order of sentences grounded by as many nodes, and
+    a chunk's best sentence in its score) come from the sentence vectors stored at index
+    time (Config.sentence_vectors). On an index built without them only the tau filter uses
+    sentence similarity, embedding its candidates at query time as before. (Adding the
+    sentences nearest the question in the "sentences" hnswlib set as candidates changed no
+    top-10 on HotpotQA 100: RetCount outweighs them; see bench/README.md.)
     """
 
     name = "grounded"
 
     def __init__(self, res: Resources, top_k: int = 10, tau: float | None = None, min_retcount: int = 1,
-                 embedding: str = "basic", beta: float = 0.8, per_node_sentences: int = 200):
+                 embedding: str = "basic", beta: float = 0.8, per_node_sentences: int = 200,
+                 sentence_weight: float = 1.0):
         self.res = res
         opts = res.options
         self.top_k = opts.get("grounded_top_k", top_k)
         self.tau = opts.get("grounded_tau", tau)
         self.min_retcount = opts.get("grounded_min_retcount", min_retcount)
         self.embedding = opts.get("grounded_embedding", embedding)
+        # A chunk's score adds this much of its best grounded sentence's similarity.
+        self.sentence_weight = opts.get("grounded_sentence_weight", sentence_weight)
         self.beta = beta
         self.per_node = per_node_sentences
         self.dense = DenseRetriever(res)
@@ -420,14 +452,15 @@ class GroundedRetriever:
         kept = {s: n for s, n in retcount.items() if n >= self.min_retcount}
         if not kept:
             return self.dense.search(query, k)
-        sids = sorted(kept, key=lambda s: -kept[s])[: max(50, 10 * k)]
-        sent_sim: dict[int, float] = {}
+        # Stored sentence vectors (none on an index built without them).
+        sent_sim = {s: float(v @ q) for s, v in store.sentence_vectors(list(kept)).items()}
+        sids = sorted(kept, key=lambda s: (-kept[s], -sent_sim.get(s, 0.0)))[: max(50, 10 * k)]
         if self.tau is not None:
-            with store.lock:
-                texts = dict(store.db.execute(
-                    f"select id, text from sentences where id in ({','.join('?' * len(sids))})", sids).fetchall())
-            vecs = self.res.embedder.encode([texts[s] for s in sids])
-            sent_sim = {s: float(v @ q) for s, v in zip(sids, vecs)}
+            missing = [s for s in sids if s not in sent_sim]
+            if missing:  # an index without sentence vectors: embed the candidates now
+                texts = _sentence_texts(store, missing)
+                vecs = self.res.embedder.encode([texts[s] for s in missing])
+                sent_sim |= {s: float(v @ q) for s, v in zip(missing, vecs)}
             sids = [s for s in sids if sent_sim[s] >= self.tau]
         cosines = chunk_cosines(self.res, query, sorted({sentence_chunk[s] for s in sids}))
         by_chunk: dict[int, list[int]] = {}
@@ -437,16 +470,28 @@ class GroundedRetriever:
         for cid, ss in by_chunk.items():
             cos = cosines[cid]
             best = sorted((kept[s] for s in ss), reverse=True)[:3]
-            scored.append((sum(best) + cos, cid, ss, cos))
+            best_sim = max((sent_sim[s] for s in ss if s in sent_sim), default=0.0)
+            scored.append((sum(best) + cos + self.sentence_weight * best_sim, cid, ss, cos, best_sim))
         scored.sort(key=lambda x: -x[0])
         names = [graph.names[r] for r in selected_entities]
-        return [
-            Hit(cid, score, self.name, {
+        hits = []
+        for score, cid, ss, cos, best_sim in scored[:k]:
+            evidence = {
                 "grounded_sentences": ss[:5], "retcount": max(kept[s] for s in ss), "cosine": round(cos, 4),
                 "nodes": names[:8] + list(dict.fromkeys(selected_lemmas))[:4],
-            })
-            for score, cid, ss, cos in scored[:k]
-        ]
+            }
+            if sent_sim:
+                evidence["sentence_similarity"] = round(best_sim, 4)
+            hits.append(Hit(cid, score, self.name, evidence))
+        return hits
+
+
+def _sentence_texts(store, ids: list[int]) -> dict[int, str]:
+    """The text a sentence vector is made of: coreference resolved where it was."""
+    with store.lock:
+        return dict(store.db.execute(
+            f"select id, coalesce(resolved_text, text) from sentences where id in ({','.join('?' * len(ids))})", ids
+        ).fetchall())
 
 
 def _entity_vectors(store, ids: list[int]) -> dict[int, np.ndarray]:

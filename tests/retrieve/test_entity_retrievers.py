@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 N_QUESTIONS = 20
 N_DISTRACTORS = 300
-ENTITY_RETRIEVERS = ["slim", "unweaver", "unweaver:pav", "unweaver:cc", "unweaver:aligned", "ppr", "hop",
+ENTITY_RETRIEVERS = ["slim", "slim:decompose", "unweaver", "unweaver:pav", "unweaver:cc", "unweaver:aligned", "ppr", "hop",
                      "grounded", "grounded:neighbor", "grounded:attention"]
 
 
@@ -34,13 +34,13 @@ def wiki(data_dir):
 
 
 @pytest.fixture(scope="module")
-def engine(wiki, tmp_path_factory, embedder, splitter):
+def engine(wiki, tmp_path_factory, embedder, splitter, generator):
     from assistant.config import Config
     from assistant.engine import Engine
 
     _, _, passages = wiki
     e = Engine(Config(), index_dir=tmp_path_factory.mktemp("wiki-entities") / "ix")
-    e.__dict__.update(embedder=embedder, splitter=splitter)
+    e.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
     report = e.indexer.index_texts((p["title"], passage_document(p["title"], p["text"]), p["title"]) for p in passages)
     assert report.ok and report.added == len(passages)
     yield e
@@ -83,6 +83,8 @@ def test_entity_retrievers_return_explained_hits(engine, wiki, name):
     hits = engine.retriever(name).search(questions[0]["question"], 5)
     assert len(hits) == 5
     assert all(h.retriever == name and h.evidence for h in hits)
+    if name == "slim:decompose":  # the LLM's sub-questions are part of the explanation
+        assert all("sub_questions" in h.evidence or "fallback" in h.evidence for h in hits)
     json.dumps([h.evidence for h in hits])  # the terminal UI and --json need plain data
 
 
