@@ -86,6 +86,16 @@ class Engine:
             # read the question through the extractor's pipeline (tags, NER) as well.
             nlp = load_spacy(str(self.spacy_dir), PARSE_COMPONENTS)
             return make_extractor("amr", model_dir=self.config.amr_model, nlp=nlp)
+        if self.config.extractor == "llm":
+            from .nlp import llm_extract  # noqa: F401  (registers "llm")
+
+            extractor = make_extractor(
+                "llm", generator=self.generator, cache_path=self.index_dir / "llm_extract_cache.sqlite"
+            )
+            # Questions are linked to entity classes through spaCy: an LLM call per question
+            # would cost seconds before retrieval starts (grounded still parses with the LLM).
+            extractor.nlp = load_spacy(str(self.spacy_dir), PARSE_COMPONENTS)
+            return extractor
         return make_extractor(self.config.extractor)
 
     @cached_property

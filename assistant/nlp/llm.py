@@ -89,7 +89,8 @@ class LlamaGenerator:
         self.completion_tokens += usage.get("completion_tokens", 0)
         text = result["choices"][0]["message"]["content"] or ""
         try:
-            return json.loads(text)
+            # strict=False: a raw newline inside a string is still the string the model meant.
+            return json.loads(text, strict=False)
         except json.JSONDecodeError as exc:
             # Only when max_tokens cut the object short: the grammar allows nothing else.
             raise InvalidJSON(f"the model's output is not complete JSON ({exc}): {text[:200]!r}") from exc

@@ -1,0 +1,40 @@
+"""`extractor = "llm"` end to end: the bundled SmolLM2 extracts the entities of a small
+folder, the index is built from them, and the entity retrievers search it."""
+
+from __future__ import annotations
+
+from assistant.config import Config
+
+DOCS = {
+    "ferry.md": "# The Harrowmere ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell. "
+                "Idris Bell bought the ferry from the Calder Valley Council in 2011.",
+    "observatory.md": "# Kestrel Hill Observatory\n\nThe Kestrel Hill Observatory was founded in 1898 "
+                      "by Margarethe Olsson. Margarethe Olsson was born in Gothenburg.",
+}
+
+
+def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in DOCS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    engine = make_engine(tmp_path / "index", llm=True, config=Config(extractor="llm"))
+    report = engine.index_paths([folder])
+    assert report.ok and report.added == 2
+    store = engine.index.store
+    assert store.counts()["entities"] > 0
+    stats = engine.extractor.stats
+    assert stats["llm_calls"] >= 2 and stats["invalid_json"] == 0 and stats["loops"] == 0
+    # Grounded: every mention's span is the document's text there.
+    for start, end, text, s_start, s_text in store.db.execute(
+        "select m.start, m.end, m.text, s.start, s.text from mentions m join sentences s on s.id = m.sentence_id"
+    ):
+        assert s_text[start - s_start: end - s_start] == text
+    for name in ("slim", "unweaver", "ppr", "hop", "grounded"):
+        hits = engine.retriever(name).search("Who runs the Harrowmere ferry?", 2)
+        assert hits and all(h.evidence for h in hits), name
+    # Re-indexing changed nothing: no new LLM call (the cache and the unchanged files).
+    calls = stats["llm_calls"]
+    (folder / "ferry.md").touch()
+    engine.index_paths([folder])
+    assert engine.extractor.stats["llm_calls"] == calls
