@@ -96,20 +96,20 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             # Choose a citation: its source is shown with the cited sentence.
             button = answer.query(".citation").first()
             await pilot.click(button)
-            await pilot.pause()
             pane = app.query_one(SourcesPane)
+            await wait_for(pilot, lambda: pane.current is not None, 10, "the source to be shown")
             assert pane.current is not None and pane.current["n"] == citations[0]["n"]
             shown = plain(pane.query_one("#source-text"))
             assert citations[0]["text"] in shown and citations[0]["path"] in shown
 
             # Open it in the system viewer.
             await pilot.press("ctrl+o")
-            await pilot.pause()
+            await wait_for(pilot, lambda: opened, 10, "the source to be opened")
             assert opened == [citations[0]["path"]]
 
             # Switch retriever; it is saved and used for the next question.
             await pilot.press("ctrl+r")
-            await pilot.pause()
+            await wait_for(pilot, lambda: app.config.retriever != "hybrid", 10, "the retriever to change")
             assert app.config.retriever == "hop"
             assert 'retriever = "hop"' in (tmp_path / "config.toml").read_text()
             box.focus()
@@ -122,8 +122,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
 
             # A new conversation starts empty; the first is still in the sidebar.
             await pilot.press("ctrl+n")
-            await pilot.pause(0.2)
-            assert app.conversation_id != first
+            await wait_for(pilot, lambda: app.conversation_id != first, 10, "a new conversation")
             assert not app.query(AnswerView) and not app.query(QuestionView)
             listing = app.query_one(ConversationList)
             await wait_for(pilot, lambda: len(listing.children) == 2, 10, "two conversations listed")
@@ -134,9 +133,8 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             listing.focus()
             listing.index = [c.id for c in app.history.conversations()].index(first)
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.conversation_id == first, 10, "the first conversation")
-            await pilot.pause(0.2)
-            assert len(app.query(QuestionView)) == 2
+            await wait_for(pilot, lambda: app.conversation_id == first and len(app.query(QuestionView)) == 2, 10,
+                           "the first conversation")
             assert app.query(AnswerView).first().evidence["citations"]
 
     asyncio.run(session())
@@ -197,17 +195,15 @@ def test_conversations_rename_and_delete(make_engine, tmp_path):
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
             await pilot.press("ctrl+n")
             await pilot.press("ctrl+n")
-            await pilot.pause(0.2)
-            assert len(app.history.conversations()) == 2
+            await wait_for(pilot, lambda: len(app.history.conversations()) == 2, 10, "two conversations")
             await pilot.press("f2")
-            await pilot.pause()
+            await wait_for(pilot, lambda: app.screen.query("#rename-input"), 10, "the rename dialog")
             app.screen.query_one("#rename-input").value = "Budget questions"
             await pilot.press("enter")
-            await pilot.pause(0.2)
-            assert app.history.conversation(app.conversation_id).title == "Budget questions"
+            await wait_for(pilot, lambda: app.history.conversation(app.conversation_id).title == "Budget questions",
+                           10, "the new title")
             await pilot.press("ctrl+delete")
-            await pilot.pause(0.2)
-            assert len(app.history.conversations()) == 1
+            await wait_for(pilot, lambda: len(app.history.conversations()) == 1, 10, "the deletion")
             assert "Budget questions" not in [c.title for c in app.history.conversations()]
 
     asyncio.run(session())
@@ -230,8 +226,7 @@ def test_settings_and_help(make_engine, tmp_path):
             app.screen.query_one("#set-k").value = "7"
             app.screen.query_one("#set-k").focus()
             await pilot.press("enter")  # saves from the k field too
-            await pilot.pause()
-            assert not isinstance(app.screen, SettingsScreen)
+            await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), 10, "settings to close")
             assert (app.config.retriever, app.config.k, app.theme) == ("unweaver:pav", 7, "textual-light")
             saved = Config.load(tmp_path / "config.toml")
             assert (saved.retriever, saved.k, saved.theme) == ("unweaver:pav", 7, "textual-light")
@@ -273,7 +268,7 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
             # Pause, then remove: the folder's documents leave the index.
             app.screen.query_one("#folder-table").focus()
             await pilot.press("p")
-            await pilot.pause()
+            await wait_for(pilot, lambda: app.config.paused_folders, 10, "the pause")
             assert app.config.paused_folders == [str(folder.resolve())]
             await pilot.press("delete")
             await wait_for(pilot, lambda: app.status_info.get("documents", 1) == 0 and not app.indexing, 60,
