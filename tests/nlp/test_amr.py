@@ -9,6 +9,8 @@ building an index every retriever reads) is tested with a table of graphs as its
 
 from __future__ import annotations
 
+import importlib.util
+
 import http.server
 import io
 import itertools
@@ -308,7 +310,11 @@ def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(AmrUnavailable) as err:
         AmrExtractor(model_dir=tmp_path / "nothing-here")
     message = str(err.value)
-    assert str(tmp_path / "nothing-here") in message and "assistant models pull parse_xfm_bart_base" in message
+    if importlib.util.find_spec("amrlib") is None:
+        # Without the package the first thing to fix is the install.
+        assert "pip install 'assistant[amr]'" in message
+    else:
+        assert str(tmp_path / "nothing-here") in message and "assistant models pull parse_xfm_bart_base" in message
     assert isinstance(err.value, models.ModelNotFound)  # the CLI prints it as an error, no traceback
 
 
