@@ -9,9 +9,8 @@ building an index every retriever reads) is tested with a table of graphs as its
 
 from __future__ import annotations
 
-import importlib.util
-
 import http.server
+import importlib.util
 import io
 import itertools
 import json
