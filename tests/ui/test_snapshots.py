@@ -70,28 +70,11 @@ def test_main_screen_with_an_answer_and_its_sources(snap_compare, snapshot_app):
     assert snap_compare(snapshot_app(conversation=True), terminal_size=SIZE, run_before=_ready)
 
 
-def test_folders_screen(snap_compare, snapshot_app):
-    async def open_folders(pilot):
+@pytest.mark.parametrize("key", ["ctrl+f", "ctrl+s", "f1"], ids=["folders", "settings", "help"])
+def test_dialog_screen(snap_compare, snapshot_app, key):
+    async def open_dialog(pilot):
         await _ready(pilot)
-        await pilot.press("ctrl+f")
+        await pilot.press(key)
         await pilot.pause(0.3)
 
-    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_folders)
-
-
-def test_settings_screen(snap_compare, snapshot_app):
-    async def open_settings(pilot):
-        await _ready(pilot)
-        await pilot.press("ctrl+s")
-        await pilot.pause(0.3)
-
-    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_settings)
-
-
-def test_help_screen(snap_compare, snapshot_app):
-    async def open_help(pilot):
-        await _ready(pilot)
-        await pilot.press("f1")
-        await pilot.pause(0.3)
-
-    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_help)
+    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_dialog)
