@@ -30,6 +30,16 @@ async def wait_for(pilot, condition, timeout: float = 300.0, what: str = "condit
         await pilot.pause(0.05)
 
 
+async def click(pilot, target) -> None:
+    """Click once the widget is laid out: a widget with no region yet would be clicked at
+    (0, 0), which is the header's command-palette icon."""
+    def widget():
+        return pilot.app.screen.query_one(target) if isinstance(target, str) else target
+
+    await wait_for(pilot, lambda: widget().region.area > 0, 10, f"{target} to be laid out")
+    await pilot.click(widget())
+
+
 def plain(widget) -> str:
     content = widget.content
     return content.plain if hasattr(content, "plain") else str(content)
@@ -59,7 +69,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             await pilot.press("ctrl+f")
             await wait_for(pilot, lambda: isinstance(app.screen, FoldersScreen), 10, "the folders screen")
             app.screen.query_one("#folder-path").value = str(docs)
-            await pilot.click("#folder-add")
+            await click(pilot, "#folder-add")
             await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 8 and not app.indexing, 600,
                            "the folder to be indexed")
             assert app.config.folders == [str(docs.resolve())]
@@ -94,17 +104,24 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             assert all(c["path"].startswith(str(docs.resolve())) for c in citations)
 
             # Choose a citation: its source is shown with the cited sentence.
-            button = answer.query(".citation").first()
-            await pilot.click(button)
+            # The buttons are mounted just after the answer ends.
+            await wait_for(pilot, lambda: answer.query(".citation"), 10, "the citation buttons")
+            await click(pilot, answer.query(".citation").first())
             pane = app.query_one(SourcesPane)
             await wait_for(pilot, lambda: pane.current is not None, 10, "the source to be shown")
+            assert app.screen is app.screen_stack[0], app.screen  # no dialog or palette opened by the click
             assert pane.current is not None and pane.current["n"] == citations[0]["n"]
             shown = plain(pane.query_one("#source-text"))
             assert citations[0]["text"] in shown and citations[0]["path"] in shown
 
             # Open it in the system viewer.
             await pilot.press("ctrl+o")
-            await wait_for(pilot, lambda: opened, 10, "the source to be opened")
+            try:
+                await wait_for(pilot, lambda: opened, 10, "the source to be opened")
+            except AssertionError as exc:
+                notes = [n.message for n in app._notifications]
+                raise AssertionError(f"{exc}; focused={app.focused!r} screen={app.screen!r} "
+                                     f"current={pane.current and pane.current['path']} notes={notes}") from None
             assert opened == [citations[0]["path"]]
 
             # Switch retriever; it is saved and used for the next question.
@@ -220,7 +237,7 @@ def test_settings_and_help(make_engine, tmp_path):
             app.screen.query_one("#set-retriever").value = "unweaver:pav"
             app.screen.query_one("#set-theme").value = "textual-light"
             app.screen.query_one("#set-k").value = "0"
-            await pilot.click("#settings-save")
+            await click(pilot, "#settings-save")
             await pilot.pause()
             assert isinstance(app.screen, SettingsScreen), "k=0 must be refused"
             app.screen.query_one("#set-k").value = "7"
