@@ -71,3 +71,34 @@ def fts_rowids(store, word: str) -> set[int]:
     """Rowids the FTS index itself holds for `word` (no join: stale entries show up)."""
     return {r[0] for r in store.db.execute("select rowid from chunks_fts where chunks_fts match ?", [f'"{word}"'])}
 
+
+
+def first_chunk_graphs(splitter, extractor, text: str, title: str | None = None):
+    """What the indexer does before coreference for the first chunk of a document: split,
+    extract, and put the title in the first sentence. Returns (sentences, offsets, graphs,
+    title mention, whether the title is a person)."""
+    from assistant.indexing import _title_mention
+
+    spans = splitter.split(text)
+    sentences = [text[s:e] for s, e in spans]
+    offsets = [s for s, _ in spans]
+    graphs = extractor.extract(sentences, offsets)
+    mention, person = None, False
+    if title:
+        mention, person = _title_mention(title, graphs[0], offsets[0], sentences[0])
+        assert mention is not None, f"title {title!r} not in the first sentence"
+    return sentences, offsets, graphs, mention, person
+
+
+def engine_over_passages(directory: Path, passages: list[dict], embedder, splitter, generator, as_text=None):
+    """An Engine sharing the session's models, its index built from in-memory passages
+    ({"title", "text"}); `as_text(passage)` gives the indexed text (default: the text)."""
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    engine = Engine(Config(), index_dir=directory)
+    engine.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
+    as_text = as_text or (lambda p: p["text"])
+    report = engine.indexer.index_texts((p["title"], as_text(p), p["title"]) for p in passages)
+    assert report.ok and report.added == len(passages)
+    return engine

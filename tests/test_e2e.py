@@ -11,6 +11,7 @@ import json
 import random
 
 import pytest
+from helpers import engine_over_passages
 
 pytestmark = pytest.mark.slow
 
@@ -43,14 +44,10 @@ def wiki(data_dir):
 
 @pytest.fixture(scope="module")
 def engine(wiki, tmp_path_factory, embedder, splitter, generator):
-    from assistant.config import Config
-    from assistant.engine import Engine
-
     _, _, passages = wiki
-    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("wiki") / "ix")
-    e.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
-    report = e.indexer.index_texts((p["title"], p["text"], p["title"]) for p in passages)
-    assert report.ok and report.added == len(passages)
+    e = engine_over_passages(
+        tmp_path_factory.mktemp("wiki") / "ix", passages, embedder, splitter, generator,
+    )
     yield e
     e.close()
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import first_chunk_graphs
 
-from assistant.indexing import _title_mention
 from assistant.nlp.coref import RuleCoref
 from assistant.nlp.extract import PRONOUNS, SentenceGraph
 from assistant.nlp.normalize import entity_key
@@ -57,14 +57,7 @@ class Run:
 def run(splitter, extractor, text: str, title: str | None = None) -> Run:
     """What the indexer does for the first chunk of a document: split, extract, put the
     title in the first sentence, resolve."""
-    spans = splitter.split(text)
-    sentences = [text[s:e] for s, e in spans]
-    offsets = [s for s, _ in spans]
-    graphs = extractor.extract(sentences, offsets)
-    mention, person = None, False
-    if title:
-        mention, person = _title_mention(title, graphs[0], offsets[0], sentences[0])
-        assert mention is not None, f"title {title!r} not in the first sentence"
+    sentences, offsets, graphs, mention, person = first_chunk_graphs(splitter, extractor, text, title)
     resolved = RuleCoref().resolve(sentences, offsets, graphs, mention, person)
     assert len(resolved) == len(sentences)
     return Run(text, sentences, offsets, graphs, resolved)

@@ -18,6 +18,7 @@ import socket
 import string
 
 import pytest
+from helpers import first_chunk_graphs
 
 # Not importorskip: importing fastcoref configures the root logger; model_classes() undoes that.
 if importlib.util.find_spec("fastcoref") is None:
@@ -25,7 +26,6 @@ if importlib.util.find_spec("fastcoref") is None:
 
 from huggingface_hub import constants as hf_constants
 
-from assistant.indexing import _title_mention
 from assistant.nlp.coref import POSSESSIVES, REFLEXIVES, RuleCoref, make_coref
 from assistant.nlp.coref_fast import FastCoref, model_classes
 from assistant.nlp.extract import PRONOUNS, SentenceGraph
@@ -97,18 +97,6 @@ def tiny_models(tmp_path_factory):
     }
 
 
-def extract(splitter, extractor, text, title=None):
-    spans = splitter.split(text)
-    sentences = [text[s:e] for s, e in spans]
-    offsets = [s for s, _ in spans]
-    graphs = extractor.extract(sentences, offsets)
-    mention, person = None, False
-    if title:
-        mention, person = _title_mention(title, graphs[0], offsets[0], sentences[0])
-        assert mention is not None
-    return sentences, offsets, graphs, mention, person
-
-
 def expected_text(sentence, base, graph):
     """The resolved sentence as the keyed pronoun mentions say it must read."""
     out = sentence
@@ -167,7 +155,7 @@ def run_passages(coref, splitter, extractor) -> int:
     """Resolve every passage, checking the contract; how many mentions got a key."""
     resolutions = 0
     for text, title in PASSAGES:
-        sentences, offsets, graphs, mention, person = extract(splitter, extractor, text, title)
+        sentences, offsets, graphs, mention, person = first_chunk_graphs(splitter, extractor, text, title)
         before = [[(m.key, m.kind) for m in g.mentions] for g in graphs]
         resolved = coref.resolve(sentences, offsets, graphs, mention, person)
         check_contract(sentences, offsets, graphs, before, resolved)
@@ -208,7 +196,7 @@ def spans_of(text, *phrases):
 def test_cluster_mapping_keys_and_text(splitter, extractor):
     text = ("Ada Lovelace was an English mathematician. She worked with Charles Babbage on his engine. "
             "Her notes describe the first published algorithm, which she wrote herself.")
-    sentences, offsets, graphs, _, _ = extract(splitter, extractor, text)
+    sentences, offsets, graphs, _, _ = first_chunk_graphs(splitter, extractor, text)
     joined = " ".join(sentences)
     ada = spans_of(joined, "Ada Lovelace", "She", "Her", "she", "herself")
     babbage = spans_of(joined, "Charles Babbage", "his")
@@ -227,7 +215,7 @@ def test_cluster_mapping_keys_and_text(splitter, extractor):
 
 def test_pronoun_without_a_named_mention_before_it_is_left_alone(splitter, extractor):
     text = "Before he left, Mark Evans lost the keys. They were never found."
-    sentences, offsets, graphs, _, _ = extract(splitter, extractor, text)
+    sentences, offsets, graphs, _, _ = first_chunk_graphs(splitter, extractor, text)
     joined = " ".join(sentences)
     # A name only after the pronoun; a common noun ("the keys") is no name.
     clusters = [spans_of(joined, "he", "Mark Evans"), spans_of(joined, "the keys", "They")]
@@ -239,7 +227,7 @@ def test_pronoun_without_a_named_mention_before_it_is_left_alone(splitter, extra
 
 def test_the_film_joins_the_title_and_spans_across_sentences_are_ignored(splitter, extractor):
     text = "Harrowmere is a 1999 British film. The film follows a journalist. It won two awards."
-    sentences, offsets, graphs, mention, person = extract(splitter, extractor, text, "Harrowmere")
+    sentences, offsets, graphs, mention, person = first_chunk_graphs(splitter, extractor, text, "Harrowmere")
     joined = " ".join(sentences)
     film = spans_of(joined, "Harrowmere", "The film", "It")
     across = [(joined.index("film."), joined.index("follows"))]  # crosses a sentence boundary

@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from helpers import engine_over_passages
 
 from assistant.eval.runner import passage_document
 
@@ -35,14 +36,11 @@ def wiki(data_dir):
 
 @pytest.fixture(scope="module")
 def engine(wiki, tmp_path_factory, embedder, splitter, generator):
-    from assistant.config import Config
-    from assistant.engine import Engine
-
     _, _, passages = wiki
-    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("wiki-entities") / "ix")
-    e.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
-    report = e.indexer.index_texts((p["title"], passage_document(p["title"], p["text"]), p["title"]) for p in passages)
-    assert report.ok and report.added == len(passages)
+    e = engine_over_passages(
+        tmp_path_factory.mktemp("wiki-entities") / "ix", passages, embedder, splitter, generator,
+        as_text=lambda p: passage_document(p["title"], p["text"]),
+    )
     yield e
     e.close()
 
