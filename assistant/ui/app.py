@@ -91,6 +91,7 @@ class AssistantApp(App):
         self.activity = "loading the index…"
         self.status_info: dict = {}
         self._stop: threading.Event | None = None
+        self._ui_thread: int | None = None  # set on mount: the thread the app runs on
         self._last_answer: AnswerView | None = None
 
     # -- layout --------------------------------------------------------------------
@@ -109,6 +110,7 @@ class AssistantApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._ui_thread = threading.get_ident()
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.query_one(StatusBar).show_activity(self.activity)
@@ -479,7 +481,7 @@ class AssistantApp(App):
     def _from_thread(self, callback: Callable, *args) -> bool:
         """Run callback on the UI thread, from any thread (the watcher reports from the
         thread that started it, which may be the UI's own)."""
-        if threading.get_ident() == self._thread_id:
+        if threading.get_ident() == self._ui_thread:
             callback(*args)
             return True
         try:
