@@ -280,9 +280,9 @@ class Indexer:
                     text, sents, self.chunk_tokens, self.embedder.count_tokens, self.embedder.token_spans
                 )
                 planned.append(chunks)
-        graphs = None
+        graphs = notes = None
         if self.extractor is not None:
-            graphs, resolved = self._extract(batch, planned, report)
+            graphs, resolved, notes = self._extract(batch, planned, report)
         with _Timer(report, "embed"):
             flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
             vectors = self.embedder.encode(flat)
@@ -339,7 +339,8 @@ class Indexer:
                     "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
                 }
                 added, removed = self.store.write_document(
-                    record, chunk_rows, sentence_rows, graphs[b] if graphs is not None else None
+                    record, chunk_rows, sentence_rows, graphs[b] if graphs is not None else None,
+                    notes[b] if notes is not None else None,
                 )
                 self.index.apply_row_changes(
                     removed, added, vecs, svecs.astype(np.float32) if svecs is not None else None
@@ -353,16 +354,33 @@ class Indexer:
 
     # -- the entity layer ------------------------------------------------------------
     def _extract(self, batch: list[_Pending], planned: list, report: IndexReport):
-        """Sentence graphs per document/chunk/sentence, coreference resolved; and the
-        resolved text of every sentence."""
-        texts, offsets = [], []
+        """Sentence graphs per document/chunk/sentence, coreference resolved; the resolved
+        text of every sentence; and, from an extractor that describes what it finds (llm),
+        its description of each class per document/chunk (else None)."""
+        texts, offsets, spans = [], [], []
         for item, chunks in zip(batch, planned):
             for c in chunks:
+                spans.append((len(texts), len(texts) + len(c.sentences)))
                 for s, e in c.sentences:
                     texts.append(item.document.text[s:e])
                     offsets.append(s)
+        described = getattr(self.extractor, "extract_described", None)
+        chunk_notes: list[dict[str, str]] | None = None
         with _Timer(report, "extract"):
-            flat = self.extractor.extract(texts, offsets)
+            if described is not None:
+                # Whole chunks, as the model should read them (not the sentence protocol's
+                # pseudo-chunks), so that each description belongs to one stored chunk.
+                per_chunk = described([(texts[a:b], offsets[a:b]) for a, b in spans])
+                flat = [g for chunk_graphs, _ in per_chunk for g in chunk_graphs]
+                chunk_notes = [n for _, n in per_chunk]
+            else:
+                flat = self.extractor.extract(texts, offsets)
+        notes = None
+        if chunk_notes is not None:
+            notes, at = [], 0
+            for chunks in planned:
+                notes.append(chunk_notes[at: at + len(chunks)])
+                at += len(chunks)
         graphs, resolved, k = [], [], 0
         with _Timer(report, "coref"):
             for item, chunks in zip(batch, planned):
@@ -383,7 +401,7 @@ class Indexer:
                     doc_resolved.append(res)
                 graphs.append(doc_graphs)
                 resolved.append(doc_resolved)
-        return graphs, resolved
+        return graphs, resolved, notes
 
     def refresh_entities(self, report: IndexReport) -> None:
         """Describe and embed the entity classes this run touched; drop orphans' vectors."""
@@ -395,6 +413,9 @@ class Indexer:
         gone = [i for i in list(desc_vec._ids) if i not in live]
         if not dirty and not gone:
             return
+        # The extractor's own descriptions, where it wrote any (UnWeaver: the per-chunk
+        # descriptions concatenated, shortened by the LLM past a length); timed on their own.
+        written = self._class_descriptions(dirty, report)
         with _Timer(report, "entity_vectors"):
             ids = [r[0] for r in dirty]
             contexts: dict[int, list[str]] = defaultdict(list)
@@ -412,14 +433,21 @@ class Indexer:
                         if len(contexts[eid]) < 4 and text not in contexts[eid]:
                             contexts[eid].append(text)
             name_vecs = self.embedder.encode([r[1] for r in dirty]) if dirty else np.zeros((0, self.index.dim))
+            described = [eid for eid, _ in dirty if eid in written]
+            written_vecs = dict(zip(described, self.embedder.encode([written[e] for e in described]))) if described else {}
             all_chunks = sorted({c for cs in chunk_sets.values() for c in cs})
             chunk_vecs = self.store.embeddings_for(all_chunks)
             rows, desc_list = [], []
             for (eid, name), nv in zip(dirty, name_vecs):
-                ctx = [chunk_vecs[c] for c in chunk_sets.get(eid, ()) if c in chunk_vecs]
-                dv = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * (np.mean(ctx, axis=0) if ctx else nv)
+                if eid in written_vecs:
+                    context = written_vecs[eid]
+                    desc = written[eid]
+                else:
+                    ctx = [chunk_vecs[c] for c in chunk_sets.get(eid, ()) if c in chunk_vecs]
+                    context = np.mean(ctx, axis=0) if ctx else nv
+                    desc = f"{name}: " + " ".join(contexts.get(eid, []))
+                dv = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * context
                 dv = dv / (np.linalg.norm(dv) or 1.0)
-                desc = f"{name}: " + " ".join(contexts.get(eid, []))
                 rows.append((desc[:DESCRIPTION_CHARS], to_blob16(dv), eid))
                 desc_list.append(dv)
             with self.write_lock, self.store.lock, db.atomic():
@@ -427,6 +455,22 @@ class Indexer:
                     "update entities set description = ?, desc_vec = ?, dirty = 0 where id = ?", rows
                 )
                 self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1), name="entity_descriptions")
+
+    def _class_descriptions(self, dirty: list, report: IndexReport) -> dict[int, str]:
+        """entity id -> description built from the extractor's per-chunk notes."""
+        notes = self.store.entity_notes([r[0] for r in dirty])
+        if not notes:
+            return {}
+        describe = getattr(self.extractor, "class_description", None)
+        out = {}
+        with _Timer(report, "describe"):
+            for eid, name in dirty:
+                if eid in notes:
+                    if describe is not None:
+                        out[eid] = describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
+                    else:
+                        out[eid] = " ".join(dict.fromkeys(notes[eid]))
+        return out
 
 
 def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:

@@ -162,7 +162,7 @@ def empty_stats() -> dict:
         "entities": 0, "grounded": 0, "ungrounded": 0, "invalid_json": 0, "loops": 0,
         "mentions": 0, "grounded_exact": 0, "grounded_resolved": 0, "grounded_fuzzy": 0,
         "seconds": 0.0,
-        "shorten_calls": 0, "shorten_prompt_tokens": 0, "shorten_completion_tokens": 0, "shorten_seconds": 0.0,
+        "shorten_calls": 0, "shorten_cached": 0, "shorten_prompt_tokens": 0, "shorten_completion_tokens": 0, "shorten_seconds": 0.0,
     }
 
 
@@ -372,6 +372,15 @@ class LlmExtractor:
         self.last = self.extract_chunks(groups)
         return [graph for ex in self.last for graph in ex.graphs]
 
+    def extract_described(self, chunks: list[tuple[list[str], list[int]]]) -> list[tuple[list[SentenceGraph], dict[str, str]]]:
+        """The indexer's entry point: per real chunk (its sentence texts and their document
+        offsets), one graph per sentence and what the model said about each class in it."""
+        out = []
+        for texts, offsets in chunks:
+            ex = self.extract_chunk(ChunkText(list(texts), list(texts), list(offsets)))
+            out.append((ex.graphs, ex.descriptions))
+        return out
+
     # --- chunks ------------------------------------------------------------------
 
     def extract_chunks(self, chunks: list[ChunkText]) -> list[ChunkExtraction]:
@@ -488,11 +497,23 @@ class LlmExtractor:
     def class_description(self, name: str, descriptions: list[str], threshold: int = 600,
                           limit_chars: int | None = None) -> str:
         """The class's description: its per-chunk descriptions concatenated (distinct ones,
-        in order), shortened by the LLM when longer than `threshold` characters."""
+        in order), shortened by the LLM when longer than `threshold` characters. Shortened
+        ones are cached like extractions, so rebuilding an unchanged class costs no call."""
         text = concat_descriptions(descriptions)
         if len(text) <= threshold:
             return text
-        return shorten_description(self.generator, name, text, limit_chars or threshold, self.stats)
+        limit = limit_chars or threshold
+        h = chunk_hash(f"{name}\0{limit}\0{text}")
+        model = self.model_key + "|shorten"
+        if self.cache is not None:
+            raw = self.cache.get(h, model)
+            if raw is not None:
+                self.stats["shorten_cached"] = self.stats.get("shorten_cached", 0) + 1
+                return json.loads(raw)["description"]
+        short = shorten_description(self.generator, name, text, limit, self.stats)
+        if self.cache is not None:
+            self.cache.put(h, model, json.dumps({"description": short}, ensure_ascii=False))
+        return short
 
     def close(self) -> None:
         if self.cache is not None:

@@ -153,6 +153,15 @@ class Store:
         db["mentions"].create_index(["entity_id"], if_not_exists=True)
         db["mentions"].create_index(["document_id"], if_not_exists=True)
         db["mentions"].create_index(["sentence_id"], if_not_exists=True)
+        # What the extractor said about a class in one chunk (the llm extractor's per-chunk
+        # descriptions): a class description is built from these when a class has any
+        # (UnWeaver), from its grounded sentences otherwise.
+        db["entity_notes"].create(
+            {"id": int, "entity_id": int, "document_id": int, "chunk_id": int, "description": str},
+            pk="id", if_not_exists=True,
+        )
+        db["entity_notes"].create_index(["entity_id"], if_not_exists=True)
+        db["entity_notes"].create_index(["document_id"], if_not_exists=True)
         db["actions"].create(
             {
                 "id": int, "document_id": int, "chunk_id": int, "sentence_id": int,
@@ -206,13 +215,16 @@ class Store:
         return list(self.db["documents"].rows_where(order_by="path"))
 
     def write_document(
-        self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None
+        self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,
+        notes: list[dict[str, str]] | None = None,
     ) -> tuple[RowIds, RowIds]:
         """Replace everything stored for doc['path'] in one transaction; the ids of the new
         rows and of the rows it replaced.
 
         `sentences[i]` are the sentence rows of `chunks[i]`; `graphs[i][j]`, when given, is
-        the extracted SentenceGraph of sentence j of chunk i.
+        the extracted SentenceGraph of sentence j of chunk i; `notes[i]`, when given, maps a
+        class key to what the extractor said about that class in chunk i (kept only for a
+        class the chunk's graphs ground, so that every note belongs to a mention).
         """
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(doc["path"])
@@ -227,6 +239,8 @@ class Store:
                     added.sentences.append(sentence_id)
                     if graphs is not None:
                         self._write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
+                if notes is not None and graphs is not None and notes[i]:
+                    self._write_notes(notes[i], graphs[i], doc_id, chunk_id)
             self._bump_version()
         return added, removed
 
@@ -274,6 +288,31 @@ class Store:
                 [doc_id, action_ids[i], action_ids[j]],
             )
 
+    def _write_notes(self, notes: dict[str, str], graphs: list, doc_id: int, chunk_id: int) -> None:
+        grounded = {m.key for g in graphs for m in g.mentions}
+        for key, description in notes.items():
+            if key not in grounded or not description:
+                continue
+            row = self.db.execute("select id from entities where key = ?", [key]).fetchone()
+            if row is not None:
+                self.db.execute(
+                    "insert into entity_notes (entity_id, document_id, chunk_id, description) values (?, ?, ?, ?)",
+                    [row[0], doc_id, chunk_id, description],
+                )
+
+    def entity_notes(self, entity_ids: list[int]) -> dict[int, list[str]]:
+        """Each class's per-chunk descriptions, in the order they were written."""
+        out: dict[int, list[str]] = {}
+        with self.lock:
+            for start in range(0, len(entity_ids), 500):
+                part = entity_ids[start: start + 500]
+                marks = ",".join("?" * len(part))
+                for eid, text in self.db.execute(
+                    f"select entity_id, description from entity_notes where entity_id in ({marks}) order by id", part
+                ):
+                    out.setdefault(eid, []).append(text)
+        return out
+
     def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
         """Remember why a file could not be indexed; drops any older content of it."""
         with self.lock, self.db.atomic():
@@ -317,6 +356,7 @@ class Store:
             [doc_id, doc_id],
         )
         self.db.execute("delete from mentions where document_id = ?", [doc_id])
+        self.db.execute("delete from entity_notes where document_id = ?", [doc_id])
         self.db.execute("delete from edges where document_id = ?", [doc_id])
         self.db.execute("delete from actions where document_id = ?", [doc_id])
         self.db.execute("delete from entities where n_mentions <= 0")

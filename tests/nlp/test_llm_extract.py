@@ -117,6 +117,21 @@ def test_chunk_grounding_flags_and_counts(tmp_path):
     assert gen.calls == 1 and r2.cached and r2.graphs[1].mentions[0].start == offs[1] + 100
 
 
+def test_class_description_concatenates_then_shortens_once(tmp_path):
+    gen = FakeGenerator({"description": "Lester Smith is a game designer who made Dragon Dice."})
+    ex = LlmExtractor(gen, cache_path=tmp_path / "c.sqlite")
+    short_notes = ["A game designer.", "He made Dragon Dice.", "A game designer."]
+    assert ex.class_description("Lester Smith", short_notes, threshold=100) == "A game designer. He made Dragon Dice."
+    assert gen.calls == 0
+    long_notes = [f"Lester Smith did thing number {i} in the year {1980 + i}." for i in range(8)]
+    first = ex.class_description("Lester Smith", long_notes, threshold=100, limit_chars=100)
+    assert first == "Lester Smith is a game designer who made Dragon Dice." and gen.calls == 1
+    # The same class again (a rebuild): from the cache, no call.
+    again = LlmExtractor(gen, cache_path=tmp_path / "c.sqlite")
+    assert again.class_description("Lester Smith", long_notes, threshold=100, limit_chars=100) == first
+    assert gen.calls == 1 and again.stats["shorten_cached"] == 1
+
+
 def test_registered_and_schema_bounds():
     ex = make_extractor("llm", generator=FakeGenerator({"entities": []}))
     assert isinstance(ex, LlmExtractor) and ex.name == "llm"
