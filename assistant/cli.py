@@ -268,8 +268,11 @@ def models_pull(name: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"), show_default=True)
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), help="Where evaluation indexes are kept.")
 @click.option("--rebuild", is_flag=True, help="Rebuild the dataset's index even if a cached one matches.")
+@click.option("--extractor", type=click.Choice(["spacy", "llm", "amr", "none"]),
+              help="Entity extractor to index with (default: the config's); the report gives its time and LLM tokens.")
 @click.pass_obj
-def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir, rebuild) -> None:
+def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir,
+             rebuild, extractor) -> None:
     """Measure retrievers side by side on a public QA dataset."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -283,7 +286,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
     settings = EvalSettings(
         fmt=fmt, questions=questions, corpus=corpus, retrievers=names,
         ks=[int(k) for k in ks.split(",")], answer=answer, answer_limit=answer_limit, limit=limit,
-        out=out, cache_dir=cache_dir, rebuild=rebuild, name=name,
+        out=out, cache_dir=cache_dir, rebuild=rebuild, name=name, extractor=extractor,
     )
     with Progress(TextColumn("{task.description:>14}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True) as bar:
@@ -296,7 +299,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
 
         try:
             report = run_eval(settings, obj.config, progress)
-        except (ValueError, FileNotFoundError) as exc:
+        except (ValueError, FileNotFoundError, models.ModelNotFound) as exc:
             _fail(str(exc), 2)
     console.print(markdown_table(report, settings.ks), markup=False, highlight=False)
     console.print(f"wrote {escape(str(out))}/{escape(report['dataset'])}.json, .md, .png")

@@ -15,7 +15,7 @@ import platform
 import resource
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Callable
@@ -45,6 +45,7 @@ class EvalSettings:
     cache_dir: Path | None = None
     rebuild: bool = False
     name: str | None = None  # label in reports, default: the questions file's stem
+    extractor: str | None = None  # the entity extractor to index with (default: the config's)
 
 
 def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
@@ -102,6 +103,8 @@ def run_eval(
     from ..indexing import IndexReport
 
     config = config or Config()
+    if settings.extractor:
+        config = replace(config, extractor=settings.extractor)
     progress = on_progress or (lambda stage, done, total: None)
     ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
     label = settings.name or Path(settings.questions).stem
@@ -124,15 +127,23 @@ def run_eval(
         t0 = time.perf_counter()
         total = len(ds.passages)
         items = ((DOC_PREFIX + p.pid, passage_document(p.title, p.text), p.title) for p in ds.passages)
-        report: IndexReport = engine.indexer.index_texts(
-            items, on_progress=lambda p: progress("index", p.files_done, total), total=total
-        )
+        try:
+            report: IndexReport = engine.indexer.index_texts(
+                items, on_progress=lambda p: progress("index", p.files_done, total), total=total
+            )
+        except BaseException:
+            # A missing model or an interrupt: no half-built index left to look like a cache.
+            engine.close()
+            shutil.rmtree(index_dir, ignore_errors=True)
+            raise
         build = {
             "seconds_total": round(time.perf_counter() - t0, 2),
             "seconds_by_stage": {k: round(v, 2) for k, v in report.seconds.items()},
             "documents": report.added, "chunks": report.chunks, "sentences": report.sentences,
             "embedder_tokens": report.embedder_tokens,
             "reused": False,
+            "extractor": config.extractor or "none",
+            **extractor_costs(engine),
         }
         build["index_bytes"] = engine.index.size_on_disk()
         build_record.write_text(json.dumps(build, indent=2))
@@ -149,8 +160,11 @@ def run_eval(
     store = engine.index.store
     for name in settings.retrievers:
         retriever = engine.retriever(name)
-        retriever.search(questions[0].question if questions else "warm up", 5)  # load lazily built state
+        # Loads lazily built state; not a question of the set, whose query parse an LLM
+        # extractor would then answer from its cache (and count no tokens for).
+        retriever.search("warm up", 5)
         latencies, tokens_before = [], engine.embedder.tokens_embedded
+        llm_before = _llm_tokens(engine)
         recalls = {k: [] for k in settings.ks}
         ndcgs, in_context, rows = [], [], []
         for i, q in enumerate(questions):
@@ -189,6 +203,8 @@ def run_eval(
             "latency_ms_p50": round(lat["p50"], 2),
             "latency_ms_p95": round(lat["p95"], 2),
             "query_embedder_tokens": engine.embedder.tokens_embedded - tokens_before,
+            # An LLM at query time (slim:decompose; grounded over an llm-extracted index).
+            "query_llm_tokens": _llm_tokens(engine) - llm_before,
         }
         per_question[name] = rows
 
@@ -219,6 +235,35 @@ def run_eval(
     write_report(report, per_question, Path(settings.out), settings.ks)
     engine.close()
     return report
+
+
+def _llm_tokens(engine) -> int:
+    gen = engine.__dict__.get("generator")  # only when something loaded it
+    return (gen.prompt_tokens + gen.completion_tokens) if gen is not None else 0
+
+
+def extractor_costs(engine) -> dict:
+    """What the index build's extractor spent, per stage (extraction per chunk; class
+    descriptions), for an extractor that counts (llm); empty for one that does not."""
+    stats = getattr(engine.__dict__.get("extractor"), "stats", None)
+    if not stats:
+        return {}
+    if "llm_calls" not in stats:  # amr: what its parser made of the sentences
+        return {"extraction": dict(stats)}
+    return {
+        "llm_model": getattr(engine.generator, "name", None),
+        "llm_tokens": {
+            "extract": {"prompt": stats["prompt_tokens"], "completion": stats["completion_tokens"],
+                        "calls": stats["llm_calls"], "cached": stats["cached"],
+                        "seconds": round(stats["seconds"], 2)},
+            "describe": {"prompt": stats["shorten_prompt_tokens"], "completion": stats["shorten_completion_tokens"],
+                         "calls": stats["shorten_calls"], "cached": stats.get("shorten_cached", 0),
+                         "seconds": round(stats["shorten_seconds"], 2)},
+        },
+        "extraction": {k: stats[k] for k in ("chunks", "entities", "grounded", "ungrounded", "grounded_exact",
+                                             "grounded_resolved", "grounded_fuzzy", "mentions",
+                                             "invalid_json", "loops") if k in stats},
+    }
 
 
 def _pct(values: list[float]) -> float | None:
@@ -292,6 +337,16 @@ def markdown_table(report: dict, ks: list[int]) -> str:
         f"{idx.get('index_to_corpus')}x the corpus; embedder tokens {idx.get('embedder_tokens')}; "
         f"peak RSS {report['peak_rss_mb']} MB.",
     ]
+    if idx.get("extractor"):
+        line = f"Extractor: {idx['extractor']}"
+        for stage, t in (idx.get("llm_tokens") or {}).items():
+            line += (f"; LLM {stage}: {t['prompt']} prompt + {t['completion']} completion tokens in "
+                     f"{t['calls']} calls ({t['cached']} cached), {t['seconds']} s")
+        ex = idx.get("extraction")
+        if ex and "invalid_json" in ex:
+            line += (f"; {ex['grounded']}/{ex['entities']} entities grounded, "
+                     f"{ex['invalid_json']} invalid JSON, {ex['loops']} loops")
+        lines.append(line + ".")
     for key in ("entity_seconds_by_stage",):
         if idx.get(key):
             lines.append("Entity stages: " + ", ".join(f"{k} {v}s" for k, v in idx[key].items()) + ".")

@@ -1,0 +1,76 @@
+"""`assistant eval` end to end on a slice of the real HotpotQA file: the index is built with
+the chosen extractor and cached under a key that includes it, the reports are written, and
+an LLM extractor's costs (tokens per stage, grounding, invalid JSON, loops) are reported."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.config import Config
+from assistant.eval.runner import EvalSettings, run_eval
+
+
+@pytest.fixture(scope="module")
+def small_hotpotqa(data_dir, tmp_path_factory):
+    """The first HotpotQA question with its two gold paragraphs and one distractor."""
+    recs = json.loads((data_dir / "hotpotqa" / "hotpotqa_train_100.json").read_text())
+    rec = recs[0]
+    gold = {t for t, _ in rec["supporting_facts"]}
+    keep = [c for c in rec["context"] if c[0] in gold]
+    keep += [c for c in rec["context"] if c[0] not in gold][:1]
+    path = tmp_path_factory.mktemp("hotpot") / "one.json"
+    path.write_text(json.dumps([{**rec, "context": keep}]))
+    return path
+
+
+def _settings(path, tmp_path, **kw) -> EvalSettings:
+    return EvalSettings(fmt="hotpotqa", questions=path, out=tmp_path / "out", cache_dir=tmp_path / "cache",
+                        ks=[1, 2], **kw)
+
+
+def test_eval_builds_per_extractor_and_reuses(small_hotpotqa, tmp_path):
+    spacy = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense", "slim"], extractor="spacy"), Config())
+    idx = spacy["index"]
+    assert idx["extractor"] == "spacy" and not idx["reused"] and "llm_tokens" not in idx
+    assert spacy["corpus"]["passages"] == 3
+    for r in spacy["retrievers"].values():
+        assert 0 <= r["recall@2"] <= 100 and r["query_llm_tokens"] == 0
+    written = json.loads((tmp_path / "out" / "one.json").read_text())
+    assert written["per_question"]["slim"][0]["ranked"]
+    assert (tmp_path / "out" / "one.md").read_text().startswith("### one (hotpotqa)")
+    # The same settings again: the cached index; another extractor: an index of its own.
+    again = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense"], extractor="spacy"), Config())
+    assert again["index"]["reused"] and again["index"]["dir"] == idx["dir"]
+    none = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense"], extractor="none"), Config())
+    assert none["index"]["dir"] != idx["dir"] and none["index"]["extractor"] == "none"
+
+
+def test_eval_reports_llm_extractor_costs(small_hotpotqa, tmp_path):
+    report = run_eval(
+        _settings(small_hotpotqa, tmp_path, retrievers=["unweaver", "grounded"], extractor="llm", name="llm"),
+        Config(llm_threads=1),
+    )
+    idx = report["index"]
+    assert idx["extractor"] == "llm" and idx["llm_model"]
+    extract = idx["llm_tokens"]["extract"]
+    assert extract["calls"] >= idx["chunks"] and extract["prompt"] > 0 and extract["completion"] > 0
+    assert "describe" in idx["llm_tokens"]
+    ex = idx["extraction"]
+    assert ex["invalid_json"] == 0 and ex["loops"] == 0 and 0 < ex["grounded"] <= ex["entities"]
+    assert "extract" in idx["seconds_by_stage"]
+    # grounded parses the question with the index's extractor: the LLM, at query time.
+    assert report["retrievers"]["grounded"]["query_llm_tokens"] > 0
+    assert report["retrievers"]["unweaver"]["query_llm_tokens"] == 0
+    assert "LLM extract:" in (tmp_path / "out" / "llm.md").read_text()
+
+
+def test_eval_without_the_amr_model_fails_clearly_and_leaves_nothing(small_hotpotqa, tmp_path):
+    from assistant import models
+
+    settings = _settings(small_hotpotqa, tmp_path, retrievers=["dense"], extractor="amr")
+    # An empty model directory: "no parse model here" whether or not amrlib is installed.
+    with pytest.raises(models.ModelNotFound):
+        run_eval(settings, Config(amr_model=str(tmp_path / "no-model")))
+    assert not any((tmp_path / "cache").iterdir())
