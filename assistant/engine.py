@@ -74,29 +74,14 @@ class Engine:
     def extractor(self):
         if self.config.extractor in ("", "none"):
             return None
-        from .nlp.extract import make_extractor
+        from .nlp.extract import BuildContext, build_extractor
         from .nlp.sentences import load_spacy
 
-        if self.config.extractor == "spacy":
-            return make_extractor("spacy", nlp=load_spacy(str(self.spacy_dir), PARSE_COMPONENTS))
-        if self.config.extractor == "amr":
-            from .nlp import amr  # noqa: F401  (registers "amr")
-
-            # spaCy's lemmas ground AMR concepts in their sentence; the entity retrievers
-            # read the question through the extractor's pipeline (tags, NER) as well.
-            nlp = load_spacy(str(self.spacy_dir), PARSE_COMPONENTS)
-            return make_extractor("amr", model_dir=self.config.amr_model, nlp=nlp)
-        if self.config.extractor == "llm":
-            from .nlp import llm_extract  # noqa: F401  (registers "llm")
-
-            extractor = make_extractor(
-                "llm", generator=self.generator, cache_path=self.index_dir / "llm_extract_cache.sqlite"
-            )
-            # Questions are linked to entity classes through spaCy: an LLM call per question
-            # would cost seconds before retrieval starts (grounded still parses with the LLM).
-            extractor.nlp = load_spacy(str(self.spacy_dir), PARSE_COMPONENTS)
-            return extractor
-        return make_extractor(self.config.extractor)
+        context = BuildContext(
+            nlp=lambda: load_spacy(str(self.spacy_dir), PARSE_COMPONENTS),
+            generator=lambda: self.generator, config=self.config, index_dir=self.index_dir,
+        )
+        return build_extractor(self.config.extractor, context)
 
     @cached_property
     def coref(self):

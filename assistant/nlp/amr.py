@@ -658,6 +658,12 @@ class AmrExtractor:
             self.model_dir = None
         self.parser = parser
 
+    @classmethod
+    def from_context(cls, context) -> AmrExtractor:
+        # spaCy's lemmas ground AMR concepts in their sentence; the entity retrievers read
+        # the question through the extractor's pipeline (tags, NER) as well.
+        return cls(model_dir=context.config.amr_model, nlp=context.nlp())
+
     def _parse(self, texts: list[str]) -> list[str | None]:
         clean = [" ".join(t.split()) for t in texts]
         todo = [i for i, t in enumerate(clean) if t]

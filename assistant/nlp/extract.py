@@ -11,8 +11,10 @@ Backends are registered by name (`spacy` here; `llm` and `amr` plug in beside it
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Protocol
 
 from .normalize import entity_key
@@ -78,6 +80,8 @@ class Extractor(Protocol):
 
 
 _EXTRACTORS: dict[str, Callable[..., Extractor]] = {}
+# Backends in modules of their own (heavier imports), registered when first named.
+_MODULES = {"llm": "assistant.nlp.llm_extract", "amr": "assistant.nlp.amr"}
 
 
 def register_extractor(name: str):
@@ -88,10 +92,37 @@ def register_extractor(name: str):
     return deco
 
 
-def make_extractor(name: str, **kwargs) -> Extractor:
+@dataclass
+class BuildContext:
+    """What an extractor may need to be built, each part loaded only when asked for: a
+    backend's `from_context(context)` takes what it uses, so a new backend needs no edit
+    of whoever builds it."""
+
+    nlp: Callable[[], object]  # the spaCy parse pipeline (tagger, parser, NER)
+    generator: Callable[[], object]  # the configured LLM (assistant.nlp.llm.LlamaGenerator)
+    config: object  # assistant.config.Config
+    index_dir: Path  # where the index keeps its files (caches beside it)
+
+
+def _factory(name: str) -> Callable[..., Extractor]:
+    if name not in _EXTRACTORS and name in _MODULES:
+        importlib.import_module(_MODULES[name])
     if name not in _EXTRACTORS:
-        raise KeyError(f"unknown extractor '{name}'; choose one of: {', '.join(sorted(_EXTRACTORS))}")
-    return _EXTRACTORS[name](**kwargs)
+        known = sorted(set(_EXTRACTORS) | set(_MODULES))
+        raise KeyError(f"unknown extractor '{name}'; choose one of: {', '.join(known)}")
+    return _EXTRACTORS[name]
+
+
+def make_extractor(name: str, **kwargs) -> Extractor:
+    """A backend built from explicit arguments (tests, scripts)."""
+    return _factory(name)(**kwargs)
+
+
+def build_extractor(name: str, context: BuildContext) -> Extractor:
+    """A backend built from the application's context (the engine)."""
+    factory = _factory(name)
+    from_context = getattr(factory, "from_context", None)
+    return from_context(context) if from_context is not None else factory()
 
 
 PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs"}
@@ -112,6 +143,10 @@ class SpacyExtractor:
         self.nlp = nlp
         self.batch_size = batch_size
         self.noun_heads = noun_heads
+
+    @classmethod
+    def from_context(cls, context: BuildContext) -> SpacyExtractor:
+        return cls(context.nlp())
 
     def extract(self, texts: list[str], offsets: list[int]) -> list[SentenceGraph]:
         graphs = []

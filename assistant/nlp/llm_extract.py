@@ -345,6 +345,14 @@ class LlmExtractor:
         self.stats = empty_stats()
         self.last: list[ChunkExtraction] = []  # what the last extract() call produced, per group
 
+    @classmethod
+    def from_context(cls, context) -> LlmExtractor:
+        extractor = cls(context.generator(), cache_path=context.index_dir / "llm_extract_cache.sqlite")
+        # Questions are linked to entity classes through spaCy: an LLM call per question
+        # would cost seconds before retrieval starts (grounded still parses with the LLM).
+        extractor.nlp = context.nlp()
+        return extractor
+
     @property
     def model_key(self) -> str:
         """The cache's model column: model file, prompt version and schema bounds."""

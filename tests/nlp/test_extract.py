@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 
 from assistant.nlp.extract import PRONOUNS, Action, Mention, SentenceGraph, compact
 from assistant.nlp.normalize import entity_key
@@ -274,3 +275,34 @@ def test_single_huge_paragraph(splitter, extractor):
     assert sum(1 for g in graphs for m in g.mentions if m.text == "Harriet Vane") >= 300
     (g,), dt = timed(extractor, [para.replace(".", ",")], "huge paragraph, one piece")
     assert len(g.mentions) >= 380 and dt < 60
+
+
+def test_backends_are_built_from_one_context(parse_nlp, tmp_path):
+    from assistant.config import Config
+    from assistant.nlp.extract import BuildContext, SpacyExtractor, build_extractor
+    from assistant.nlp.llm_extract import LlmExtractor
+
+    asked = []
+
+    def part(name, value):
+        def load():
+            asked.append(name)
+            return value
+        return load
+
+    class Generator:  # only its identity matters here: nothing is generated
+        name = "g.gguf"
+
+    gen = Generator()
+    context = BuildContext(nlp=part("nlp", parse_nlp), generator=part("generator", gen),
+                           config=Config(), index_dir=tmp_path)
+    spacy = build_extractor("spacy", context)
+    assert isinstance(spacy, SpacyExtractor) and spacy.nlp is parse_nlp and asked == ["nlp"]
+    # "llm" lives in its own module, imported when first named; it takes the generator,
+    # keeps its cache beside the index and links questions through spaCy.
+    llm = build_extractor("llm", context)
+    assert isinstance(llm, LlmExtractor) and llm.generator is gen and llm.nlp is parse_nlp
+    assert (tmp_path / "llm_extract_cache.sqlite").is_file()
+    llm.close()
+    with pytest.raises(KeyError, match="amr, llm, spacy"):
+        build_extractor("srl", context)
