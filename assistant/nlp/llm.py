@@ -41,19 +41,22 @@ class LlamaGenerator:
         self.threads = threads or os.cpu_count() or 2
         self.seed = seed
         self._llm = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # one generation at a time (answers, extraction)
+        self._load_lock = threading.Lock()
         self.prompt_tokens = 0
         self.completion_tokens = 0
 
     @property
     def llm(self):
-        if self._llm is None:
-            from llama_cpp import Llama
+        # The UI's answer worker and the indexer's extraction may both be first to ask.
+        with self._load_lock:
+            if self._llm is None:
+                from llama_cpp import Llama
 
-            self._llm = Llama(
-                model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
-                n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
-            )
+                self._llm = Llama(
+                    model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
+                    n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
+                )
         return self._llm
 
     def count_tokens(self, text: str) -> int:
