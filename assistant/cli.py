@@ -104,8 +104,9 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
             report = engine.index_paths(list(paths), on_progress=progress)
     except (models.ModelNotFound, IndexMismatch) as exc:
         _fail(str(exc))
+    costs = engine.extractor_costs()
     if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2))
+        click.echo(json.dumps({**report.as_dict(), **costs}, indent=2))
     else:
         total = sum(report.seconds.values())
         console.print(
@@ -118,6 +119,12 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
             f"index: {counts['documents']} documents, {counts['chunks']} chunks, "
             f"{counts['entities']} entity classes, {counts['mentions']} mentions, {counts['actions']} actions"
         )
+        for stage, t in (costs.get("llm_tokens") or {}).items():
+            if t["calls"] or t["cached"]:
+                console.print(
+                    f"LLM {stage}: {t['calls']} calls ({t['cached']} from the cache), "
+                    f"{t['prompt']} prompt + {t['completion']} completion tokens, {t['seconds']}s"
+                )
         for path, error in report.failed:
             console.print(f"[red]skipped[/] {escape(path)}: {escape(error)}")
     sys.exit(0 if report.ok else 1)

@@ -100,6 +100,21 @@ def test_an_index_keeps_its_extractor(tmp_path, cli):
     assert fresh.exit_code == 0 and "0 entity classes" not in fresh.output
 
 
+def test_index_with_the_llm_extractor_reports_its_tokens(tmp_path, cli):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
+    first = cli("index", "--extractor", "llm", str(docs), index=tmp_path / "ix")
+    assert first.exit_code == 0, first.output
+    assert squash("LLM extract: 1 calls (0 from the cache)") in squash(first.output)
+    # A second process over the same index: the cache answers, the JSON says so.
+    (docs / "b.md").write_text("# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
+    second = cli("index", "--extractor", "llm", "--json", str(docs), index=tmp_path / "ix")
+    report = json.loads(second.output)
+    assert report["added"] == 1 and report["llm_tokens"]["extract"]["cached"] == 1
+    assert report["llm_tokens"]["extract"]["calls"] == 0 and report["extraction"]["invalid_json"] == 0
+
+
 def test_status_json(indexed, cli):
     ix, _ = indexed
     result = cli("status", "--json", index=ix)

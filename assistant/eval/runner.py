@@ -143,7 +143,7 @@ def run_eval(
             "embedder_tokens": report.embedder_tokens,
             "reused": False,
             "extractor": config.extractor or "none",
-            **extractor_costs(engine),
+            **engine.extractor_costs(),
         }
         build["index_bytes"] = engine.index.size_on_disk()
         build_record.write_text(json.dumps(build, indent=2))
@@ -240,30 +240,6 @@ def run_eval(
 def _llm_tokens(engine) -> int:
     gen = engine.__dict__.get("generator")  # only when something loaded it
     return (gen.prompt_tokens + gen.completion_tokens) if gen is not None else 0
-
-
-def extractor_costs(engine) -> dict:
-    """What the index build's extractor spent, per stage (extraction per chunk; class
-    descriptions), for an extractor that counts (llm); empty for one that does not."""
-    stats = getattr(engine.__dict__.get("extractor"), "stats", None)
-    if not stats:
-        return {}
-    if "llm_calls" not in stats:  # amr: what its parser made of the sentences
-        return {"extraction": dict(stats)}
-    return {
-        "llm_model": getattr(engine.generator, "name", None),
-        "llm_tokens": {
-            "extract": {"prompt": stats["prompt_tokens"], "completion": stats["completion_tokens"],
-                        "calls": stats["llm_calls"], "cached": stats["cached"],
-                        "seconds": round(stats["seconds"], 2)},
-            "describe": {"prompt": stats["shorten_prompt_tokens"], "completion": stats["shorten_completion_tokens"],
-                         "calls": stats["shorten_calls"], "cached": stats.get("shorten_cached", 0),
-                         "seconds": round(stats["shorten_seconds"], 2)},
-        },
-        "extraction": {k: stats[k] for k in ("chunks", "entities", "grounded", "ungrounded", "grounded_exact",
-                                             "grounded_resolved", "grounded_fuzzy", "mentions",
-                                             "invalid_json", "loops") if k in stats},
-    }
 
 
 def _pct(values: list[float]) -> float | None:
