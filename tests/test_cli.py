@@ -87,10 +87,15 @@ def test_index_missing_path_is_a_usage_error(tmp_path, cli):
     assert result.exit_code == 2 and "does not exist" in result.output
 
 
-def test_an_index_keeps_its_extractor(tmp_path, cli):
-    docs = tmp_path / "docs"
+def one_document_folder(root: Path, text: str) -> Path:
+    docs = root / "docs"
     docs.mkdir()
-    (docs / "a.md").write_text("# Ferry\n\nThe ferry leaves Harrowmere at nine.\n")
+    (docs / "a.md").write_text(text)
+    return docs
+
+
+def test_an_index_keeps_its_extractor(tmp_path, cli):
+    docs = one_document_folder(tmp_path, "# Ferry\n\nThe ferry leaves Harrowmere at nine.\n")
     first = cli("index", "--extractor", "none", str(docs), index=tmp_path / "ix")
     assert first.exit_code == 0, first.output
     assert "0 entity classes" in first.output
@@ -101,9 +106,7 @@ def test_an_index_keeps_its_extractor(tmp_path, cli):
 
 
 def test_index_with_the_llm_extractor_reports_its_tokens(tmp_path, cli):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "a.md").write_text("# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
+    docs = one_document_folder(tmp_path, "# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
     first = cli("index", "--extractor", "llm", str(docs), index=tmp_path / "ix")
     assert first.exit_code == 0, first.output
     assert squash("LLM extract: 1 calls (0 from the cache)") in squash(first.output)
