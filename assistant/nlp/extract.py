@@ -73,6 +73,14 @@ def compact(graph: SentenceGraph) -> SentenceGraph:
 
 
 class Extractor(Protocol):
+    """What the indexer and the entity retrievers need of a backend.
+
+    Optional, for a backend that describes what it finds (llm): `extract_described(chunks)`
+    with chunks = [(sentence texts, offsets)] returns, per chunk, its sentence graphs and
+    {class key: description}; the indexer then stores the descriptions and calls
+    `class_description(name, descriptions, threshold=, limit_chars=)` to describe a class.
+    """
+
     name: str
 
     def extract(self, texts: list[str], offsets: list[int]) -> list[SentenceGraph]:
