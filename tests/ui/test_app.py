@@ -30,6 +30,12 @@ async def wait_for(pilot, condition, timeout: float = 300.0, what: str = "condit
         await pilot.pause(0.05)
 
 
+async def open_screen(pilot, key: str, screen_type: type) -> None:
+    """Press the key that opens a screen and wait until it is the active one."""
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, screen_type), 10, f"{screen_type.__name__} to open")
+
+
 async def click(pilot, target) -> None:
     """Click once the widget is laid out: a widget with no region yet would be clicked at
     (0, 0), which is the header's command-palette icon."""
@@ -66,8 +72,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
 
             # Folders: add one, and watch the background indexing finish.
-            await pilot.press("ctrl+f")
-            await wait_for(pilot, lambda: isinstance(app.screen, FoldersScreen), 10, "the folders screen")
+            await open_screen(pilot, "ctrl+f", FoldersScreen)
             app.screen.query_one("#folder-path").value = str(docs)
             await click(pilot, "#folder-add")
             await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 8 and not app.indexing, 600,
@@ -161,6 +166,17 @@ def test_stop_an_answer_with_escape(make_engine, example_docs, tmp_path):
     copy_docs(example_docs, tmp_path / "docs")
     app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
     app.engine.index_paths([tmp_path / "docs"])
+    # The real model, paced: SmolLM2 can finish (or be cut at its first unsupported
+    # sentence) between the first draft and the key press, and then there is nothing to stop.
+    generator = app.engine.generator
+    real_stream = generator.stream
+
+    def paced_stream(*args, **kwargs):
+        for piece in real_stream(*args, **kwargs):
+            time.sleep(0.2)
+            yield piece
+
+    generator.stream = paced_stream
 
     async def session():
         async with app.run_test(size=SIZE) as pilot:
@@ -175,7 +191,10 @@ def test_stop_an_answer_with_escape(make_engine, example_docs, tmp_path):
             view = app.query(AnswerView).last()
             assert view.state == "stopped" and view.text.endswith("(stopped)")
 
-    asyncio.run(session())
+    try:
+        asyncio.run(session())
+    finally:
+        del generator.stream  # the session-wide generator streams at full speed again
 
 
 def test_document_text_is_never_markup(make_engine, tmp_path):
@@ -232,8 +251,7 @@ def test_settings_and_help(make_engine, tmp_path):
     async def session():
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), 10, "settings")
+            await open_screen(pilot, "ctrl+s", SettingsScreen)
             app.screen.query_one("#set-retriever").value = "unweaver:pav"
             app.screen.query_one("#set-theme").value = "textual-light"
             app.screen.query_one("#set-k").value = "0"
@@ -248,8 +266,7 @@ def test_settings_and_help(make_engine, tmp_path):
             saved = Config.load(tmp_path / "config.toml")
             assert (saved.retriever, saved.k, saved.theme) == ("unweaver:pav", 7, "textual-light")
 
-            await pilot.press("f1")
-            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), 10, "help")
+            await open_screen(pilot, "f1", HelpScreen)
             keys = [str(app.screen.query_one("#help-table").get_row_at(i)[0])
                     for i in range(app.screen.query_one("#help-table").row_count)]
             assert {"ctrl+n", "ctrl+o", "ctrl+r", "ctrl+f", "f1"} <= set(keys)
@@ -273,8 +290,7 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
     async def session():
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
-            await pilot.press("ctrl+f")
-            await wait_for(pilot, lambda: isinstance(app.screen, FoldersScreen), 10, "folders")
+            await open_screen(pilot, "ctrl+f", FoldersScreen)
             app.screen.query_one("#folder-path").value = str(folder)
             await pilot.press("enter")  # the path field has the focus
             await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 1
