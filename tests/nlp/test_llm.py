@@ -1,0 +1,49 @@
+"""`LlamaGenerator` with the bundled SmolLM2-135M: one model load however many threads ask
+first, JSON under a schema with its tokens counted, and a cut answer reported as such."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from assistant import models
+from assistant.nlp.llm import InvalidJSON, LlamaGenerator
+
+
+def test_threads_asking_first_share_one_model(config):
+    gen = LlamaGenerator(models.resolve(config.llm, "llm"), n_ctx=512, threads=1)
+    start = threading.Barrier(3)
+    seen = []
+
+    def ask():
+        start.wait()
+        seen.append(gen.llm)
+
+    threads = [threading.Thread(target=ask) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 3 and all(m is seen[0] for m in seen)
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string", "maxLength": 20}, "year": {"type": "integer"}},
+    "required": ["city", "year"],
+    "additionalProperties": False,
+}
+MESSAGES = [{"role": "user", "content": "The Eiffel Tower was completed in Paris in 1889. Give its city and year as JSON."}]
+
+
+def test_complete_json_follows_the_schema_and_counts_tokens(generator):
+    p0, c0 = generator.prompt_tokens, generator.completion_tokens
+    out = generator.complete_json(MESSAGES, SCHEMA, 64)
+    assert set(out) == {"city", "year"} and isinstance(out["year"], int) and len(out["city"]) <= 20
+    assert generator.prompt_tokens > p0 and 0 < generator.completion_tokens - c0 <= 64
+
+
+def test_an_answer_cut_by_max_tokens_is_invalid_json(generator):
+    with pytest.raises(InvalidJSON):
+        generator.complete_json(MESSAGES, SCHEMA, 3)
