@@ -461,16 +461,14 @@ class Indexer:
         notes = self.store.entity_notes([r[0] for r in dirty])
         if not notes:
             return {}
-        describe = getattr(self.extractor, "class_description", None)
-        out = {}
+        # Notes come only from a describing extractor, which also describes classes
+        # (the Extractor protocol's optional pair).
+        describe = self.extractor.class_description
         with _Timer(report, "describe"):
-            for eid, name in dirty:
-                if eid in notes:
-                    if describe is not None:
-                        out[eid] = describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
-                    else:
-                        out[eid] = " ".join(dict.fromkeys(notes[eid]))
-        return out
+            return {
+                eid: describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
+                for eid, name in dirty if eid in notes
+            }
 
 
 def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:
