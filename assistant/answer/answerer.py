@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -13,7 +14,12 @@ import numpy as np
 from ..nlp.embedder import Embedder
 from ..retrieve.base import Hit, Retriever
 from ..store.db import Store
-from .citations import Citation, SupportChecker, resolve_citations, split_complete_sentences
+from .check import check_sentence
+from .citations import (
+    Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, resolve_citations, split_complete_sentences,
+)
+from .context import CONTEXT_MODES, content_words, grounded_selection
+from .short import UNKNOWN, clean_span, question_kind, span_stream
 from ..nlp.llm import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
 
@@ -34,6 +40,18 @@ class Answer:
     unsupported: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
+    # The span that answers a who / when / where / which / how many question, shown first.
+    short: str | None = None
+    # Per answer sentence: is every name, number and date in what it cites (check.py)?
+    checks: list[dict] = field(default_factory=list)
+    # A follow-up question as it was understood from the conversation, when rewritten.
+    understood_as: str | None = None
+    context: str = "sentences"  # what the model read: grounded sentences or whole chunks
+
+    @property
+    def flagged(self) -> list[dict]:
+        """The answer sentences whose claims their citations do not back."""
+        return [c for c in self.checks if not c["supported"]]
 
     def as_dict(self, with_text: bool = False) -> dict:
         """JSON-ready; `with_text` adds each source's chunk text and, relative to it, the
@@ -45,6 +63,10 @@ class Answer:
             "abstained": self.abstained,
             "relevance": None if self.relevance is None else round(self.relevance, 4),
             "unsupported_cut": self.unsupported,
+            "short_answer": self.short,
+            "understood_as": self.understood_as,
+            "checks": self.checks,
+            "context": self.context,
             "citations": [c.as_dict() for c in self.citations],
             "sources": [
                 {
@@ -63,6 +85,9 @@ class Answer:
                 row["text"] = s.chunk.text
                 c = cited.get(s.n)
                 row["highlights"] = [[c.start - s.chunk.start, c.end - s.chunk.start]] if c else []
+                row["span_highlights"] = (
+                    [[c.span_start - s.chunk.start, c.span_end - s.chunk.start]] if c and c.span_start is not None else []
+                )
         return data
 
 
@@ -70,7 +95,8 @@ class Answerer:
     def __init__(
         self, store: Store, embedder: Embedder, generator: Generator, n_ctx: int = 2048,
         answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
-        read_lock: contextlib.AbstractContextManager | None = None,
+        read_lock: contextlib.AbstractContextManager | None = None, context: str = "sentences",
+        context_tokens: int = 600, tag: Callable[[str], list[tuple[str, str, str]]] | None = None,
     ):
         # Held while retrieving and reading the sources (not while generating), so an
         # answer is drawn from one consistent state of an index that is being updated.
@@ -82,6 +108,11 @@ class Answerer:
         self.answer_tokens = answer_tokens
         self.min_relevance = min_relevance
         self.strict = strict
+        if context not in CONTEXT_MODES:
+            raise ValueError(f"unknown context '{context}'; choose one of: {', '.join(CONTEXT_MODES)}")
+        self.context = context
+        self.context_tokens = context_tokens  # the grounded sentences' budget
+        self.tag = tag  # (word, lemma, part of speech): the entity check's relation test
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
         """Best cosine similarity between the question and a retrieved chunk."""
@@ -122,12 +153,77 @@ class Answerer:
             answer.timings["total"] = time.perf_counter() - t0
             return answer
         hits = ordered
-        overhead = self.generator.count_tokens(question) + 160
-        budget = max(64, self.n_ctx - self.answer_tokens - overhead)
-        answer.sources = build_sources(hits, chunks, sentences, budget, self.generator.count_tokens)
-        messages = build_messages(question, answer.sources)
-
+        answer.context = self.context
+        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
+        if self.context == "sentences":
+            selected = grounded_selection(question, hits, sentences, self.embedder.encode)
+            budget = min(budget, self.context_tokens)
+        else:
+            selected = sentences
+        answer.sources = build_sources(hits, chunks, selected, budget, self.generator.count_tokens,
+                                       resolved=self.context == "sentences")
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
+        if question_kind(question) != "open":
+            self._short_first(answer, sentences, on_token, stop, on_draft)
+        else:
+            self._grounded_text(answer, on_token, stop, on_draft)
+        t2 = time.perf_counter()
+        self._check_entities(answer)
+        answer.timings["cite"] = time.perf_counter() - t2
+        answer.timings["total"] = time.perf_counter() - t0
+        answer.tokens = {
+            "prompt": self.generator.prompt_tokens - before[0],
+            "completion": self.generator.completion_tokens - before[1],
+            "prompt_cached": getattr(self.generator, "last_cached_tokens", 0),
+        }
+        return answer
+
+    # -- the short answer first --------------------------------------------------------
+    def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft) -> None:
+        """The span, then the source sentence that states it (the span highlighted)."""
+        blocks = [f"[{s.n}] {s.label()}: {s.text}" for s in answer.sources]
+        t1, first, pieces = time.perf_counter(), None, []
+        stream = span_stream(self.generator, answer.question, blocks, stop=stop)
+        try:
+            for piece in stream:
+                if first is None:
+                    first = time.perf_counter() - t1
+                pieces.append(piece)
+                if on_draft:
+                    on_draft("".join(pieces))
+        finally:
+            stream.close()
+        answer.timings["generate"] = time.perf_counter() - t1
+        answer.timings["first_token"] = first or 0.0
+        span = clean_span("".join(pieces))
+        if not span or span.lower() == UNKNOWN:
+            self._emit(answer, NO_ANSWER, on_token)
+            return
+        answer.short = span
+        found = support_for(answer.question, span, answer.sources, all_sentences, self.embedder.encode)
+        if found is None:
+            # No sentence states it: not shown as an answer (strict), or shown marked.
+            answer.text = f"{_capitalise(span)}."
+            answer.checks = [{"sentence": answer.text, "supported": False,
+                              "reason": "no sentence of the sources states this answer"}]
+            if self.strict:
+                answer.unsupported, answer.short, answer.text = span, None, NO_ANSWER
+        else:
+            src, sent, offset = found
+            citation = Citation(
+                n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start, end=sent.end,
+                text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False,
+                span_start=None if offset is None else sent.start + offset,
+                span_end=None if offset is None else sent.start + offset + len(span),
+            )
+            answer.text = f"{_capitalise(span)}. " + append_marker(" ".join(sent.text.split()), src.n)
+            answer.citations = [citation]
+        if on_token:
+            on_token(answer.text)
+
+    # -- the grounded text answer ------------------------------------------------------
+    def _grounded_text(self, answer: Answer, on_token, stop, on_draft) -> None:
+        messages = build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
         checker = SupportChecker(answer.sources, self.embedder.encode) if self.strict else None
         kept: list[str] = []
@@ -169,15 +265,93 @@ class Answerer:
         answer.timings["first_token"] = first_token or 0.0
         raw = "".join(kept).strip()
         if not raw:
-            raw = NO_ANSWER
-            if on_token:
-                on_token(raw)
-        t2 = time.perf_counter()
+            self._emit(answer, NO_ANSWER, on_token)
+            return
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode)
-        answer.timings["cite"] = time.perf_counter() - t2
-        answer.timings["total"] = time.perf_counter() - t0
-        answer.tokens = {
-            "prompt": self.generator.prompt_tokens - before[0],
-            "completion": self.generator.completion_tokens - before[1],
-        }
-        return answer
+
+    @staticmethod
+    def _emit(answer: Answer, text: str, on_token) -> None:
+        answer.text = text
+        if on_token:
+            on_token(text)
+
+    # -- entity by entity ---------------------------------------------------------------
+    def _check_entities(self, answer: Answer) -> None:
+        """Mark (and under strict grounding cut) the answer sentences whose names, numbers
+        or dates none of their cited sentences state."""
+        if answer.abstained or answer.text == NO_ANSWER:
+            return
+        if answer.checks:  # a short answer no sentence states: judged already
+            return
+        by_n = {s.n: s for s in answer.sources}
+        checks, kept = [], []
+        sentences = answer_sentences(answer.text)
+        for i, sentence in enumerate(sentences):
+            numbers = [n for n in cited_numbers(sentence) if n in by_n]
+            if not numbers and i + 1 < len(sentences):
+                # "1898." before the sentence that states it: backed by what that one cites.
+                numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
+            if not numbers:
+                refusal = _is_refusal(sentence)
+                checks.append({"sentence": sentence, "supported": refusal, "reason": "" if refusal else "cites no source"})
+                kept.append(sentence)
+                continue
+            evidence = [e for n in numbers for e in source_evidence(by_n[n])]
+            verdict = check_sentence(sentence, evidence, answer.question, self.tag)
+            checks.append({"sentence": sentence, "supported": verdict.supported, "reason": verdict.reason()})
+            if verdict.supported or not self.strict:
+                kept.append(sentence)
+        answer.checks = checks
+        if self.strict and len(kept) < len(checks):
+            cut = [c["sentence"] for c in checks if not c["supported"] and c["sentence"] not in kept]
+            answer.unsupported = answer.unsupported or (cut[0] if cut else None)
+            answer.text = " ".join(kept).strip() or NO_ANSWER
+            if answer.text == NO_ANSWER:
+                answer.short, answer.citations = None, []
+            else:
+                left = set(cited_numbers(answer.text))
+                answer.citations = [c for c in answer.citations if c.n in left]
+
+
+def source_evidence(source: Source) -> list[str]:
+    """What a citation of `source` may be checked against: each sentence the model read,
+    with its coreference-resolved text, and the source's title."""
+    items = [f"{s.text} {s.resolved_text or ''}" for s in source.sentences]
+    return items + [source.label()]
+
+
+def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):
+    """(source, sentence, offset of the span in it or None) that best states the short
+    answer, among the sentences the model read and then the rest of their chunks: one that
+    contains the span; for yes or no, the one closest to the question; else one that states
+    every name and number of the span. None when no sentence does."""
+    needle = span.lower()
+    pool = []
+    for src in sources:
+        shown = {s.id for s in src.sentences}
+        for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
+            pool.append((src, sent))
+    if question_kind(question) == "yesno" and needle in ("yes", "no"):
+        candidates = [(src, sent, None) for src, sent in pool]
+    else:
+        candidates = []
+        for src, sent in pool:
+            at = sent.text.lower().find(needle)
+            if at >= 0 or (sent.resolved_text and needle in sent.resolved_text.lower()):
+                candidates.append((src, sent, at if at >= 0 else None))
+        if not candidates:
+            candidates = [(src, sent, None) for src, sent in pool
+                          if check_sentence(span, [f"{sent.text} {sent.resolved_text or ''}"], question).supported
+                          and content_words(span) & content_words(f"{sent.text} {sent.resolved_text or ''}")]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    vecs = embed([f"{question} {span}"] + [c[1].text for c in candidates])
+    return candidates[int(np.argmax(vecs[1:] @ vecs[0]))]
+
+
+def _is_refusal(sentence: str) -> bool:
+    return bool(re.match(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", sentence, re.IGNORECASE))
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]

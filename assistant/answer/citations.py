@@ -35,6 +35,9 @@ class Citation:
     chunk_id: int
     sentence_id: int
     attributed: bool  # True when added by similarity rather than cited by the model
+    # The short answer inside this sentence (document offsets), for the evidence pane.
+    span_start: int | None = None
+    span_end: int | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -89,14 +92,14 @@ def resolve_citations(
                 src, sent = cand[best]
                 if src.n not in citations:
                     citations[src.n] = _citation(cand[best], attributed=True)
-                sentence = _append_marker(sentence, src.n)
+                sentence = append_marker(sentence, src.n)
         rewritten.append(sentence)
     text = " ".join(rewritten) if not any_marker else answer
     ordered = [citations[n] for n in cited_numbers(text) if n in citations]
     return text, ordered
 
 
-def _append_marker(sentence: str, n: int) -> str:
+def append_marker(sentence: str, n: int) -> str:
     m = re.search(r"([.!?]+)$", sentence)
     if m:
         return sentence[: m.start()] + f" [{n}]" + m.group(1)

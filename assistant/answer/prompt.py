@@ -7,6 +7,7 @@ from typing import Callable
 
 from ..retrieve.base import Hit
 from ..store.db import ChunkRow, SentenceRow
+from .context import model_text
 
 SYSTEM_PROMPT = (
     "You answer questions using only the numbered sources provided. "
@@ -34,25 +35,29 @@ class Source:
 
 def build_sources(
     hits: list[Hit], chunks: dict[int, ChunkRow], sentences: dict[int, list[SentenceRow]],
-    budget_tokens: int, count_tokens: Callable[[str], int],
+    budget_tokens: int, count_tokens: Callable[[str], int], resolved: bool = False,
 ) -> list[Source]:
-    """Number the hits' chunks, keeping whole sentences while the token budget lasts."""
+    """Number the hits' chunks, keeping whole sentences while the token budget lasts.
+    `sentences` may be every sentence of each chunk or a selection (context.py); with
+    `resolved` the model reads the coreference-resolved text (a selection's sentences
+    stand alone, without the sentences that named what their pronouns mean)."""
     sources: list[Source] = []
     left = budget_tokens
     for hit in hits:
         chunk = chunks.get(hit.chunk_id)
         if chunk is None:
             continue
+        chosen = sentences.get(hit.chunk_id, [])
         kept: list[SentenceRow] = []
-        for sent in sentences.get(hit.chunk_id, []):
-            cost = count_tokens(sent.text) + 1
+        for sent in chosen:
+            cost = count_tokens((resolved and sent.resolved_text) or sent.text) + 1
             if cost > left:
                 break
             kept.append(sent)
             left -= cost
         if not kept:
             break
-        text = " ".join(s.text for s in kept)
+        text = model_text(kept) if resolved else " ".join(s.text for s in kept)
         sources.append(Source(len(sources) + 1, hit, chunk, kept, text))
         left -= 8  # the "[n] title:" header
     return sources

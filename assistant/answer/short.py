@@ -1,38 +1,118 @@
-"""Short answers for evaluation: the same grounded model asked for a few words, as the
-QA benchmarks score exact match and token F1 against short gold answers."""
+"""The short answer: the span that answers a who / when / where / which / how many
+question, a yes or no, or one of the options a question offers ("X or Y?").
+
+The chat answer opens with it, and the QA benchmarks score it (exact match and token F1
+against short gold answers), so both use this one prompt. Its system part is fixed, with
+worked examples, so llama.cpp evaluates it once and reuses it from its KV cache.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-SHORT_SYSTEM = (
-    "Answer the question using only the sources. Reply with the answer only: a few words, "
-    "no explanation, no citation. If the sources do not contain it, reply: unknown."
-)
+SPAN_SYSTEM = """You answer questions from numbered sources. Reply with the answer only: the name, date, number or short phrase, copied from the sources. No sentence, no explanation. When a question needs two facts, find the first fact, then look it up in another source. For a yes/no question reply yes or no. If the sources do not contain the answer, reply: unknown.
+
+Example
+Sources:
+[1] Marta Velasco (born 3 May 1931) is a Chilean painter. Velasco was born in Valparaiso.
+[2] The Harbour at Dusk is a 1968 painting by Marta Velasco.
+Question: Where was the painter of The Harbour at Dusk born?
+Answer: Valparaiso
+
+Example
+Sources:
+[1] Greyfield Mill is a watermill built in 1792 on the River Aske.
+[2] Tollan Bridge, completed in 1810, crosses the River Aske.
+Question: Which was built first, Tollan Bridge or Greyfield Mill?
+Answer: Greyfield Mill
+
+Example
+Sources:
+[1] The Nordvik Trio is a jazz band from Oslo, Norway.
+[2] Lumen Park are an indie band formed in Leeds, England.
+Question: Are the Nordvik Trio and Lumen Park from the same country?
+Answer: no"""
+
 CLOSED_SYSTEM = "Answer the question with a few words only, no explanation."
+UNKNOWN = "unknown"
+
+_YESNO_START = re.compile(
+    r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.IGNORECASE
+)
+_SHORT_START = re.compile(
+    r"^\s*(who|whom|whose|when|where|which|what|how (many|much|long|old|far|tall|big|large))\b|\bin (what|which) (year|country|city)\b",
+    re.IGNORECASE,
+)
+# "..., X or Y?" / "... X or Y?": the options a comparison question offers.
+_OPTIONS = re.compile(r"(?:,|:|\bbetween)\s*(?P<a>[^,?]+?)\s*,?\s+or\s+(?P<b>[^,?]+?)\s*\?\s*$", re.IGNORECASE)
 
 
-def short_answer(generator, question: str, passages: list[tuple[str, str]], n_ctx: int, max_tokens: int = 24) -> str:
-    budget = n_ctx - max_tokens - generator.count_tokens(question) - 80
+def question_kind(question: str) -> str:
+    """"choice" (it names its options), "yesno", "short" (a span answers it) or "open"."""
+    if choice_options(question):
+        return "choice"
+    if _YESNO_START.match(question):
+        return "yesno"
+    if _SHORT_START.search(question):
+        return "short"
+    return "open"
+
+
+def choice_options(question: str) -> list[str] | None:
+    m = _OPTIONS.search(question.strip())
+    if not m:
+        return None
+    options = [m.group("a").strip(" \"'"), m.group("b").strip(" \"'")]
+    if not all(options) or any(len(o.split()) > 12 for o in options):
+        return None
+    return options
+
+
+def span_messages(question: str, blocks: list[str]) -> list[dict]:
+    if not blocks:
+        return [{"role": "system", "content": CLOSED_SYSTEM}, {"role": "user", "content": f"Question: {question}\nAnswer:"}]
+    user = "Sources:\n" + "\n".join(blocks) + f"\nQuestion: {question}\nAnswer:"
+    return [{"role": "system", "content": SPAN_SYSTEM}, {"role": "user", "content": user}]
+
+
+def fit_blocks(passages: list[tuple[str, str]], budget: int, count_tokens: Callable[[str], int]) -> list[str]:
+    """Numbered source blocks, the last one cut to what is left of the token budget."""
     blocks = []
-    for i, (title, text) in enumerate(passages, start=1):
-        block = f"[{i}] {title}: {text}"
-        cost = generator.count_tokens(block)
+    for i, (label, text) in enumerate(passages, start=1):
+        block = f"[{i}] {label}: {text}" if label else f"[{i}] {text}"
+        cost = count_tokens(block)
         if cost > budget:
-            # Cut the last passage that does not fit rather than dropping it.
             block = block[: max(0, int(len(block) * budget / cost))]
             cost = budget
         if budget <= 0 or not block:
             break
         blocks.append(block)
         budget -= cost
-    if blocks:
-        system = SHORT_SYSTEM
-        user = "Sources:\n" + "\n".join(blocks) + f"\n\nQuestion: {question}\nAnswer:"
-    else:
-        system = CLOSED_SYSTEM
-        user = f"Question: {question}\nAnswer:"
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    text = "".join(generator.stream(messages, max_tokens)).strip()
+    return blocks
+
+
+def clean_span(text: str) -> str:
     text = re.sub(r"\[\d+\]", "", text).strip()
-    return text.splitlines()[0].strip() if text else ""
+    text = text.splitlines()[0].strip() if text else ""
+    text = re.sub(r"^(answer|the answer is)\s*[:\-]?\s*", "", text, flags=re.IGNORECASE)
+    return text.strip().rstrip(".").strip()
+
+
+def span_stream(generator, question: str, blocks: list[str], max_tokens: int = 24, stop=None):
+    """The short answer, streamed; options are enforced by a grammar where the question
+    names them (a comparison) or asks yes or no."""
+    kind = question_kind(question)
+    choices = None
+    if blocks and kind == "choice":
+        choices = choice_options(question) + [UNKNOWN]
+    elif blocks and kind == "yesno":
+        choices = ["yes", "no", UNKNOWN]
+    return generator.stream(span_messages(question, blocks), max_tokens, stop=stop, choices=choices)
+
+
+def short_answer(generator, question: str, passages: list[tuple[str, str]], n_ctx: int, max_tokens: int = 24) -> str:
+    """The span for `question` from (label, text) passages (none: closed book)."""
+    budget = n_ctx - max_tokens - generator.count_tokens(question) - generator.count_tokens(SPAN_SYSTEM) - 40
+    blocks = fit_blocks(passages, budget, generator.count_tokens)
+    return clean_span("".join(span_stream(generator, question, blocks, max_tokens)))

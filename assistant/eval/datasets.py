@@ -56,6 +56,11 @@ class Dataset:
     questions: list[Question]
     notes: list[str] = field(default_factory=list)
 
+    def passage_by_id(self) -> dict[str, "Passage"]:
+        if getattr(self, "_by_id", None) is None:
+            self._by_id = {p.pid: p for p in self.passages}
+        return self._by_id
+
 
 FORMATS: tuple[str, ...] = ("musique", "hotpotqa", "2wiki", "squad", "emanual", "leval", "narrativeqa")
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..config import Config
 from .datasets import Dataset, gold_groups, load_dataset
+from ..answer.short import SPAN_SYSTEM
 from .metrics import answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
 
 INDEX_SCHEMA = "eval-3"
@@ -46,6 +47,10 @@ class EvalSettings:
     rebuild: bool = False
     name: str | None = None  # label in reports, default: the questions file's stem
     extractor: str | None = None  # the entity extractor to index with (default: the config's)
+    # What the answer model reads of each retriever's top passages: "chunks" (whole) and/or
+    # "sentences" (the grounded sentences the chat answer uses).
+    answer_contexts: list[str] = field(default_factory=lambda: ["chunks", "sentences"])
+    llm: str | None = None  # the answer model (default: the config's)
 
 
 def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
@@ -105,6 +110,8 @@ def run_eval(
     config = config or Config()
     if settings.extractor:
         config = replace(config, extractor=settings.extractor)
+    if settings.llm:
+        config = replace(config, llm=settings.llm)
     progress = on_progress or (lambda stage, done, total: None)
     ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
     label = settings.name or Path(settings.questions).stem
@@ -248,45 +255,107 @@ def _pct(values: list[float]) -> float | None:
 
 
 def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict, progress) -> dict:
-    """EM / F1 / ROUGE-L with the configured LLM: each retriever's top-5 passages as
-    sources, plus closed-book (no sources) and oracle (gold passages) prompts."""
-    from ..answer.short import short_answer
-
+    """EM / F1 / ROUGE-L of the short answer with the configured LLM, for each retriever's
+    top-5 passages read whole ("NAME") and as grounded sentences ("NAME+sentences"), plus
+    closed-book (no sources) and oracle (the gold passages) prompts; with prompt tokens,
+    time to first token and tokens per second per mode."""
     questions = ds.questions[: settings.answer_limit] if settings.answer_limit else ds.questions
-    by_pid = {p.pid: p for p in ds.passages}
+    questions = [q for q in questions if q.answers]
+    chosen = [n for n in (settings.answer_retrievers or list(per_question)) if n in per_question]
+    modes = []
+    for name in chosen:
+        modes += [name] if "chunks" in settings.answer_contexts else []
+        modes += [f"{name}+sentences"] if "sentences" in settings.answer_contexts else []
+    modes += ["closed_book", "oracle"]
     gen = engine.generator
-    chosen = settings.answer_retrievers or list(per_question)
-    modes = {name: None for name in chosen if name in per_question} | {"closed_book": None, "oracle": None}
+    gen.prime(SPAN_SYSTEM)  # the fixed prompt's KV cache, as a chat session has it
     out = {}
     for mode in modes:
-        em, f1, rl = [], [], []
-        before = (gen.prompt_tokens, gen.completion_tokens)
+        scores: dict[str, list] = {"em": [], "f1": [], "rl": [], "prompt": [], "ttft": [], "tps": []}
+        rows = []
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
-            if not q.answers:
-                continue
-            if mode == "closed_book":
-                passages = []
-            elif mode == "oracle":
-                passages = [by_pid[p] for p in q.gold_pids if p in by_pid]
-            else:
-                ranked = next(r["ranked"] for r in per_question[mode] if r["qid"] == q.qid)
-                passages = [by_pid[p] for p in ranked[:5] if p in by_pid]
-            pred = short_answer(gen, q.question, [(p.title, p.text) for p in passages], engine.config.llm_context_tokens)
-            em.append(exact_match(pred, q.answers))
-            f1.append(token_f1(pred, q.answers))
-            rl.append(max(rouge_l(pred, a) for a in q.answers))
+            passages = _answer_passages(engine, ds, q, mode, per_question)
+            pred, timing = _timed_short_answer(gen, q.question, passages, engine.config.llm_context_tokens)
+            scores["em"].append(exact_match(pred, q.answers))
+            scores["f1"].append(token_f1(pred, q.answers))
+            scores["rl"].append(max(rouge_l(pred, a) for a in q.answers))
+            for key in ("prompt", "ttft", "tps"):
+                if timing.get(key) is not None:
+                    scores[key].append(timing[key])
+            rows.append({"qid": q.qid, "pred": pred, "gold": q.answers[0], "f1": round(scores["f1"][-1], 3)})
             progress(f"answer:{mode}", i + 1, len(questions))
         out[mode] = {
-            "em": _pct(em), "f1": _pct(f1), "rouge_l": _pct(rl), "n": len(em),
+            "em": _pct(scores["em"]), "f1": _pct(scores["f1"]), "rouge_l": _pct(scores["rl"]), "n": len(scores["em"]),
             "seconds": round(time.perf_counter() - t0, 1),
-            "llm_prompt_tokens": gen.prompt_tokens - before[0],
-            "llm_completion_tokens": gen.completion_tokens - before[1],
+            "prompt_tokens_p50": _median(scores["prompt"]),
+            "ttft_s_p50": _median(scores["ttft"], 3), "ttft_s_p95": _quantile(scores["ttft"], 0.95),
+            "tokens_per_s_p50": _median(scores["tps"], 1),
+            "predictions": rows,
         }
     oracle_f1 = out["oracle"]["f1"] or 0.0
     for mode, scores in out.items():
         scores["share_of_oracle_f1"] = round(100.0 * (scores["f1"] or 0.0) / oracle_f1, 1) if oracle_f1 else None
     return out
+
+
+def _answer_passages(engine, ds: Dataset, q, mode: str, per_question: dict) -> list[tuple[str, str]]:
+    by_pid = ds.passage_by_id()
+    if mode == "closed_book":
+        return []
+    if mode == "oracle":
+        return [(by_pid[p].title, by_pid[p].text) for p in q.gold_pids if p in by_pid]
+    name, _, context = mode.partition("+")
+    if not context:
+        ranked = next(r["ranked"] for r in per_question[name] if r["qid"] == q.qid)
+        return [(by_pid[p].title, by_pid[p].text) for p in ranked[:5] if p in by_pid]
+    return grounded_passages(engine, name, q.question, 5)
+
+
+def grounded_passages(engine, retriever: str, question: str, k: int) -> list[tuple[str, str]]:
+    """The grounded sentences of the retriever's top-k passages (one chunk per passage),
+    as the chat answer gives them to the model."""
+    from ..answer.context import grounded_selection, model_text
+
+    store = engine.index.store
+    hits, seen = [], set()
+    for h in engine.retriever(retriever).search(question, k * 3):
+        chunk = store.chunks([h.chunk_id]).get(h.chunk_id)
+        if chunk is None or chunk.path in seen:
+            continue
+        seen.add(chunk.path)
+        hits.append((h, chunk))
+        if len(hits) == k:
+            break
+    sentences = store.sentences_of([h.chunk_id for h, _ in hits])
+    selected = grounded_selection(question, [h for h, _ in hits], sentences, engine.embedder.encode)
+    return [(chunk.title or "", model_text(selected[h.chunk_id])) for h, chunk in hits if selected.get(h.chunk_id)]
+
+
+def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:
+    from ..answer.short import SPAN_SYSTEM, clean_span, fit_blocks, span_stream
+
+    max_tokens = 24
+    budget = n_ctx - max_tokens - gen.count_tokens(question) - gen.count_tokens(SPAN_SYSTEM) - 40
+    blocks = fit_blocks(passages, budget, gen.count_tokens)
+    t0, first, pieces = time.perf_counter(), None, []
+    for piece in span_stream(gen, question, blocks, max_tokens):
+        if first is None:
+            first = time.perf_counter() - t0
+        pieces.append(piece)
+    total = time.perf_counter() - t0
+    timing = {"prompt": gen.last_prompt_tokens, "ttft": first}
+    if first is not None and len(pieces) > 1 and total > first:
+        timing["tps"] = (len(pieces) - 1) / (total - first)
+    return clean_span("".join(pieces)), timing
+
+
+def _median(values: list[float], digits: int = 0):
+    return round(float(np.median(values)), digits) if values else None
+
+
+def _quantile(values: list[float], q: float):
+    return round(float(np.quantile(values, q)), 3) if values else None
 
 
 # -- reports -----------------------------------------------------------------------
@@ -327,9 +396,14 @@ def markdown_table(report: dict, ks: list[int]) -> str:
         if idx.get(key):
             lines.append("Entity stages: " + ", ".join(f"{k} {v}s" for k, v in idx[key].items()) + ".")
     if report.get("answers"):
-        lines += ["", "| answers (LLM) | EM | F1 | ROUGE-L | share of oracle F1 | n |", "|---|---:|---:|---:|---:|---:|"]
+        model = report["settings"]["config"].get("llm")
+        lines += ["", f"| answers ({model}) | EM | F1 | ROUGE-L | share of oracle F1 | prompt tokens p50 "
+                      "| first token p50 (s) | tokens/s p50 | n |", "|---|" + "---:|" * 8]
         for mode, s in report["answers"].items():
-            lines.append(f"| {mode} | {_fmt(s['em'])} | {_fmt(s['f1'])} | {_fmt(s['rouge_l'])} | {_fmt(s['share_of_oracle_f1'])} | {s['n']} |")
+            lines.append(
+                f"| {mode} | {_fmt(s['em'])} | {_fmt(s['f1'])} | {_fmt(s['rouge_l'])} | {_fmt(s['share_of_oracle_f1'])} "
+                f"| {_fmt(s.get('prompt_tokens_p50'))} | {_fmt(s.get('ttft_s_p50'))} | {_fmt(s.get('tokens_per_s_p50'))} | {s['n']} |"
+            )
     if report["corpus"]["notes"]:
         lines += [""] + [f"- {n}" for n in report["corpus"]["notes"]]
     return "\n".join(lines) + "\n"

@@ -20,7 +20,8 @@ class Generator(Protocol):
 
     def count_tokens(self, text: str) -> int: ...
 
-    def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None) -> Iterator[str]: ...
+    def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None,
+               choices: list[str] | None = None) -> Iterator[str]: ...
 
 
 def gpu_layers_default() -> int:
@@ -45,39 +46,75 @@ class LlamaGenerator:
         self._load_lock = threading.Lock()
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        # The last streamed call: its prompt's tokens, and how many of them llama.cpp took
+        # from its KV cache (the prefix it shares with the call before: the system prompt).
+        self.last_prompt_tokens = 0
+        self.last_cached_tokens = 0
 
     @property
     def llm(self):
         # The UI's answer worker and the indexer's extraction may both be first to ask.
         with self._load_lock:
             if self._llm is None:
-                from llama_cpp import Llama
-
-                self._llm = Llama(
-                    model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
-                    n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
-                )
+                self._llm = self._load()
         return self._llm
+
+    def _load(self):
+        from llama_cpp import Llama
+
+        from ..models import ModelNotFound, check_gguf
+
+        check_gguf(self.model_path)
+        try:
+            return Llama(
+                model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
+                n_threads_batch=self.threads, n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
+            )
+        except ValueError as exc:  # llama.cpp refused the file (truncated, unknown architecture)
+            raise ModelNotFound(f"llama.cpp could not load {self.model_path}: {exc}") from exc
+
+    def prime(self, system_prompt: str) -> None:
+        """Evaluate the fixed system prompt once, so that every question after it starts
+        from llama.cpp's KV cache (it reuses the longest prefix shared with the last call)."""
+        messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": "Hi"}]
+        for _ in self.stream(messages, max_tokens=1):
+            pass
 
     def count_tokens(self, text: str) -> int:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None) -> Iterator[str]:
-        """Yield the answer piece by piece; setting `stop` ends it early."""
+    def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None,
+               choices: list[str] | None = None) -> Iterator[str]:
+        """Yield the answer piece by piece; setting `stop` ends it early. With `choices`,
+        a grammar lets the model write exactly one of them."""
         with self._lock:
-            chunks = self.llm.create_chat_completion(
+            llm = self.llm
+            before = list(llm._input_ids[: llm.n_tokens])
+            chunks = llm.create_chat_completion(
                 messages=messages, max_tokens=max_tokens, temperature=0.0, top_k=1,
-                repeat_penalty=1.1, stream=True,
+                repeat_penalty=1.1, stream=True, grammar=choice_grammar(choices) if choices else None,
             )
-            prompt = "".join(m["content"] for m in messages)
-            self.prompt_tokens += self.count_tokens(prompt)
+            counted = False
             for chunk in chunks:
+                if not counted:
+                    # The prompt is evaluated and nothing generated is yet: count it here.
+                    counted = True
+                    self._count_prompt(before, list(llm._input_ids[: llm.n_tokens]))
                 if stop is not None and stop.is_set():
                     break
                 delta = chunk["choices"][0].get("delta", {}).get("content")
                 if delta:
                     self.completion_tokens += 1
                     yield delta
+
+    def _count_prompt(self, before: list[int], prompt: list[int]) -> None:
+        shared = 0
+        for a, b in zip(before, prompt[:-1]):  # llama.cpp always re-evaluates the last token
+            if a != b:
+                break
+            shared += 1
+        self.last_prompt_tokens, self.last_cached_tokens = len(prompt), shared
+        self.prompt_tokens += len(prompt)
 
     def complete_json(self, messages: list[dict], schema: dict, max_tokens: int) -> dict:
         """A JSON object that follows `schema` (temperature 0). Bounded string lengths and
@@ -97,6 +134,16 @@ class LlamaGenerator:
         except json.JSONDecodeError as exc:
             # Only when max_tokens cut the object short: the grammar allows nothing else.
             raise InvalidJSON(f"the model's output is not complete JSON ({exc}): {text[:200]!r}") from exc
+
+
+def choice_grammar(choices: list[str]):
+    """A llama.cpp grammar that accepts exactly one of `choices`."""
+    from llama_cpp import LlamaGrammar
+
+    def literal(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    return LlamaGrammar.from_string("root ::= " + " | ".join(literal(c) for c in choices), verbose=False)
 
 
 class InvalidJSON(ValueError):

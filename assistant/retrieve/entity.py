@@ -298,6 +298,9 @@ class HopRetriever:
                     via = ev.setdefault("via", [])
                     if len(via) < 4:
                         via.append(f"{graph.names[row]}, named where {' / '.join(reached[c].get('linked', []))} is")
+                    bridges = ev.setdefault("bridges", [])
+                    if graph.names[row] not in bridges and len(bridges) < 4:
+                        bridges.append(graph.names[row])
         dense_hits = self.dense.search(query, self.dense_depth)
         scores: dict[int, tuple[float, float, dict]] = {}
         for h in dense_hits:
@@ -316,6 +319,7 @@ class HopRetriever:
                 evidence["linked_entities"] = ev["linked"][:4]
             if "via" in ev:
                 evidence["reached_via"] = ev["via"]
+                evidence["bridges"] = ev["bridges"]
             hits.append(Hit(cid, score, self.name, evidence))
         return hits
 

@@ -43,6 +43,8 @@ class SentenceRow:
     end: int
     page: int | None
     text: str
+    # The text with pronouns replaced by their antecedents (coreference), when it differs.
+    resolved_text: str | None = None
 
 
 @dataclass
@@ -419,7 +421,8 @@ class Store:
         if not chunk_ids:
             return out
         marks = ",".join("?" * len(chunk_ids))
-        sql = f"select id, chunk_id, start, end, page, text from sentences where chunk_id in ({marks}) order by chunk_id, ord"
+        sql = (f"select id, chunk_id, start, end, page, text, nullif(resolved_text, text) from sentences "
+               f"where chunk_id in ({marks}) order by chunk_id, ord")
         with self.lock:
             for r in self.db.execute(sql, list(chunk_ids)):
                 out[r[1]].append(SentenceRow(*r))

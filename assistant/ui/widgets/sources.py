@@ -27,6 +27,8 @@ def describe_source(source: dict) -> Text:
     body = Text(source.get("text", ""))
     for start, end in source.get("highlights", []):
         body.stylize("bold reverse", start, end)
+    for start, end in source.get("span_highlights", []):
+        body.stylize("bold black on yellow", start, end)  # the short answer, inside its sentence
     out.append_text(body)
     out.append("\n\nwhy: ", style="bold")
     out.append(f"score {source.get('score', 0):.4f}")

@@ -1,0 +1,143 @@
+"""Answers checked entity by entity: the names, numbers and dates an answer sentence states
+must appear in the sentences it cites.
+
+The cosine support check (citations.SupportChecker) passes a sentence that says almost
+what a source says: "$350M" beside "$355M", "12%" beside "15%", the observatory's
+director named as its founder. Those are the errors a reader cannot see, so each claim is
+looked up literally: every name (a capitalised word that is not a sentence's opening
+function word), every number (digits, with or without thousands separators, or a number
+word) must occur in the cited sentences, their coreference-resolved text, the cited
+source's title or the question. With a spaCy pipeline, the answer's main verbs must also
+occur (by stem) in the cited sentences: "founded" is not supported by "Director: ...".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+_MARKER = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
+_CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+_WORD = re.compile(r"[\w'’-]+")
+NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13",
+    "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17", "eighteen": "18",
+    "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100",
+}
+# Capitalised only because a sentence starts with them, or honorifics that sources omit.
+NOT_NAMES = frozenset(
+    "a an the this that these those it its he she his her they their there here i we you "
+    "in on at by for from of to with as and or but if when where while after before since during "
+    "yes no not also both either neither each every some all one who what which how why "
+    "is was are were be has had have do did does according based sources source answer "
+    "dr mr mrs ms miss prof sir st mt".split()
+)
+RELATION_STEM = 5
+
+
+@dataclass
+class Verdict:
+    """Which claims of one answer sentence its cited sentences do not back."""
+
+    names: list[str] = field(default_factory=list)
+    numbers: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+
+    @property
+    def supported(self) -> bool:
+        return not (self.names or self.numbers or self.relations)
+
+    def reason(self) -> str:
+        parts = []
+        if self.names:
+            parts.append("names not in the cited sentences: " + ", ".join(self.names))
+        if self.numbers:
+            parts.append("numbers not in the cited sentences: " + ", ".join(self.numbers))
+        if self.relations:
+            parts.append("the cited sentences do not say: " + ", ".join(self.relations))
+        return "; ".join(parts)
+
+
+def _norm_number(text: str) -> str:
+    value = text.replace(",", "")
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
+    return value
+
+
+def numbers_in(text: str) -> set[str]:
+    found = {_norm_number(m.group()) for m in _NUMBER.finditer(text)}
+    found |= {NUMBER_WORDS[w] for w in _WORD.findall(text.lower()) if w in NUMBER_WORDS}
+    return found
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised words that name something (not a sentence's capitalised first word
+    when that is a function word)."""
+    return [m.group().strip("'’-") for m in _CAPITALISED.finditer(text) if m.group().lower() not in NOT_NAMES]
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower().strip("'’-") for w in _WORD.findall(text)}
+
+
+def _possessive_free(word: str) -> str:
+    return re.sub(r"['’]s$", "", word.lower())
+
+
+def check_sentence(
+    sentence: str, evidence: list[str], question: str = "", tag: Tagger | None = None,
+) -> Verdict:
+    """The claims of `sentence` (an answer sentence) that none of `evidence` (the cited
+    sentences, each with its resolved text; the source's title) states. Names and numbers
+    the question itself gives are not the answer's claims. With `tag` (a text's (lemma,
+    part of speech) pairs), the answer's verbs must be said where its new names are: a
+    founder is not a director."""
+    plain = _MARKER.sub(" ", sentence)
+    backing = " ".join(evidence)
+    context_words = _words(backing) | _words(question)
+    question_words = _words(question)
+    verdict, new_names = Verdict(), []
+    for name in names_in(plain):
+        key = _possessive_free(name)
+        if key not in question_words:
+            new_names.append(key)
+        if key not in context_words and name.lower() not in context_words and name not in verdict.names:
+            verdict.names.append(name)
+    have = numbers_in(backing) | numbers_in(question)
+    stated = [m.group() for m in _NUMBER.finditer(plain)] + [w for w in _WORD.findall(plain.lower()) if w in NUMBER_WORDS]
+    for number in stated:
+        value = NUMBER_WORDS.get(number.lower()) or _norm_number(number)
+        if value not in have and number not in verdict.numbers:
+            verdict.numbers.append(number)
+    if tag is not None and evidence and not verdict.names:
+        verdict.relations = _unstated_verbs(plain, evidence, new_names, tag)
+    return verdict
+
+
+Tagger = Callable[[str], list[tuple[str, str, str]]]  # text -> (word, lemma, part of speech)
+
+
+def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: Tagger) -> list[str]:
+    """The answer's verbs, when none of them is said (by word or lemma stem) in the
+    evidence sentences that state its new names."""
+    said = [(w.lower(), lemma) for w, lemma, pos in tag(plain) if pos == "VERB" and len(lemma) > 2]
+    if not said:
+        return []
+    where = [e for e in evidence if new_names and set(new_names) & _words(e)] or evidence
+    stems = set()
+    for e in where:
+        for w, lemma, _ in tag(e):
+            stems |= {w.lower()[:RELATION_STEM], lemma[:RELATION_STEM]}
+    if any(w[:RELATION_STEM] in stems or lemma[:RELATION_STEM] in stems for w, lemma in said):
+        return []
+    return [lemma for _, lemma in said]
+
+
+def spacy_tagger(nlp) -> Tagger:
+    def tag(text: str) -> list[tuple[str, str, str]]:
+        return [(t.text, t.lemma_.lower(), t.pos_) for t in nlp(text)]
+    return tag

@@ -1,0 +1,103 @@
+"""Follow-up questions: "and when was it founded?" read against the conversation.
+
+A follow-up names nothing itself: it points back with a pronoun ("it", "she", "there") or
+asks "what about X?" of the question before. Retrieval needs the names, so the question
+is rewritten before it is searched: a person pronoun becomes the person the last answer
+named (or the last question asked about), any other pronoun the last question's subject,
+and "what about X?" the last question asked of X. The rewrite is shown to the user.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .check import NOT_NAMES
+
+_PERSON = r"he|she|him|his|her|hers"
+_THING = r"it|its|they|them|their|theirs|there|that place|this place"
+_PRONOUN = re.compile(rf"\b({_PERSON}|{_THING})\b", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(and|also|so|then|ok(ay)?|but)\b[\s,]*", re.IGNORECASE)
+_WHAT_ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.IGNORECASE)
+# A run of capitalised words, with the small words names contain ("Bank of England").
+_NAME = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:of|the|de|van|von|and|&)?\s*[A-Z0-9][\w'’.-]*)*")
+_POSSESSIVE = re.compile(r"\b(his|her|its|their)\b", re.IGNORECASE)
+
+
+@dataclass
+class Turn:
+    question: str  # as it was understood (after its own rewrite)
+    answer: str = ""
+    short: str | None = None  # the short answer, when there was one
+
+
+def name_phrases(text: str) -> list[str]:
+    """Capitalised phrases that name something, longest first; a sentence's capitalised
+    opening word ("When", "The") is dropped."""
+    out = []
+    for m in _NAME.finditer(text):
+        words = m.group().split()
+        while words and words[0].lower() in NOT_NAMES:
+            words = words[1:]
+        phrase = " ".join(words).rstrip("'’.")
+        if phrase and phrase not in out:
+            out.append(phrase)
+    return sorted(out, key=len, reverse=True)
+
+
+def is_followup(question: str) -> bool:
+    if _WHAT_ABOUT.match(question) or _LEAD.match(question):
+        return True
+    return bool(_PRONOUN.search(question)) and not name_phrases(question)
+
+
+def resolve_followup(question: str, turns: list[Turn], persons: Callable[[str], list[str]] | None = None) -> str | None:
+    """The question with its references to earlier turns replaced by names, or None when
+    it stands alone (or there is nothing to resolve it against). `persons` finds the
+    people a text names (spaCy's NER); without it any name may stand for a he or she."""
+    if not turns or not is_followup(question):
+        return None
+    last = turns[-1]
+    subject = next(iter(name_phrases(last.question)), None)
+    about = _WHAT_ABOUT.match(question)
+    if about and subject:
+        return re.sub(re.escape(subject), about.group("x"), last.question, count=1)
+    person = _person(last, persons, subject)
+    rest = _LEAD.sub("", question).strip()
+    changed = False
+
+    def replace(m: re.Match) -> str:
+        nonlocal changed
+        word = m.group(1)
+        target = person if re.fullmatch(_PERSON, word, re.IGNORECASE) else subject
+        if word.lower() in ("there", "that place", "this place"):
+            target = _place(last) or subject
+        if not target:
+            return word
+        changed = True
+        return f"{target}'s" if _POSSESSIVE.fullmatch(word) else target
+
+    rewritten = _PRONOUN.sub(replace, rest)
+    if not changed:
+        return None
+    return rewritten[:1].upper() + rewritten[1:]
+
+
+def _person(turn: Turn, persons: Callable[[str], list[str]] | None, subject: str | None) -> str | None:
+    """Who a he / she points at: a person the last short answer, answer or question names."""
+    for text in (turn.short or "", turn.answer[:300], turn.question):
+        if persons is not None:
+            people = persons(text)
+            if people:
+                return people[0]
+            continue
+        names = [n for n in name_phrases(text) if n != subject]
+        if names:
+            return names[0]
+    return None
+
+
+def _place(turn: Turn) -> str | None:
+    names = name_phrases(turn.short or "")
+    return names[0] if names else None
