@@ -136,25 +136,46 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 @click.option("--k", "-k", type=int, help="How many sources to retrieve.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming text.")
 @click.option("--explain", is_flag=True, help="Show why each source was chosen.")
+@click.option("--continue", "continue_last", is_flag=True,
+              help="A follow-up: continue the most recent conversation (its questions and answers are read first).")
+@click.option("--conversation", "conversation_id", type=int, help="A follow-up in conversation ID (see the terminal UI).")
+@click.option("--llm", help="Answer model for this question: a registry name or a GGUF path.")
 @click.pass_obj
-def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool) -> None:
-    """Answer QUESTION from the indexed documents, citing the supporting sentences."""
+def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool,
+        continue_last: bool, conversation_id: int | None, llm: str | None) -> None:
+    """Answer QUESTION from the indexed documents, citing the supporting sentences. The
+    question and answer are kept as a conversation, which --continue follows up."""
     from .answer.answerer import EMPTY_INDEX
+    from .answer.conversation import Conversations
 
     if not question.strip():
         _fail("the question is empty", 2)
     engine = obj.engine
     try:
-        on_token = None if as_json else (lambda t: (sys.stdout.write(t), sys.stdout.flush()))
-        answer = engine.ask(question, retriever=retriever, k=k, on_token=on_token)
-    except (models.ModelNotFound, KeyError) as exc:
+        if llm:
+            engine.use_llm(llm)
+        chats = Conversations(engine.index.store)
+        conversation = chats.pick(conversation_id, continue_last)
+        out = None if as_json else StreamPrinter()
+        answer = engine.ask(question, retriever=retriever, k=k, on_token=out and out.accepted,
+                            on_draft=out and out.draft, turns=chats.turns(conversation))
+    except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
+    chats.record(conversation, answer)
     if as_json:
-        click.echo(json.dumps(answer.as_dict(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps({**answer.as_dict(), "conversation": conversation}, indent=2, ensure_ascii=False))
         return
     if answer.text == EMPTY_INDEX:
         sys.stdout.write(answer.text)
+    if out.pending:
+        sys.stdout.write(" (cut: the sources do not say this)")
     sys.stdout.write("\n")
+    if answer.understood_as:
+        console.print(f"[dim](understood as: {escape(answer.understood_as)})[/]")
+    for check in answer.flagged:
+        console.print(f"[yellow]not supported by its citations:[/] {escape(check['sentence'])} [dim]({escape(check['reason'])})[/]")
+    if answer.unsupported and answer.text.startswith("I don't know"):
+        console.print(f"[dim](the model answered \"{escape(answer.unsupported)}\", which no cited sentence states)[/]")
     if answer.citations:
         console.print("\n[bold]Sources[/]")
         for c in answer.citations:
@@ -165,7 +186,36 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     if explain:
         _print_explanation(answer)
     t = answer.timings
-    console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, total {t.get('total', 0):.1f} s[/]")
+    console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, first token "
+                  f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; conversation {conversation} "
+                  "(follow up with --continue)[/]")
+
+
+class StreamPrinter:
+    """Prints an answer from its first token: the draft as it grows, then what the
+    checks accept (only the part of it the draft has not printed already)."""
+
+    def __init__(self):
+        self.pending = ""  # the draft printed since the last accepted piece
+
+    def draft(self, text: str) -> None:
+        if text.startswith(self.pending):
+            self._write(text[len(self.pending):])
+            self.pending = text
+
+    def accepted(self, piece: str) -> None:
+        if self.pending and piece.lower().startswith(self.pending.lower()):
+            self._write(piece[len(self.pending):])
+        elif self.pending:
+            self._write("\n" + piece)  # the draft was not what was kept
+        else:
+            self._write(piece)
+        self.pending = ""
+
+    @staticmethod
+    def _write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def _print_explanation(answer) -> None:

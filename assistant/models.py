@@ -63,6 +63,10 @@ class ModelSpec:
     def pulled_dir(self) -> Path:
         return user_models_dir() / self.name
 
+    def available(self) -> bool:
+        """On disk, or installed as parts that join on first use."""
+        return self.locate() is not None or (self.source == "parts" and not part_files(self)[1])
+
     def locate(self) -> Path | None:
         """The model's file or directory on disk, or None when it is not present."""
         if self.source == "parts":
@@ -115,6 +119,10 @@ def resolve(name_or_path: str, role: str) -> Path:
         raise ModelNotFound(f"unknown {role} model '{name_or_path}': not a path on disk nor one of: {known}")
     if spec.role != role:
         raise ModelNotFound(f"model '{name_or_path}' is a {spec.role} model, not a {role} model")
+    return resolve_spec(spec)
+
+
+def resolve_spec(spec: ModelSpec) -> Path:
     path = spec.locate()
     if path is None and spec.source == "parts":
         path = join_parts(spec)  # once: later calls find the joined, checked file

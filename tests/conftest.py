@@ -103,6 +103,15 @@ def generator(config):
 
 
 @pytest.fixture(scope="session")
+def tiny_generator(config):
+    """SmolLM2-135M, the tiny option: for tests of the LLM plumbing (JSON under a schema,
+    extraction, decomposition), where the answer model's size only costs time."""
+    from assistant.nlp.llm import LlamaGenerator
+
+    return LlamaGenerator(_resolve("smollm2-135m-instruct", "llm"), n_ctx=config.llm_context_tokens, threads=_threads())
+
+
+@pytest.fixture(scope="session")
 def data_dir() -> Path:
     path = SHARED_DATA.resolve()
     if not path.is_dir():

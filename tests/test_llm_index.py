@@ -16,12 +16,13 @@ DOCS = {
 }
 
 
-def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path):
+def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path, tiny_generator):
     folder = tmp_path / "docs"
     folder.mkdir()
     for name, text in DOCS.items():
         (folder / name).write_text(text, encoding="utf-8")
-    engine = make_engine(tmp_path / "index", llm=True, config=Config(extractor="llm"))
+    engine = make_engine(tmp_path / "index", config=Config(extractor="llm"))
+    engine.__dict__["generator"] = tiny_generator  # the tiny model: this tests the plumbing
     report = engine.index_paths([folder])
     assert report.ok and report.added == 2
     store = engine.index.store

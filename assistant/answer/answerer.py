@@ -167,6 +167,8 @@ class Answerer:
             self._short_first(answer, sentences, on_token, stop, on_draft)
         else:
             self._grounded_text(answer, on_token, stop, on_draft)
+        # What the person waits for: retrieval, the context and the prompt, to the first token.
+        answer.timings["to_first_token"] = answer.timings.pop("_started") - t0 + answer.timings["first_token"]
         t2 = time.perf_counter()
         self._check_entities(answer)
         answer.timings["cite"] = time.perf_counter() - t2
@@ -183,6 +185,7 @@ class Answerer:
         """The span, then the source sentence that states it (the span highlighted)."""
         blocks = [f"[{s.n}] {s.label()}: {s.text}" for s in answer.sources]
         t1, first, pieces = time.perf_counter(), None, []
+        answer.timings["_started"] = t1
         stream = span_stream(self.generator, answer.question, blocks, stop=stop)
         try:
             for piece in stream:
@@ -225,6 +228,7 @@ class Answerer:
     def _grounded_text(self, answer: Answer, on_token, stop, on_draft) -> None:
         messages = build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
+        answer.timings["_started"] = t1
         checker = SupportChecker(answer.sources, self.embedder.encode) if self.strict else None
         kept: list[str] = []
         buffer, first_token = "", None

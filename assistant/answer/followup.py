@@ -61,8 +61,8 @@ def resolve_followup(question: str, turns: list[Turn], persons: Callable[[str], 
     last = turns[-1]
     subject = next(iter(name_phrases(last.question)), None)
     about = _WHAT_ABOUT.match(question)
-    if about and subject:
-        return re.sub(re.escape(subject), about.group("x"), last.question, count=1)
+    if about:
+        return _ask_of(last.question, subject, about.group("x"))
     person = _person(last, persons, subject)
     rest = _LEAD.sub("", question).strip()
     changed = False
@@ -82,6 +82,22 @@ def resolve_followup(question: str, turns: list[Turn], persons: Callable[[str], 
     if not changed:
         return None
     return rewritten[:1].upper() + rewritten[1:]
+
+
+_AUX_QUESTION = re.compile(
+    r"^(?P<head>\s*(?:when|where|why|how|what year|in what year)\s+(?:did|does|do|was|is|were|are|has|have|will)\s+)"
+    r"(?P<subject>.+?)(?P<tail>\s+\w+\s*\??\s*)$", re.IGNORECASE)
+
+
+def _ask_of(question: str, subject: str | None, other: str) -> str | None:
+    """`question` asked of `other` instead of its subject: "When did X open?" -> "When did
+    Y open?" (the whole subject between the auxiliary and the verb), else the name swapped."""
+    m = _AUX_QUESTION.match(question)
+    if m:
+        return f"{m.group('head')}{other}{m.group('tail')}"
+    if subject:
+        return re.sub(re.escape(subject), other, question, count=1)
+    return None
 
 
 def _person(turn: Turn, persons: Callable[[str], list[str]] | None, subject: str | None) -> str | None:

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, Label
 
 from .. import models
+from ..answer.conversation import Conversations
 from ..engine import Engine
 from ..store.history import History
 from ..watch import FolderWatcher
@@ -72,9 +73,11 @@ class AssistantApp(App):
     def __init__(
         self, engine: Engine, config_path: Path | None = None,
         opener: Callable[[str], None] = open_in_system_viewer, watch: bool = True,
-        watch_options: dict | None = None,
+        watch_options: dict | None = None, warm_up: bool = True,
     ):
         super().__init__()
+        # Load the answer model while the person types (off where nothing will be asked).
+        self.warm_up_enabled = warm_up
         self.engine = engine
         self.config = engine.config
         self.config_path = config_path
@@ -125,6 +128,16 @@ class AssistantApp(App):
             self.call_from_thread(self._load_failed, exc)
             return
         self.call_from_thread(self._loaded, history, info)
+        if self.warm_up_enabled:
+            self._warm_up()
+
+    @work(thread=True, group="warm", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Load the answer model and its fixed prompt while the person types the question."""
+        try:
+            self.engine.warm_up()
+        except Exception as exc:  # noqa: BLE001 - the question will say it again, clearly
+            self.call_from_thread(self.notify, str(exc), title="the answer model did not load", severity="warning")
 
     def _load_failed(self, exc: Exception) -> None:
         self.activity = f"cannot open the index: {exc}"
@@ -272,9 +285,10 @@ class AssistantApp(App):
             self.call_from_thread(view.set_draft, text)
 
         try:
+            turns = Conversations(self.engine.index.store).turns(conversation_id)
             answer = self.engine.ask(
                 question, retriever=self.config.retriever, k=self.config.k,
-                on_token=accepted, on_draft=draft, stop=stop,
+                on_token=accepted, on_draft=draft, stop=stop, turns=turns,
             )
         except Exception as exc:  # noqa: BLE001 - a failed answer must not take the app down
             self.call_from_thread(self._answer_failed, view, exc)
@@ -358,7 +372,7 @@ class AssistantApp(App):
             out = []
             for spec in registry.values():
                 if spec.role == r:
-                    present = spec.locate() is not None
+                    present = spec.available()
                     out.append((spec.name + ("" if present else " (not downloaded)"), spec.name))
             if current not in {v for _, v in out}:
                 out.append((current, current))

@@ -20,11 +20,11 @@ def test_clean_drops_fragments_duplicates_and_the_question():
     assert clean(q, "not a list") == []
 
 
-def test_decomposition_is_bounded_and_counted(generator):
+def test_decomposition_is_bounded_and_counted(tiny_generator):
     for question in QUESTIONS:
-        before = generator.completion_tokens
-        subs = decompose(question, generator)
-        assert generator.completion_tokens > before  # the model really ran
+        before = tiny_generator.completion_tokens
+        subs = decompose(question, tiny_generator)
+        assert tiny_generator.completion_tokens > before  # the model really ran
         assert len(subs) <= MAX_SUBQUESTIONS
         assert all(isinstance(s, str) and 0 < len(s) <= MAX_CHARS for s in subs)
         assert question not in subs

@@ -12,7 +12,7 @@ from assistant.nlp.llm import InvalidJSON, LlamaGenerator
 
 
 def test_threads_asking_first_share_one_model(config):
-    gen = LlamaGenerator(models.resolve(config.llm, "llm"), n_ctx=512, threads=1)
+    gen = LlamaGenerator(models.resolve("smollm2-135m-instruct", "llm"), n_ctx=512, threads=1)
     start = threading.Barrier(3)
     seen = []
 
@@ -37,13 +37,13 @@ SCHEMA = {
 MESSAGES = [{"role": "user", "content": "The Eiffel Tower was completed in Paris in 1889. Give its city and year as JSON."}]
 
 
-def test_complete_json_follows_the_schema_and_counts_tokens(generator):
-    p0, c0 = generator.prompt_tokens, generator.completion_tokens
-    out = generator.complete_json(MESSAGES, SCHEMA, 64)
+def test_complete_json_follows_the_schema_and_counts_tokens(tiny_generator):
+    p0, c0 = tiny_generator.prompt_tokens, tiny_generator.completion_tokens
+    out = tiny_generator.complete_json(MESSAGES, SCHEMA, 64)
     assert set(out) == {"city", "year"} and isinstance(out["year"], int) and len(out["city"]) <= 20
-    assert generator.prompt_tokens > p0 and 0 < generator.completion_tokens - c0 <= 64
+    assert tiny_generator.prompt_tokens > p0 and 0 < tiny_generator.completion_tokens - c0 <= 64
 
 
-def test_an_answer_cut_by_max_tokens_is_invalid_json(generator):
+def test_an_answer_cut_by_max_tokens_is_invalid_json(tiny_generator):
     with pytest.raises(InvalidJSON):
-        generator.complete_json(MESSAGES, SCHEMA, 3)
+        tiny_generator.complete_json(MESSAGES, SCHEMA, 3)

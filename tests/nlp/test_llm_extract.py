@@ -1,5 +1,5 @@
 """The `llm` extractor: grounding rules (no LLM) and real extraction with the bundled
-SmolLM2-135M (the session `generator` fixture): structure, spans, schema bounds, cache."""
+SmolLM2-135M (the session `tiny_generator` fixture): structure, spans, schema bounds, cache."""
 
 from __future__ import annotations
 
@@ -167,9 +167,9 @@ def _chunk(doc: str) -> ChunkText:
 
 
 @pytest.fixture(scope="module")
-def real_run(generator, tmp_path_factory):
+def real_run(tiny_generator, tmp_path_factory):
     cache = tmp_path_factory.mktemp("llm_cache") / "cache.sqlite"
-    ex = LlmExtractor(generator, cache_path=cache, max_entities=4, name_chars=40, description_chars=120)
+    ex = LlmExtractor(tiny_generator, cache_path=cache, max_entities=4, name_chars=40, description_chars=120)
     chunks = [_chunk(p) for p in PASSAGES]
     results = ex.extract_chunks(chunks)
     return ex, chunks, results, dict(ex.stats)
@@ -207,7 +207,7 @@ def test_real_cache_hit_costs_no_tokens(real_run):
     assert [[e.__dict__ for e in r.entities] for r in again] == [[e.__dict__ for e in r.entities] for r in results]
 
 
-def test_real_per_sentence_protocol(generator, real_run):
+def test_real_per_sentence_protocol(tiny_generator, real_run):
     ex = real_run[0]
     doc = PASSAGES[1]
     chunk = _chunk(doc)
@@ -218,12 +218,12 @@ def test_real_per_sentence_protocol(generator, real_run):
             assert doc[m.start:m.end] == m.text
 
 
-def test_real_shorten_description(generator):
+def test_real_shorten_description(tiny_generator):
     text = ("Lester Smith is an American game designer who created Dragon Dice for TSR. "
             "Lester Smith co-created the collectible dice game Demon Dice with Tim Brown. "
             "Lester Smith also wrote role-playing game supplements in the 1980s and 1990s.")
     stats: dict = {}
-    short = shorten_description(generator, "Lester Smith", text, 120, stats)
+    short = shorten_description(tiny_generator, "Lester Smith", text, 120, stats)
     assert 0 < len(short) <= 120
     assert stats["shorten_calls"] == 1 and stats["shorten_completion_tokens"] > 0
-    assert shorten_description(generator, "X", "Short.", 120) == "Short."
+    assert shorten_description(tiny_generator, "X", "Short.", 120) == "Short."

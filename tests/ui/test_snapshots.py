@@ -51,7 +51,7 @@ def snapshot_app(make_engine, tmp_path):
             conv = history.create()
             history.add(conv.id, "user", EVIDENCE["question"])
             history.add(conv.id, "assistant", EVIDENCE["answer"], "hop", EVIDENCE)
-        return AssistantApp(engine, config_path=tmp_path / "config.toml", watch=False)
+        return AssistantApp(engine, config_path=tmp_path / "config.toml", watch=False, warm_up=False)
 
     return build
 

@@ -51,6 +51,8 @@ class AnswerView(Vertical):
 
     def _render_text(self) -> Text:
         body = Text(self.accepted)
+        if self.state == "done":
+            mark_answer(body, self.evidence)
         if self.draft:
             body.append(self.draft, style="dim italic")
         if self.state == "streaming" and not (self.accepted or self.draft):
@@ -100,6 +102,24 @@ class AnswerView(Vertical):
         if n is not None:
             event.stop()
             self.post_message(CitationSelected(self, n))
+
+
+def mark_answer(body: Text, evidence: dict) -> None:
+    """The short answer in bold; sentences whose names, numbers or dates their citations do
+    not state in yellow, with the reason; the follow-up as it was understood, dim."""
+    plain = body.plain
+    short = evidence.get("short_answer")
+    if short and plain.lower().startswith(short.lower()):
+        body.stylize("bold", 0, len(short))
+    for check in evidence.get("checks", []):
+        if check.get("supported"):
+            continue
+        at = plain.find(check["sentence"])
+        if at >= 0:
+            body.stylize("yellow", at, at + len(check["sentence"]))
+        body.append(f"\n⚠ not supported by its citations: {check['reason']}", style="yellow italic")
+    if evidence.get("understood_as"):
+        body.append(f"\n(understood as: {evidence['understood_as']})", style="dim")
 
 
 class ChatLog(VerticalScroll):

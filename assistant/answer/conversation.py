@@ -1,0 +1,44 @@
+"""A conversation as the answerer needs it: the earlier turns a follow-up is read against,
+kept in the index's history (the terminal UI and `assistant ask --continue` share them)."""
+
+from __future__ import annotations
+
+from ..store.db import Store
+from ..store.history import History
+from .followup import Turn
+
+TURNS_KEPT = 3  # a follow-up points back a turn or two, rarely further
+
+
+class Conversations:
+    def __init__(self, store: Store):
+        self.history = History(store)
+
+    def pick(self, conversation_id: int | None = None, continue_last: bool = False) -> int:
+        """The conversation to ask in: the one named, the most recent one, or a new one."""
+        if conversation_id is not None:
+            if self.history.conversation(conversation_id) is None:
+                raise LookupError(f"there is no conversation {conversation_id}")
+            return conversation_id
+        if continue_last:
+            existing = self.history.conversations()
+            if existing:
+                return existing[0].id
+        return self.history.create().id
+
+    def turns(self, conversation_id: int) -> list[Turn]:
+        """The answered turns, oldest first (a question still being answered is not one)."""
+        turns, question = [], None
+        for message in self.history.messages(conversation_id):
+            if message.role == "user":
+                question = message.content
+            elif question is not None:
+                evidence = message.evidence or {}
+                turns.append(Turn(evidence.get("understood_as") or question, message.content,
+                                  evidence.get("short_answer")))
+                question = None
+        return turns[-TURNS_KEPT:]
+
+    def record(self, conversation_id: int, answer) -> None:
+        self.history.add(conversation_id, "user", answer.question)
+        self.history.add(conversation_id, "assistant", answer.text, answer.retriever, answer.as_dict(with_text=True))

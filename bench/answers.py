@@ -1,0 +1,82 @@
+"""Answer quality and speed per answer model: for each model and dev set, the short answers
+(EM, F1, share of the oracle's F1) from hop's top 5 read as whole chunks, hop's top 5 read
+as grounded sentences, and the gold passages (oracle), with prompt tokens, time to first
+token and tokens per second. Part of `make bench`; one model or set at a time with
+--models / --only. The evaluation indexes are the cached ones of bench/run.py.
+
+    .venv/bin/python bench/answers.py [--models qwen2.5-coder-0.5b-instruct] [--only musique_100] [--limit 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from assistant.config import Config
+from assistant.eval.runner import EvalSettings, run_eval
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+MODELS = ["qwen2.5-coder-0.5b-instruct", "smollm2-135m-instruct", "qwen2.5-coder-1.5b-instruct"]
+SETS = [
+    ("2wiki_dev200", "2wiki", "2wikimultihopqa/questions_dev_200.json", "2wikimultihopqa/corpus.json"),
+    ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json"),
+    ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json"),
+]
+MODES = ["hop", "hop+sentences", "oracle", "closed_book"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "answers")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--only", help="comma-separated dataset names")
+    parser.add_argument("--limit", type=int, default=100, help="questions answered per set")
+    parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: the config's)")
+    args = parser.parse_args()
+    chosen = set(args.only.split(",")) if args.only else None
+    args.out.mkdir(parents=True, exist_ok=True)
+    for model in args.models.split(","):
+        for name, fmt, questions, corpus in SETS:
+            if chosen and name not in chosen:
+                continue
+            t0 = time.perf_counter()
+            settings = EvalSettings(
+                fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=["hop"],
+                answer=True, answer_limit=args.limit, answer_retrievers=["hop"], out=args.out / model,
+                cache_dir=ROOT / "bench" / "cache", name=name, llm=model,
+            )
+            report = run_eval(settings, Config(llm_threads=args.threads))
+            row = {mode: {k: v for k, v in s.items() if k != "predictions"} for mode, s in report["answers"].items()}
+            record = {"model": model, "dataset": name, "n": args.limit, "peak_rss_mb": report["peak_rss_mb"],
+                      "seconds": round(time.perf_counter() - t0, 1), "modes": row}
+            (args.out / f"{name}__{model}.json").write_text(json.dumps(record, indent=1))
+            print(json.dumps({"model": model, "dataset": name,
+                              **{m: (row[m]["f1"], row[m]["ttft_s_p50"]) for m in row}}), flush=True)
+    write_summary(args.out)
+    return 0
+
+
+def write_summary(out: Path) -> None:
+    """bench/results/answers/summary.md: every (set, model) measured so far."""
+    lines = ["| set | model | context | EM | F1 | share of oracle F1 | prompt tokens p50 | first token p50 (s) "
+             "| tokens/s p50 | n | peak RSS (MB) |", "|---|---|---|" + "---:|" * 8]
+    for path in sorted(out.glob("*__*.json")):
+        r = json.loads(path.read_text())
+        for mode in MODES:
+            s = r["modes"].get(mode)
+            if not s:
+                continue
+            lines.append(
+                f"| {r['dataset']} | {r['model']} | {mode} | {s['em']} | {s['f1']} | {s['share_of_oracle_f1']} "
+                f"| {s['prompt_tokens_p50']} | {s['ttft_s_p50']} | {s['tokens_per_s_p50']} | {s['n']} | {r['peak_rss_mb']} |"
+            )
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

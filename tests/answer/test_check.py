@@ -1,0 +1,66 @@
+"""The entity-by-entity answer check on real sentences (the sample folder and 2Wiki) and
+on the labelled set of bench/data/entity_check_pairs.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.check import check_sentence, numbers_in, spacy_tagger
+
+PAIRS = Path(__file__).resolve().parents[2] / "bench" / "data" / "entity_check_pairs.json"
+FOUNDED = "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson."
+
+
+@pytest.fixture(scope="module")
+def tag(parse_nlp):
+    return spacy_tagger(parse_nlp)
+
+
+@pytest.mark.parametrize("answer, evidence", [
+    ("The observatory was founded by Dr Amara Okafor [1].", [FOUNDED]),
+    ("Revenue grew 12% [1].", ["Revenue grew 15% year on year, to $1.2 billion."]),
+    ("The deal was worth $350M [1].", ["We closed the acquisition of Norlite for $355M in cash."]),
+    ("Saltby has a population of 2,317 [1].", ["Saltby | 84 km"]),
+])
+def test_the_swaps_a_new_user_met_are_caught(answer, evidence, tag):
+    verdict = check_sentence(answer, evidence, "", tag)
+    assert not verdict.supported, answer
+    assert verdict.reason()
+
+
+def test_the_director_named_as_founder_is_caught_even_when_the_name_is_cited(tag):
+    # The cited line names her, but as the director: the founding is said elsewhere.
+    verdict = check_sentence("The Kestrel Hill Observatory was founded by Dr Amara Okafor [1].",
+                             ["Director: Dr Amara Okafor (since 2016)", "Kestrel Hill Observatory"],
+                             "Who founded the Kestrel Hill Observatory?", tag)
+    assert verdict.relations == ["found"] and not verdict.supported
+
+
+def test_right_answers_pass(tag):
+    assert check_sentence("It was founded in 1898 by Margarethe Olsson [1].", [FOUNDED], "", tag).supported
+    # The resolved text stands for the pronoun; number words count as numbers.
+    assert check_sentence("Harrowmere had 6,412 inhabitants in 2021 [1].",
+                          ["At the 2021 census it had 6,412 inhabitants. At the 2021 census Harrowmere had 6,412 inhabitants."],
+                          "", tag).supported
+    assert check_sentence("The journey takes 40 minutes [1].",
+                          ["Trains run every hour from Saltby, and the journey takes forty minutes."], "", tag).supported
+
+
+def test_numbers_are_compared_as_numbers():
+    assert numbers_in("6,412 people, 3.50 pounds, twelve boats") == {"6412", "3.5", "12"}
+
+
+def test_precision_and_recall_on_the_labelled_set(tag):
+    pairs = json.loads(PAIRS.read_text())["pairs"]
+    assert len(pairs) >= 40 and sum(p["swapped"] for p in pairs) >= 20
+    tp = fp = fn = 0
+    for p in pairs:
+        evidence = [f"{e} {p.get('resolved', '')}" for e in p["evidence"]] + ([p["title"]] if p.get("title") else [])
+        caught = not check_sentence(p["answer"], evidence, p["question"], tag).supported
+        tp, fp, fn = tp + (caught and p["swapped"]), fp + (caught and not p["swapped"]), fn + (not caught and p["swapped"])
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    # bench/entity_check.py reports them (0.92 / 0.96 when measured); a regression fails here.
+    assert precision >= 0.85 and recall >= 0.9, (precision, recall)

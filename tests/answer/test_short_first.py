@@ -1,0 +1,83 @@
+"""The short answer first, from grounded sentences, checked and highlighted; follow-ups
+in a real two-turn exchange. The real default answer model over the sample folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.followup import Turn
+from assistant.answer.short import choice_options, clean_span, question_kind
+from assistant.ingest.loaders import load
+
+
+def test_question_kinds():
+    assert question_kind("When did Harrowmere Halt station open?") == "short"
+    assert question_kind("How many boatmen followed Samuel Cray?") == "short"
+    assert question_kind("Which was built first, Tollan Bridge or Greyfield Mill?") == "choice"
+    assert question_kind("Are the Nordvik Trio and Lumen Park from the same country?") == "yesno"
+    assert question_kind("Why did the ferry lose its trade?") == "open"
+    assert choice_options("Who was born first, Ada Lovelace or Mary Shelley?") == ["Ada Lovelace", "Mary Shelley"]
+    assert choice_options("Who founded the town?") is None
+
+
+def test_clean_span():
+    assert clean_span("Answer: Margarethe Olsson [1].\nShe was...") == "Margarethe Olsson"
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    e = Engine(Config(retriever="hop"), index_dir=tmp_path_factory.mktemp("short") / "ix")
+    e.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
+    assert e.index_paths([example_docs]).ok
+    yield e
+    e.close()
+
+
+@pytest.mark.slow
+def test_a_when_question_opens_with_the_span_highlighted_in_its_sentence(engine):
+    drafts: list[str] = []
+    answer = engine.ask("When did Harrowmere Halt station open?", on_draft=drafts.append)
+    assert answer.short and "1867" in answer.short, answer.text
+    assert answer.text.startswith(answer.short[:1].upper() + answer.short[1:])
+    assert drafts, "the span streams as a draft from its first token"
+    (c,) = answer.citations
+    doc = load(Path(c.path)).text
+    assert doc[c.start:c.end] == c.text and c.start <= c.span_start < c.span_end <= c.end
+    assert doc[c.span_start:c.span_end].lower() == answer.short.lower()
+    assert answer.checks and all(ch["supported"] for ch in answer.checks)
+    row = answer.as_dict(with_text=True)["sources"][c.n - 1]
+    (start, end), = row["span_highlights"]
+    assert row["text"][start:end].lower() == answer.short.lower()
+
+
+@pytest.mark.slow
+def test_grounded_sentences_are_fewer_tokens_than_whole_chunks(engine):
+    question = "Where is the Harrowmere Museum housed?"
+    grounded = engine.ask(question)
+    engine.answerer.context = "chunks"
+    try:
+        whole = engine.ask(question)
+    finally:
+        engine.answerer.context = "sentences"
+    assert grounded.context == "sentences" and whole.context == "chunks"
+    assert sum(len(s.text) for s in grounded.sources) < sum(len(s.text) for s in whole.sources)
+    assert grounded.tokens["prompt"] < whole.tokens["prompt"]
+    assert "Customs House" in grounded.text, grounded.text
+
+
+@pytest.mark.slow
+def test_a_real_two_turn_exchange(engine):
+    first = engine.ask("Who founded the Kestrel Hill Observatory?")
+    assert "Olsson" in first.text, first.text
+    turns = [Turn(first.question, first.text, first.short)]
+    follow = engine.ask("and when was it founded?", turns=turns)
+    assert follow.understood_as and "Kestrel Hill Observatory" in follow.understood_as
+    assert follow.question == "and when was it founded?"
+    assert "1898" in follow.text, follow.text
+    person = engine.ask("Where was she born?", turns=turns)
+    assert "Olsson" in person.understood_as and "Gothenburg" in person.text, person.text
