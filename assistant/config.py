@@ -69,7 +69,7 @@ class Config:
     # What the answer model reads: "sentences" (the grounded sentences of each source that
     # carry the answer, coreference-resolved, within context_tokens) or "chunks" (whole).
     context: str = "sentences"
-    context_tokens: int = 600
+    context_tokens: int = 400
     # Below this cosine similarity between the question and the best source the assistant
     # says it does not know instead of letting the model guess from unrelated text.
     min_relevance: float = 0.25

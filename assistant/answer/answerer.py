@@ -96,7 +96,7 @@ class Answerer:
         self, store: Store, embedder: Embedder, generator: Generator, n_ctx: int = 2048,
         answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
         read_lock: contextlib.AbstractContextManager | None = None, context: str = "sentences",
-        context_tokens: int = 600, tag: Callable[[str], list[tuple[str, str, str]]] | None = None,
+        context_tokens: int = 400, tag: Callable[[str], list[tuple[str, str, str]]] | None = None,
     ):
         # Held while retrieving and reading the sources (not while generating), so an
         # answer is drawn from one consistent state of an index that is being updated.
@@ -152,16 +152,8 @@ class Answerer:
                 on_token(answer.text)
             answer.timings["total"] = time.perf_counter() - t0
             return answer
-        hits = ordered
         answer.context = self.context
-        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
-        if self.context == "sentences":
-            selected = grounded_selection(question, hits, sentences, self.embedder.encode)
-            budget = min(budget, self.context_tokens)
-        else:
-            selected = sentences
-        answer.sources = build_sources(hits, chunks, selected, budget, self.generator.count_tokens,
-                                       resolved=self.context == "sentences")
+        answer.sources = self.sources_for(question, ordered, chunks, sentences)
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         if question_kind(question) != "open":
             self._short_first(answer, sentences, on_token, stop, on_draft)
@@ -180,10 +172,22 @@ class Answerer:
         }
         return answer
 
+    def sources_for(self, question: str, hits: list[Hit], chunks: dict, sentences: dict,
+                    context: str | None = None) -> list[Source]:
+        """The numbered sources the model reads: grounded sentences within context_tokens,
+        or whole chunks within what the context window leaves."""
+        context = context or self.context
+        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
+        if context == "sentences":
+            sentences = grounded_selection(question, hits, sentences, self.embedder.encode)
+            budget = min(budget, self.context_tokens)
+        return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
+                             resolved=context == "sentences")
+
     # -- the short answer first --------------------------------------------------------
     def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft) -> None:
         """The span, then the source sentence that states it (the span highlighted)."""
-        blocks = [f"[{s.n}] {s.label()}: {s.text}" for s in answer.sources]
+        blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings["_started"] = t1
         stream = span_stream(self.generator, answer.question, blocks, stop=stop)
@@ -315,6 +319,10 @@ class Answerer:
             else:
                 left = set(cited_numbers(answer.text))
                 answer.citations = [c for c in answer.citations if c.n in left]
+
+
+def source_blocks(sources: list[Source]) -> list[str]:
+    return [f"[{s.n}] {s.label()}: {s.text}" for s in sources]
 
 
 def source_evidence(source: Source) -> list[str]:

@@ -299,7 +299,9 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
     return out
 
 
-def _answer_passages(engine, ds: Dataset, q, mode: str, per_question: dict) -> list[tuple[str, str]]:
+def _answer_passages(engine, ds: Dataset, q, mode: str, per_question: dict) -> list[tuple[str, str]] | list[str]:
+    """(label, text) passages, or for grounded sentences the source blocks as the chat
+    answer builds them."""
     by_pid = ds.passage_by_id()
     if mode == "closed_book":
         return []
@@ -309,13 +311,13 @@ def _answer_passages(engine, ds: Dataset, q, mode: str, per_question: dict) -> l
     if not context:
         ranked = next(r["ranked"] for r in per_question[name] if r["qid"] == q.qid)
         return [(by_pid[p].title, by_pid[p].text) for p in ranked[:5] if p in by_pid]
-    return grounded_passages(engine, name, q.question, 5)
+    return grounded_blocks(engine, name, q.question, 5)
 
 
-def grounded_passages(engine, retriever: str, question: str, k: int) -> list[tuple[str, str]]:
-    """The grounded sentences of the retriever's top-k passages (one chunk per passage),
-    as the chat answer gives them to the model."""
-    from ..answer.context import grounded_selection, model_text
+def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
+    """The sources the chat answer gives the model (grounded sentences, within the
+    configured budget) for the retriever's top-k passages (one chunk per passage)."""
+    from ..answer.answerer import source_blocks
 
     store = engine.index.store
     hits, seen = [], set()
@@ -324,12 +326,12 @@ def grounded_passages(engine, retriever: str, question: str, k: int) -> list[tup
         if chunk is None or chunk.path in seen:
             continue
         seen.add(chunk.path)
-        hits.append((h, chunk))
+        hits.append(h)
         if len(hits) == k:
             break
-    sentences = store.sentences_of([h.chunk_id for h, _ in hits])
-    selected = grounded_selection(question, [h for h, _ in hits], sentences, engine.embedder.encode)
-    return [(chunk.title or "", model_text(selected[h.chunk_id])) for h, chunk in hits if selected.get(h.chunk_id)]
+    ids = [h.chunk_id for h in hits]
+    sources = engine.answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), "sentences")
+    return source_blocks(sources)
 
 
 def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:
@@ -337,7 +339,7 @@ def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_c
 
     max_tokens = 24
     budget = n_ctx - max_tokens - gen.count_tokens(question) - gen.count_tokens(SPAN_SYSTEM) - 40
-    blocks = fit_blocks(passages, budget, gen.count_tokens)
+    blocks = passages if passages and isinstance(passages[0], str) else fit_blocks(passages, budget, gen.count_tokens)
     t0, first, pieces = time.perf_counter(), None, []
     for piece in span_stream(gen, question, blocks, max_tokens):
         if first is None:
