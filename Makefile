@@ -51,6 +51,9 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/answers.py
+	$(BIN)/python bench/chat_session.py
+	$(BIN)/python bench/entity_check.py
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache

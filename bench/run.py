@@ -29,7 +29,7 @@ SETS = [
 ]
 
 # The LLM is the slow part: answers are measured for the baselines and the two strongest
-# entity retrievers only.
+# entity retrievers only, from whole chunks (bench/answers.py compares contexts and models).
 ANSWER_RETRIEVERS = ["dense", "bm25", "hybrid", "hop", "ppr"]
 
 
@@ -58,7 +58,7 @@ def main() -> int:
         settings = EvalSettings(
             fmt=fmt, questions=args.data / questions, corpus=args.data / corpus if corpus else None,
             retrievers=retrievers, answer=bool(answer_limit) and not args.no_answer,
-            answer_limit=answer_limit, answer_retrievers=ANSWER_RETRIEVERS, out=args.out,
+            answer_limit=answer_limit, answer_retrievers=ANSWER_RETRIEVERS, answer_contexts=["chunks"], out=args.out,
             cache_dir=ROOT / "bench" / "cache", name=name,
         )
         report = run_eval(settings, Config())

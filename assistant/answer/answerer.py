@@ -154,6 +154,11 @@ class Answerer:
             return answer
         answer.context = self.context
         answer.sources = self.sources_for(question, ordered, chunks, sentences)
+        if not answer.sources:  # nothing fits the budget: never let the model answer unsourced
+            self._emit(answer, NO_ANSWER, on_token)
+            answer.abstained = True
+            answer.timings["total"] = time.perf_counter() - t0
+            return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         if question_kind(question) != "open":
             self._short_first(answer, sentences, on_token, stop, on_draft)
@@ -203,6 +208,8 @@ class Answerer:
         answer.timings["generate"] = time.perf_counter() - t1
         answer.timings["first_token"] = first or 0.0
         span = clean_span("".join(pieces))
+        if stop is not None and stop.is_set():
+            return  # stopped: an unchecked span is not an answer
         if not span or span.lower() == UNKNOWN:
             self._emit(answer, NO_ANSWER, on_token)
             return
