@@ -37,6 +37,7 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated dataset names")
     parser.add_argument("--limit", type=int, default=100, help="questions answered per set")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: the config's)")
+    parser.add_argument("--contexts", default="chunks,sentences", help="what hop's top 5 are read as: chunks, sentences")
     args = parser.parse_args()
     chosen = set(args.only.split(",")) if args.only else None
     args.out.mkdir(parents=True, exist_ok=True)
@@ -48,7 +49,7 @@ def main() -> int:
             settings = EvalSettings(
                 fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=["hop"],
                 answer=True, answer_limit=args.limit, answer_retrievers=["hop"], out=args.out / model,
-                cache_dir=ROOT / "bench" / "cache", name=name, llm=model,
+                cache_dir=ROOT / "bench" / "cache", name=name, llm=model, answer_contexts=args.contexts.split(","),
             )
             report = run_eval(settings, Config(llm_threads=args.threads))
             row = {mode: {k: v for k, v in s.items() if k != "predictions"} for mode, s in report["answers"].items()}
