@@ -40,17 +40,37 @@ EVIDENCE = {
 }
 
 
+# A short answer first: the span in bold, highlighted inside its sentence in the source;
+# a follow-up as it was understood; and a sentence the entity check flagged.
+SHORT = {
+    **EVIDENCE,
+    "question": "and who founded it?",
+    "answer": "Margarethe Olsson. The Kestrel Hill Observatory was founded in 1898 by the astronomer "
+              "Margarethe Olsson [1]. It was run by Dr Amara Okafor from 1898 [1].",
+    "short_answer": "Margarethe Olsson",
+    "understood_as": "Who founded Kestrel Hill Observatory?",
+    "checks": [
+        {"sentence": "Margarethe Olsson.", "supported": True, "reason": ""},
+        {"sentence": "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson [1].",
+         "supported": True, "reason": ""},
+        {"sentence": "It was run by Dr Amara Okafor from 1898 [1].", "supported": False,
+         "reason": "names not in the cited sentences: Amara, Okafor"},
+    ],
+    "sources": [{**EVIDENCE["sources"][0], "span_highlights": [[95, 112]]}, EVIDENCE["sources"][1]],
+}
+
+
 @pytest.fixture
 def snapshot_app(make_engine, tmp_path):
-    def build(conversation: bool = False) -> AssistantApp:
+    def build(conversation: bool = False, evidence: dict = EVIDENCE) -> AssistantApp:
         config = Config(folders=["/home/me/Documents", "/home/me/Papers"],
                         paused_folders=["/home/me/Documents", "/home/me/Papers"])
         engine = make_engine(tmp_path / "index", config=config)
         if conversation:
             history = History(engine.index.store)
             conv = history.create()
-            history.add(conv.id, "user", EVIDENCE["question"])
-            history.add(conv.id, "assistant", EVIDENCE["answer"], "hop", EVIDENCE)
+            history.add(conv.id, "user", evidence["question"])
+            history.add(conv.id, "assistant", evidence["answer"], "hop", evidence)
         return AssistantApp(engine, config_path=tmp_path / "config.toml", watch=False, warm_up=False)
 
     return build
@@ -68,6 +88,10 @@ def test_main_screen_empty(snap_compare, snapshot_app):
 
 def test_main_screen_with_an_answer_and_its_sources(snap_compare, snapshot_app):
     assert snap_compare(snapshot_app(conversation=True), terminal_size=SIZE, run_before=_ready)
+
+
+def test_a_short_answer_with_a_flagged_sentence(snap_compare, snapshot_app):
+    assert snap_compare(snapshot_app(conversation=True, evidence=SHORT), terminal_size=SIZE, run_before=_ready)
 
 
 @pytest.mark.parametrize("key", ["ctrl+f", "ctrl+s", "f1"], ids=["folders", "settings", "help"])
