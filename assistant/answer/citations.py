@@ -20,7 +20,7 @@ _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ATTRIBUTION_THRESHOLD = 0.55
 # "I don't know ..." is supported by no sentence, however similar a source's wording is.
-_ABSTENTION = re.compile(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", re.IGNORECASE)
+ABSTENTION = re.compile(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", re.IGNORECASE)
 
 
 @dataclass
@@ -63,7 +63,7 @@ def resolve_citations(
     """The answer (with markers added where attributed) and its citations in marker order."""
     by_n = {s.n: s for s in sources}
     sentences = answer_sentences(answer)
-    if not sentences or not sources or _ABSTENTION.match(answer):
+    if not sentences or not sources or ABSTENTION.match(answer):
         return answer, []
     cand = [(src, sent) for src in sources for sent in src.sentences]
     if not cand:
@@ -77,7 +77,7 @@ def resolve_citations(
     any_marker = bool(cited_numbers(answer))
     for i, sentence in enumerate(sentences):
         numbers = [n for n in cited_numbers(sentence) if n in by_n]
-        if _ABSTENTION.match(sentence):
+        if ABSTENTION.match(sentence):
             pass
         elif numbers:
             for n in numbers:

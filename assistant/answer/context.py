@@ -47,7 +47,7 @@ def content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
 
 
-def names_in(text: str, names: list[str]) -> bool:
+def mentions_any(text: str, names: list[str]) -> bool:
     low = text.lower()
     return any(re.search(r"(?<!\w)" + re.escape(n.lower()) + r"(?!\w)", low) for n in names)
 
@@ -62,7 +62,7 @@ def select_sentences(
     keep = {0}  # the opening sentence says what the passage is about (a title, a subject)
     sims = vectors @ qvec if len(vectors) else np.zeros(len(sentences))
     for i, sent in enumerate(sentences):
-        if names and (names_in(sent.text, names) or (sent.resolved_text and names_in(sent.resolved_text, names))):
+        if names and (mentions_any(sent.text, names) or (sent.resolved_text and mentions_any(sent.resolved_text, names))):
             keep.add(i)
     for i in np.argsort(-sims)[: settings.closest]:
         if sims[i] >= settings.min_similarity:

@@ -111,8 +111,8 @@ def span_stream(generator, question: str, blocks: list[str], max_tokens: int = 2
     return generator.stream(span_messages(question, blocks), max_tokens, stop=stop, choices=choices)
 
 
-def short_answer(generator, question: str, passages: list[tuple[str, str]], n_ctx: int, max_tokens: int = 24) -> str:
-    """The span for `question` from (label, text) passages (none: closed book)."""
+def span_blocks(generator, question: str, passages: list[tuple[str, str]], n_ctx: int, max_tokens: int = 24) -> list[str]:
+    """(label, text) passages as numbered blocks within what the context window leaves
+    after the fixed prompt, the question and the answer (none: closed book)."""
     budget = n_ctx - max_tokens - generator.count_tokens(question) - generator.count_tokens(SPAN_SYSTEM) - 40
-    blocks = fit_blocks(passages, budget, generator.count_tokens)
-    return clean_span("".join(span_stream(generator, question, blocks, max_tokens)))
+    return fit_blocks(passages, budget, generator.count_tokens)

@@ -335,11 +335,10 @@ def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
 
 
 def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:
-    from ..answer.short import SPAN_SYSTEM, clean_span, fit_blocks, span_stream
+    from ..answer.short import clean_span, span_blocks, span_stream
 
     max_tokens = 24
-    budget = n_ctx - max_tokens - gen.count_tokens(question) - gen.count_tokens(SPAN_SYSTEM) - 40
-    blocks = passages if passages and isinstance(passages[0], str) else fit_blocks(passages, budget, gen.count_tokens)
+    blocks = passages if passages and isinstance(passages[0], str) else span_blocks(gen, question, passages, n_ctx, max_tokens)
     t0, first, pieces = time.perf_counter(), None, []
     for piece in span_stream(gen, question, blocks, max_tokens):
         if first is None:

@@ -81,3 +81,20 @@ def test_a_real_two_turn_exchange(engine):
     assert "1898" in follow.text, follow.text
     person = engine.ask("Where was she born?", turns=turns)
     assert "Olsson" in person.understood_as and "Gothenburg" in person.text, person.text
+
+
+@pytest.mark.slow
+def test_strict_grounding_cuts_a_swapped_founder_the_real_sources_do_not_state(engine):
+    from dataclasses import replace
+
+    from assistant.answer.prompt import NO_ANSWER
+
+    answer = engine.ask("Describe the founding of the Kestrel Hill Observatory.")
+    src = next(s for s in answer.sources if "Margarethe Olsson" in s.text)
+    right = f"It was founded in 1898 by Margarethe Olsson [{src.n}]."
+    swapped = f"It was founded in 1898 by Samuel Cray [{src.n}]."
+    for text, kept in ((right, right), (f"{right} {swapped}", right), (swapped, NO_ANSWER)):
+        checked = replace(answer, text=text, checks=[], unsupported=None)
+        engine.answerer._check_entities(checked)
+        assert checked.text == kept, (text, checked.checks)
+    assert any("Samuel" in c["reason"] for c in checked.checks if not c["supported"])

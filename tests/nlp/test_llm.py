@@ -47,3 +47,19 @@ def test_complete_json_follows_the_schema_and_counts_tokens(tiny_generator):
 def test_an_answer_cut_by_max_tokens_is_invalid_json(tiny_generator):
     with pytest.raises(InvalidJSON):
         tiny_generator.complete_json(MESSAGES, SCHEMA, 3)
+
+
+def test_choices_are_enforced_by_a_grammar(tiny_generator):
+    messages = [{"role": "user", "content": "Which is a colour, a spoon or green? Answer in a sentence."}]
+    out = "".join(tiny_generator.stream(messages, 16, choices=["a spoon", "green", "unknown"]))
+    assert out in {"a spoon", "green", "unknown"}, out
+
+
+def test_the_fixed_system_prompt_is_reused_from_the_kv_cache(tiny_generator):
+    system = "You answer questions about the weather in one word. " * 5
+    tiny_generator.prime(system)
+    ask = [{"role": "system", "content": system}, {"role": "user", "content": "Is rain wet?"}]
+    "".join(tiny_generator.stream(ask, 2))
+    system_tokens = tiny_generator.count_tokens(system)
+    assert tiny_generator.last_cached_tokens >= system_tokens  # the whole system prompt was cached
+    assert tiny_generator.last_prompt_tokens > tiny_generator.last_cached_tokens
