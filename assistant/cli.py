@@ -353,9 +353,10 @@ def models_pull(name: str) -> None:
               help="What the answer model reads of each retriever's top 5: chunks (whole), sentences (grounded).")
 @click.option("--answer-retrievers", help="Comma-separated retrievers whose passages are answered from (default: all).")
 @click.option("--llm", help="Answer model: a registry name or a GGUF path (default: the config's).")
+@click.option("--no-titles", is_flag=True, help="Index every passage without its title, as a person's files come.")
 @click.pass_obj
 def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir,
-             rebuild, extractor, answer_contexts, answer_retrievers, llm) -> None:
+             rebuild, extractor, answer_contexts, answer_retrievers, llm, no_titles) -> None:
     """Measure retrievers side by side on a public QA dataset."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -372,6 +373,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
         out=out, cache_dir=cache_dir, rebuild=rebuild, name=name, extractor=extractor,
         answer_contexts=[c.strip() for c in answer_contexts.split(",") if c.strip()],
         answer_retrievers=[r.strip() for r in answer_retrievers.split(",")] if answer_retrievers else None, llm=llm,
+        no_titles=no_titles,
     )
     with Progress(TextColumn("{task.description:>14}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True) as bar:

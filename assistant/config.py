@@ -55,6 +55,10 @@ class Config:
     # 2.5x the dense-only build (HotpotQA 100: 5.0x with, see bench/README.md), for +2
     # points of grounded Recall@5.
     sentence_vectors: bool = False
+    # A document that no title names is about the named subject of its opening sentence
+    # ("Luis Mandoki (born 1954) is a Mexican film director..."): that class's home, as a
+    # title is. Off: only titles make homes.
+    aboutness: bool = True
     # The amr extractor's amrlib parse model: a registry name (parse_xfm_bart_base...) or a
     # directory holding amrlib_meta.json; empty: the first one `assistant models pull`
     # fetched, else amrlib's own data/model_stog.

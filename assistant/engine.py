@@ -96,6 +96,7 @@ class Engine:
             self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens,
             extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
             write_lock=self.index_lock, sentence_vectors=self.config.sentence_vectors,
+            aboutness=self.config.aboutness,
         )
 
     @cached_property

@@ -24,7 +24,7 @@ from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, load
 from .ingest.walk import iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
-from .nlp.extract import Extractor, Mention, SentenceGraph, compact
+from .nlp.extract import ENTITY_LABELS, Extractor, Mention, SentenceGraph, compact
 from .nlp.normalize import entity_key
 from .nlp.sentences import SentenceSplitter
 from .store import Index
@@ -100,6 +100,7 @@ class Indexer:
         self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
         write_lock: contextlib.AbstractContextManager | None = None, sentence_vectors: bool = False,
+        aboutness: bool = True,
     ):
         self.index = index
         # Held while this writer changes the database and vectors (never while it parses or
@@ -113,6 +114,7 @@ class Indexer:
         # One vector per sentence (float16 blob + the "sentences" hnswlib set), read by the
         # grounded retriever; only with the entity layer, the one thing that uses them.
         self.sentence_vectors = sentence_vectors and extractor is not None
+        self.aboutness = aboutness
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
 
@@ -393,6 +395,9 @@ class Indexer:
                     title_mention, person = (None, False)
                     if title and ci == 0 and chunk_graphs:
                         title_mention, person = _title_mention(title, chunk_graphs[0], offsets[k - n], chunk_texts[0])
+                    if title_mention is None and self.aboutness and ci == 0 and chunk_graphs:
+                        # No title names the document: what its opening sentence is about.
+                        title_mention, person = _subject_mention(chunk_graphs[0], offsets[k - n], chunk_texts[0])
                     if self.coref is not None:
                         res = self.coref.resolve(chunk_texts, offsets[k - n: k], chunk_graphs, title_mention, person)
                     else:
@@ -471,7 +476,8 @@ class Indexer:
             }
 
 
-def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:
+def _title_mention(title: str, graph: SentenceGraph, base: int, text: str,
+                   kind: str = "TITLE") -> tuple[Mention | None, bool]:
     """The document title as a mention in its first sentence, when it is written there."""
     at = text.lower().find(title.lower().strip())
     key = entity_key(title)
@@ -480,7 +486,7 @@ def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tu
     start, end = base + at, base + at + len(title.strip())
     overlapping = [i for i, m in enumerate(graph.mentions) if m.start < end and m.end > start]
     person = any(graph.mentions[i].kind == "PERSON" for i in overlapping)
-    mention = Mention(start, end, text[at: at + len(title.strip())], key, "TITLE", title.strip())
+    mention = Mention(start, end, text[at: at + len(title.strip())], key, kind, title.strip())
     if overlapping:
         # The first overlapping mention becomes the title (its roles now point at the
         # title); the others lose their key and are dropped by compact().
@@ -490,6 +496,24 @@ def _title_mention(title: str, graph: SentenceGraph, base: int, text: str) -> tu
     else:
         graph.mentions.append(mention)
     return mention, person
+
+
+def _subject_mention(graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:
+    """What a document that no title names is about: the named subject of its opening
+    sentence ("Luis Mandoki (born 1954) is a Mexican film director"), written into the
+    graph as an ABOUT mention, the home of its class as a title is. From the parse where
+    the extractor gives one; else the named mention before the main verb."""
+    if graph.subject is not None:
+        start, end = graph.subject
+        return _title_mention(text[start - base: end - base], graph, base, text, kind="ABOUT")
+    main = next((a for a in graph.actions if any(r in ("agent", "patient") for r, _ in a.roles)), None)
+    named = [i for i, m in enumerate(graph.mentions)
+             if main is not None and m.key and m.end <= main.start and (m.kind in ENTITY_LABELS or m.kind == "PROPN")]
+    if not named:
+        return None, False
+    fillers = {i for r, i in main.roles if r in ("agent", "patient")}
+    m = graph.mentions[next((i for i in named if i in fillers), named[0])]
+    return _title_mention(m.text, graph, base, text, kind="ABOUT")
 
 
 def _is_within(path: Path, root: Path) -> bool:

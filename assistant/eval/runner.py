@@ -51,6 +51,9 @@ class EvalSettings:
     # "sentences" (the grounded sentences the chat answer uses).
     answer_contexts: list[str] = field(default_factory=lambda: ["chunks", "sentences"])
     llm: str | None = None  # the answer model (default: the config's)
+    # Index every passage without its title (no title paragraph, no title metadata), as a
+    # person's files rarely carry one; gold passages are unchanged.
+    no_titles: bool = False
 
 
 def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
@@ -69,12 +72,22 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
     if config.sentence_vectors and config.extractor not in ("", "none"):
         # Only when on (and used): indexes cached before the option existed keep their key.
         settings["sentence_vectors"] = True
+    if config.aboutness and config.extractor not in ("", "none"):
+        # Indexes built before it (or without it) keep their key.
+        settings["aboutness"] = 1
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
 def passage_document(title: str, text: str) -> str:
     return f"{title}\n\n{text}" if title else text
+
+
+def indexed_passage(p, no_titles: bool) -> tuple[str, str, str | None]:
+    """(document key, text, title metadata) of one passage as the index receives it."""
+    if no_titles:
+        return DOC_PREFIX + p.pid, p.text, None
+    return DOC_PREFIX + p.pid, passage_document(p.title, p.text), p.title
 
 
 def _versions() -> dict:
@@ -116,7 +129,7 @@ def run_eval(
     ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
     label = settings.name or Path(settings.questions).stem
 
-    key = _corpus_key(ds, config, {"fmt": settings.fmt})
+    key = _corpus_key(ds, config, {"fmt": settings.fmt, **({"no_titles": True} if settings.no_titles else {})})
     cache_root = settings.cache_dir or Path(".cache") / "eval"
     index_dir = Path(cache_root) / f"{settings.fmt}-{key}"
     if settings.rebuild and index_dir.exists():
@@ -133,7 +146,7 @@ def run_eval(
             shutil.rmtree(index_dir)  # an interrupted build: start clean
         t0 = time.perf_counter()
         total = len(ds.passages)
-        items = ((DOC_PREFIX + p.pid, passage_document(p.title, p.text), p.title) for p in ds.passages)
+        items = (indexed_passage(p, settings.no_titles) for p in ds.passages)
         try:
             report: IndexReport = engine.indexer.index_texts(
                 items, on_progress=lambda p: progress("index", p.files_done, total), total=total
@@ -154,7 +167,7 @@ def run_eval(
         }
         build["index_bytes"] = engine.index.size_on_disk()
         build_record.write_text(json.dumps(build, indent=2))
-    corpus_bytes = sum(len(passage_document(p.title, p.text).encode()) for p in ds.passages)
+    corpus_bytes = sum(len(indexed_passage(p, settings.no_titles)[1].encode()) for p in ds.passages)
     build["corpus_bytes"] = corpus_bytes
     build["index_to_corpus"] = round(build["index_bytes"] / max(1, corpus_bytes), 2)
 
@@ -367,7 +380,8 @@ def markdown_table(report: dict, ks: list[int]) -> str:
         cols += ["answer_em", "answer_f1", "answer_rouge_l"]
     lines = [
         f"### {report['dataset']} ({report['format']}): {report['corpus']['questions']} questions "
-        f"({report['corpus']['questions_with_gold']} with gold), {report['corpus']['passages']} passages",
+        f"({report['corpus']['questions_with_gold']} with gold), {report['corpus']['passages']} passages"
+        + (", indexed without titles" if report["settings"].get("no_titles") else ""),
         "",
         "| retriever | " + " | ".join(cols) + " |",
         "|---|" + "---:|" * len(cols),

@@ -87,7 +87,7 @@ class RuleCoref:
                         graph.mentions.append(Mention(m.start, m.end, m.text, subject.key, "COREF", subject.name))
                         # A mention of the subject like any other: a later "it" weighs it too.
                         candidates.append(Antecedent(subject.key, subject.name, subject.person, si))
-                elif m.kind != "TITLE" and (m.kind in PERSON_KINDS or m.kind in THING_KINDS):
+                elif m.kind not in ("TITLE", "ABOUT") and (m.kind in PERSON_KINDS or m.kind in THING_KINDS):
                     candidates.append(Antecedent(m.key, m.name or m.text, m.kind in PERSON_KINDS, si))
                 elif m.kind == "PROPN":
                     # Untyped: never chosen, but it makes a nearby pronoun ambiguous.

@@ -57,6 +57,10 @@ class SentenceGraph:
     actions: list[Action] = field(default_factory=list)
     # (i, j): action i is followed by action j in the sentence
     next_edges: list[tuple[int, int]] = field(default_factory=list)
+    # Character span of the sentence's grammatical subject where it names something ("When
+    # a Man Loves a Woman" is a 1994 film): the indexer reads an untitled document's opening
+    # one as what the document is about. None where a backend does not parse it.
+    subject: tuple[int, int] | None = None
 
 
 def compact(graph: SentenceGraph) -> SentenceGraph:
@@ -69,7 +73,7 @@ def compact(graph: SentenceGraph) -> SentenceGraph:
     for a in graph.actions:
         a.roles = [(r, remap[m]) for r, m in a.roles if m in remap]
         actions.append(a)
-    return SentenceGraph([graph.mentions[i] for i in keep], actions, graph.next_edges)
+    return SentenceGraph([graph.mentions[i] for i in keep], actions, graph.next_edges, graph.subject)
 
 
 class Extractor(Protocol):
@@ -262,4 +266,38 @@ class SpacyExtractor:
             if action.roles:
                 g.actions.append(action)
         g.next_edges = [(i, i + 1) for i in range(len(g.actions) - 1)]
+        g.subject = _named_subject(doc, base)
         return g
+
+
+_ROOT_SUBJECTS = ("nsubj", "nsubjpass", "csubj", "csubjpass")
+_SUBJECT_ENDS = {"(", ",", ";", ":", "–", "—", "["}
+_SUBJECT_ASIDES = ("appos", "acl", "relcl")
+
+
+def _named_subject(doc, base: int, max_tokens: int = 12) -> tuple[int, int] | None:
+    """The span of the root's subject, cut before an aside ("Luis Mandoki (born 1954)",
+    "Ann Lee, the chair,"), when it names something: a named entity, a proper noun, or
+    capitalised words past the first ("When a Man Loves a Woman"), or in "X is a Y" a
+    capitalised X ("Airheads"); not "The committee met"."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    subj = next((c for c in root.children if c.dep_ in _ROOT_SUBJECTS), None) if root is not None else None
+    if subj is None:
+        return None
+    aside = {t.i for c in subj.subtree if c.dep_ in _SUBJECT_ASIDES and c.i > subj.left_edge.i for t in c.subtree}
+    tokens = []
+    for t in doc[subj.left_edge.i: subj.right_edge.i + 1]:
+        if t.text in _SUBJECT_ENDS or t.i in aside or (t.lower_ == "or" and t.dep_ == "cc"):
+            break  # "Oscar Blumenthal or Oskar Blumenthal": the first name is the one
+        tokens.append(t)
+    while tokens and tokens[-1].is_punct:
+        tokens.pop()
+    if not tokens or len(tokens) > max_tokens:
+        return None
+    # A capitalised first word counts in a definition only ("Airheads is a 1994 film").
+    first = 0 if root.lemma_ == "be" else 1
+    named = any(t.pos_ == "PROPN" or t.ent_type_ in ENTITY_LABELS for t in tokens) or any(
+        t.is_title and not t.is_stop for t in tokens[first:])
+    if not named:
+        return None
+    return base + tokens[0].idx, base + tokens[-1].idx + len(tokens[-1].text)

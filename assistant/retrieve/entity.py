@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from ..nlp.normalize import entity_key
 from ..store.db import from_blob16
 from .base import Hit, Resources, register
-from .baseline import DenseRetriever
+from .baseline import BM25Retriever, DenseRetriever
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
 from .voting import RULES, aligned_allocation
 
@@ -270,12 +270,14 @@ class HopRetriever:
         chunks = graph.chunks_of(row)
         return [int(c) for c in chunks] if len(chunks) <= self.rare_df else []
 
-    def search(self, query: str, k: int) -> list[Hit]:
-        graph = entity_graph(self.res)
+    def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
+        """chunk column -> how the question's entities reached it (bonus, linked, via)."""
         qents = graph.link(self.res, query, query_extractor(self.res))
-        matched = _matched(graph, qents)
+        # Only what the question writes as a name has a home to go to: "place of birth"
+        # or the verb "die" matching a title would pull in that passage for every question.
+        matched = _matched(graph, [qe for qe in qents if qe.named])
         specific = {r: v for r, v in matched.items() if graph.is_specific(r) and graph.kinds[r] not in NOT_BRIDGES}
-        reached: dict[int, dict] = {}  # chunk column -> how it was reached
+        reached: dict[int, dict] = {}
         for row, (text, sim) in specific.items():
             for c in self.home(graph, row):
                 reached.setdefault(c, {"bonus": 0.0})
@@ -301,20 +303,28 @@ class HopRetriever:
                     bridges = ev.setdefault("bridges", [])
                     if graph.names[row] not in bridges and len(bridges) < 4:
                         bridges.append(graph.names[row])
-        dense_hits = self.dense.search(query, self.dense_depth)
-        scores: dict[int, tuple[float, float, dict]] = {}
-        for h in dense_hits:
-            c = graph.col_of_chunk.get(h.chunk_id)
+        return reached
+
+    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
+        """chunk id -> (score before the entity bonus, its evidence): the cosine to the
+        question, over the dense top candidates and every chunk the entities reached."""
+        out = {h.chunk_id: (h.score, {"cosine": round(h.score, 4)}) for h in self.dense.search(query, self.dense_depth)}
+        missing = [int(graph.chunk_ids[c]) for c in reached if int(graph.chunk_ids[c]) not in out]
+        out |= {cid: (sim, {"cosine": round(sim, 4)}) for cid, sim in chunk_cosines(self.res, query, missing).items()}
+        return out
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        graph = entity_graph(self.res)
+        reached = self.reach(graph, query)
+        scores = {}
+        for cid, (base, evidence) in self.base_scores(graph, query, reached).items():
+            c = graph.col_of_chunk.get(cid)
             ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
-            scores[h.chunk_id] = (h.score + ev["bonus"], h.score, ev)
-        missing = [int(graph.chunk_ids[c]) for c in reached if int(graph.chunk_ids[c]) not in scores]
-        for cid, sim in chunk_cosines(self.res, query, missing).items():
-            ev = reached[graph.col_of_chunk[cid]]
-            scores[cid] = (sim + ev["bonus"], sim, ev)
+            scores[cid] = (base + ev["bonus"], evidence, ev)
         ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
         hits = []
-        for cid, (score, sim, ev) in ranked:
-            evidence = {"cosine": round(sim, 4), "bonus": round(ev["bonus"], 3)}
+        for cid, (score, evidence, ev) in ranked:
+            evidence = {**evidence, "bonus": round(ev["bonus"], 3)}
             if "linked" in ev:
                 evidence["linked_entities"] = ev["linked"][:4]
             if "via" in ev:
@@ -325,6 +335,38 @@ class HopRetriever:
 
 
 register("hop", "entity linking + one hop through named entities, scored with dense similarity")(HopRetriever)
+
+
+class AutoRetriever(HopRetriever):
+    """The default: hop's entity links and bridges over a base that also reads the
+    question's words. A chunk's base score is its cosine plus `lexical_weight` times its
+    BM25 score relative to the best BM25 hit, over the dense and BM25 top candidates and
+    every chunk the entities reached. Where nothing links (long documents, no named
+    subject) it ranks as a dense + keyword fusion; where names link and bridge it ranks
+    as hop."""
+
+    name = "auto"
+
+    def __init__(self, res: Resources, lexical_weight: float = 0.3, lexical_depth: int = 50, **hop):
+        super().__init__(res, **hop)
+        self.lexical_weight = res.options.get("auto_lexical_weight", lexical_weight)
+        self.lexical_depth = lexical_depth
+        self.bm25 = BM25Retriever(res)
+
+    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
+        lexical = {h.chunk_id: h.score for h in self.bm25.search(query, self.lexical_depth)}
+        top = max(lexical.values(), default=0.0)
+        ids = set(lexical)
+        ids |= {h.chunk_id for h in self.dense.search(query, self.dense_depth)}
+        ids |= {int(graph.chunk_ids[c]) for c in reached}
+        out = {}
+        for cid, sim in chunk_cosines(self.res, query, sorted(ids)).items():
+            lex = lexical.get(cid, 0.0) / top if top > 0 else 0.0
+            out[cid] = (sim + self.lexical_weight * lex, {"cosine": round(sim, 4), "bm25_share": round(lex, 3)})
+        return out
+
+
+register("auto", "the default: hop's entity links and bridges over dense + keyword scores")(AutoRetriever)
 
 
 class GroundedRetriever:

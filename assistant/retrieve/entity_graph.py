@@ -16,8 +16,11 @@ from ..nlp.normalize import entity_key
 from .base import Resources
 
 # How much a mention ties its chunk to the entity: the passage *about* the entity
-# (its title) most, a named entity more than a common noun.
-KIND_WEIGHT = {"TITLE": 3.0, "COREF": 1.0, "NOUN": 0.5}
+# (its title, or the subject of its opening sentence) most, a named entity more than a common noun.
+KIND_WEIGHT = {"TITLE": 3.0, "ABOUT": 3.0, "COREF": 1.0, "NOUN": 0.5}
+# A class's home: where a title names it, or (a document without one) where its opening
+# sentence is about it.
+HOME_KINDS = ("TITLE", "ABOUT")
 MAX_NGRAM = 8
 
 
@@ -33,6 +36,9 @@ class QueryEntity:
     text: str
     kind: str
     matches: list[EntityMatch] = field(default_factory=list)
+    # Written as a name in the question (a proper noun, a named entity, a capitalised word
+    # past the first): "Gaby: A True Story", not "place of birth" or "die".
+    named: bool = True
 
 
 class EntityGraph:
@@ -60,7 +66,7 @@ class EntityGraph:
             rows.append(r)
             cols.append(c)
             vals.append(KIND_WEIGHT.get(kind, 1.0 if kind in ENTITY_LABELS or kind == "PROPN" else 0.5))
-            if kind == "TITLE":
+            if kind in HOME_KINDS:
                 title_of.setdefault(r, set()).add(c)
         shape = (len(ents), len(chunk_rows))
         # Entity x chunk weights: duplicates add up (an entity named three times weighs more).
@@ -100,7 +106,7 @@ class EntityGraph:
                     continue
                 covered.update(t.i for t in span)
                 kind = "PROPN" if proper else "NOUN"
-                spans.append((span.start, QueryEntity(span.text, kind, [EntityMatch(row, 1.0, "exact")])))
+                spans.append((span.start, QueryEntity(span.text, kind, [EntityMatch(row, 1.0, "exact")], _named(span))))
         # Named entities and proper-noun runs that no class carries verbatim.
         pending = []
         for ent in doc.ents:
@@ -146,6 +152,10 @@ class EntityGraph:
     def chunks_of(self, row: int) -> np.ndarray:
         start, end = self.ec.indptr[row], self.ec.indptr[row + 1]
         return self.ec.indices[start:end]
+
+
+def _named(span) -> bool:
+    return any(t.pos_ == "PROPN" or t.ent_type_ in ENTITY_LABELS or (t.is_title and t.i > 0) for t in span)
 
 
 def _trigrams(text: str) -> set[str]:

@@ -18,7 +18,7 @@ import numpy as np
 import sqlite_utils
 
 SCHEMA_VERSION = "1"
-WEAK_KINDS = {"COREF", "PROPN", "NOUN", "TITLE"}
+WEAK_KINDS = {"COREF", "PROPN", "NOUN", "TITLE", "ABOUT"}
 
 
 @dataclass

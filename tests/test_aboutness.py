@@ -1,0 +1,77 @@
+"""Aboutness from content: a document that no title names is about the named subject of
+its opening sentence, and that subject's class makes the document its home, as a title
+does. Real files with neutral names, the real spaCy pipeline and embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.config import Config
+
+pytestmark = pytest.mark.slow
+
+# Neutral file names, no headings: nothing but the text says what each file is about.
+FILES = {
+    "notes-march.txt": (
+        "Luis Mandoki (born 17 August 1954) is a Mexican film director. "
+        "He directed the film When a Man Loves a Woman, released by Touchstone Pictures in 1994."
+    ),
+    "scan_0042.txt": (
+        "When a Man Loves a Woman is a 1994 American romantic drama film. "
+        "It was directed by Luis Mandoki and stars Andy Garcia and Meg Ryan."
+    ),
+    "Minutes 2024-05.txt": (
+        "In 2019 the committee met twice in Lisbon. "
+        "The members agreed to publish the report in the spring."
+    ),
+}
+
+
+def _index(tmp_path, make_engine, aboutness: bool):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in FILES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    engine = make_engine(tmp_path / "ix", config=Config(aboutness=aboutness))
+    engine.indexer.index_paths([folder])
+    return engine
+
+
+def _about(engine) -> dict[str, str]:
+    """file name -> the name of the class its ABOUT mention points at."""
+    rows = engine.index.store.db.execute(
+        "select d.path, e.name from mentions m join entities e on e.id = m.entity_id"
+        " join documents d on d.id = m.document_id where m.kind = 'ABOUT'"
+    ).fetchall()
+    return {path.rsplit("/", 1)[-1]: name for path, name in rows}
+
+
+def test_opening_subject_is_what_an_untitled_file_is_about(tmp_path, make_engine):
+    about = _about(_index(tmp_path, make_engine, aboutness=True))
+    assert about.get("notes-march.txt") == "Luis Mandoki"
+    assert "When a Man Loves a Woman" in about.get("scan_0042.txt", "")
+    # "In 2019 the committee met": no named subject before the verb, so no aboutness.
+    assert "Minutes 2024-05.txt" not in about
+
+
+def test_the_subject_class_makes_the_file_its_home(tmp_path, make_engine):
+    from assistant.retrieve.entity_graph import entity_graph
+
+    engine = _index(tmp_path, make_engine, aboutness=True)
+    graph = entity_graph(engine.resources)
+    row = graph.keys[next(k for k in graph.keys if "mandoki" in k)]
+    homes = {engine.index.store.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])].path.rsplit("/", 1)[-1]
+             for c in graph.title_chunks.get(row, [])}
+    assert homes == {"notes-march.txt"}
+    # Coreference reads the subject as the antecedent of "He" in the next sentence.
+    sentences = engine.index.store.sentences_of([int(graph.chunk_ids[c]) for c in graph.title_chunks[row]])
+    resolved = [s.resolved_text for rows in sentences.values() for s in rows if s.resolved_text]
+    assert any(t.startswith("Luis Mandoki directed") for t in resolved)
+
+
+def test_without_aboutness_no_file_has_a_home(tmp_path, make_engine):
+    from assistant.retrieve.entity_graph import entity_graph
+
+    engine = _index(tmp_path, make_engine, aboutness=False)
+    assert _about(engine) == {}
+    assert entity_graph(engine.resources).title_chunks == {}
