@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .base import Hit, Resources, register
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def _stopwords() -> frozenset[str]:
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
@@ -38,7 +40,7 @@ class BM25Retriever:
 
     def __init__(self, res: Resources):
         self.res = res
-        self.stop = _stopwords()
+        self.stop = stop_words()
 
     def fts_query(self, query: str) -> str | None:
         words = [w.lower() for w in _WORD.findall(query)]

@@ -302,6 +302,17 @@ class Store:
                     [row[0], doc_id, chunk_id, description],
                 )
 
+    def mentions_in(self, chunk_ids: list[int]) -> list[tuple[int, int, int, int, int, int, str]]:
+        """(entity id, chunk id, sentence id, mention start, mention end, sentence start,
+        sentence text) of every mention in those chunks, in document order."""
+        if not chunk_ids:
+            return []
+        marks = ",".join("?" * len(chunk_ids))
+        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, s.text from mentions m"
+               f" join sentences s on s.id = m.sentence_id where m.chunk_id in ({marks}) order by m.sentence_id, m.start")
+        with self.lock:
+            return [tuple(r) for r in self.db.execute(sql, list(chunk_ids))]
+
     def entity_notes(self, entity_ids: list[int]) -> dict[int, list[str]]:
         """Each class's per-chunk descriptions, in the order they were written."""
         out: dict[int, list[str]] = {}
