@@ -338,7 +338,7 @@ def models_pull(name: str) -> None:
 @click.option("--format", "fmt", required=True, help="Dataset format: musique, hotpotqa, 2wiki, squad, emanual, leval, narrativeqa.")
 @click.option("--questions", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Separate corpus file, where the format has one.")
-@click.option("--retrievers", default="dense,bm25,hybrid", show_default=True, help="Comma-separated retriever names.")
+@click.option("--retrievers", default="dense,bm25,hybrid,auto", show_default=True, help="Comma-separated retriever names.")
 @click.option("--k", "ks", default="2,5,10", show_default=True, help="Comma-separated k values for Recall@k.")
 @click.option("--answer", is_flag=True, help="Also answer with the LLM: EM, F1, ROUGE-L, closed-book and oracle.")
 @click.option("--answer-limit", type=int, help="Answer only the first N questions (the LLM is the slow part).")
@@ -354,9 +354,12 @@ def models_pull(name: str) -> None:
 @click.option("--answer-retrievers", help="Comma-separated retrievers whose passages are answered from (default: all).")
 @click.option("--llm", help="Answer model: a registry name or a GGUF path (default: the config's).")
 @click.option("--no-titles", is_flag=True, help="Index every passage without its title, as a person's files come.")
+@click.option("--as-files", is_flag=True,
+              help="Folder mode: write each passage as a neutral file (doc000.txt...), index the folder as a "
+                   "person's, and score how much of each answer the top chunks of its own document contain.")
 @click.pass_obj
 def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir,
-             rebuild, extractor, answer_contexts, answer_retrievers, llm, no_titles) -> None:
+             rebuild, extractor, answer_contexts, answer_retrievers, llm, no_titles, as_files) -> None:
     """Measure retrievers side by side on a public QA dataset."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -373,7 +376,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
         out=out, cache_dir=cache_dir, rebuild=rebuild, name=name, extractor=extractor,
         answer_contexts=[c.strip() for c in answer_contexts.split(",") if c.strip()],
         answer_retrievers=[r.strip() for r in answer_retrievers.split(",")] if answer_retrievers else None, llm=llm,
-        no_titles=no_titles,
+        no_titles=no_titles, as_files=as_files,
     )
     with Progress(TextColumn("{task.description:>14}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True) as bar:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 __all__ = [
+    "answer_coverage",
     "recall_at_k",
     "ndcg_at_k",
     "normalize_answer",
@@ -203,6 +204,19 @@ def answer_in_context(context: str, answers: str | Iterable[str]) -> bool:
         if na and f" {na} " in ctx:
             return True
     return False
+
+
+def answer_coverage(context: str, answers: str | Iterable[str]) -> float:
+    """The share of a reference answer's tokens (normalised, SQuAD style) that the context
+    contains, best over the references: 1.0 when every word of some reference is there.
+    For long free-form answers, where an exact occurrence is too strict a test."""
+    have = set(normalize_answer(context).split())
+    best = 0.0
+    for a in _as_list(answers):
+        toks = normalize_answer(a).split()
+        if toks:
+            best = max(best, sum(t in have for t in toks) / len(toks))
+    return best
 
 
 # --------------------------------------------------------------------------- summaries

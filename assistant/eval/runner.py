@@ -25,7 +25,7 @@ import numpy as np
 from ..config import Config
 from .datasets import Dataset, gold_groups, load_dataset
 from ..answer.short import SPAN_SYSTEM
-from .metrics import answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
+from .metrics import answer_coverage, answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
 
 INDEX_SCHEMA = "eval-3"
 DOC_PREFIX = "passage:"
@@ -36,7 +36,7 @@ class EvalSettings:
     fmt: str
     questions: Path
     corpus: Path | None = None
-    retrievers: list[str] = field(default_factory=lambda: ["dense", "bm25", "hybrid"])
+    retrievers: list[str] = field(default_factory=lambda: ["dense", "bm25", "hybrid", "auto"])
     ks: list[int] = field(default_factory=lambda: [2, 5, 10])
     answer: bool = False
     answer_limit: int | None = None
@@ -54,6 +54,10 @@ class EvalSettings:
     # Index every passage without its title (no title paragraph, no title metadata), as a
     # person's files rarely carry one; gold passages are unchanged.
     no_titles: bool = False
+    # Folder mode: every passage written as a neutral file (doc000.txt...) and indexed
+    # through the same path as a person's folder; each question is also scored by how
+    # much of its reference answer the top chunks of its own document contain.
+    as_files: bool = False
 
 
 def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
@@ -74,13 +78,31 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
         settings["sentence_vectors"] = True
     if config.aboutness and config.extractor not in ("", "none"):
         # Indexes built before it (or without it) keep their key.
-        settings["aboutness"] = 1
+        settings["aboutness"] = 2
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
 def passage_document(title: str, text: str) -> str:
     return f"{title}\n\n{text}" if title else text
+
+
+def write_passage_files(ds: Dataset, folder: Path) -> Path:
+    """Each passage as a neutral text file (doc000.txt, ...) without its title."""
+    folder.mkdir(parents=True, exist_ok=True)
+    width = max(3, len(str(len(ds.passages) - 1)))
+    for i, p in enumerate(ds.passages):
+        (folder / f"doc{i:0{width}d}.txt").write_text(p.text, encoding="utf-8")
+    return folder
+
+
+def _pid_of(ds: Dataset, as_files: bool) -> Callable[[str], str]:
+    """A stored document path -> the passage id it holds."""
+    if not as_files:
+        return lambda path: path[len(DOC_PREFIX):]
+    width = max(3, len(str(len(ds.passages) - 1)))
+    by_name = {f"doc{i:0{width}d}.txt": p.pid for i, p in enumerate(ds.passages)}
+    return lambda path: by_name.get(Path(path).name, path)
 
 
 def indexed_passage(p, no_titles: bool) -> tuple[str, str, str | None]:
@@ -129,7 +151,9 @@ def run_eval(
     ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
     label = settings.name or Path(settings.questions).stem
 
-    key = _corpus_key(ds, config, {"fmt": settings.fmt, **({"no_titles": True} if settings.no_titles else {})})
+    extra = {"no_titles": True} if settings.no_titles else {}
+    extra |= {"as_files": True} if settings.as_files else {}
+    key = _corpus_key(ds, config, {"fmt": settings.fmt, **extra})
     cache_root = settings.cache_dir or Path(".cache") / "eval"
     index_dir = Path(cache_root) / f"{settings.fmt}-{key}"
     if settings.rebuild and index_dir.exists():
@@ -146,11 +170,16 @@ def run_eval(
             shutil.rmtree(index_dir)  # an interrupted build: start clean
         t0 = time.perf_counter()
         total = len(ds.passages)
-        items = (indexed_passage(p, settings.no_titles) for p in ds.passages)
         try:
-            report: IndexReport = engine.indexer.index_texts(
-                items, on_progress=lambda p: progress("index", p.files_done, total), total=total
-            )
+            if settings.as_files:
+                folder = write_passage_files(ds, index_dir / "files")
+                report: IndexReport = engine.indexer.index_paths(
+                    [folder], on_progress=lambda p: progress("index", p.files_done, total))
+            else:
+                items = (indexed_passage(p, settings.no_titles) for p in ds.passages)
+                report = engine.indexer.index_texts(
+                    items, on_progress=lambda p: progress("index", p.files_done, total), total=total
+                )
         except BaseException:
             # A missing model or an interrupt: no half-built index left to look like a cache.
             engine.close()
@@ -167,7 +196,9 @@ def run_eval(
         }
         build["index_bytes"] = engine.index.size_on_disk()
         build_record.write_text(json.dumps(build, indent=2))
-    corpus_bytes = sum(len(indexed_passage(p, settings.no_titles)[1].encode()) for p in ds.passages)
+    no_title = settings.no_titles or settings.as_files
+    corpus_bytes = sum(len(indexed_passage(p, no_title)[1].encode()) for p in ds.passages)
+    pid_of = _pid_of(ds, settings.as_files)
     build["corpus_bytes"] = corpus_bytes
     build["index_to_corpus"] = round(build["index_bytes"] / max(1, corpus_bytes), 2)
 
@@ -186,25 +217,34 @@ def run_eval(
         latencies, tokens_before = [], engine.embedder.tokens_embedded
         llm_before = _llm_tokens(engine)
         recalls = {k: [] for k in settings.ks}
+        coverage = {k: [] for k in settings.ks}
         ndcgs, in_context, rows = [], [], []
+        # Folder mode reads deeper: a question's own document is one long file among many.
+        depth = max(50, max_k * 3) if settings.as_files else max_k * 3
         for i, q in enumerate(questions):
             engine.resources.forget_queries()
             t = time.perf_counter()
-            hits = retriever.search(q.question, max_k * 3)
+            hits = retriever.search(q.question, depth)
             latencies.append(time.perf_counter() - t)
             chunks = store.chunks([h.chunk_id for h in hits])
-            ranked, context = [], []
+            ranked, context, own = [], [], []
+            gold = set(q.gold_pids)
             for h in hits:
                 c = chunks.get(h.chunk_id)
                 if c is None:
                     continue
-                pid = c.path[len(DOC_PREFIX):]
+                pid = pid_of(c.path)
                 if pid not in ranked:
                     ranked.append(pid)
                 if len(ranked) <= 5:
                     context.append(c.text)
-            gold = set(q.gold_pids)
+                if pid in gold:
+                    own.append(c.text)
             row = {"qid": q.qid, "ranked": ranked[:max_k]}
+            if settings.as_files and gold and q.answers:
+                for k in settings.ks:
+                    row[f"C@{k}"] = answer_coverage(" ".join(own[:k]), q.answers)
+                    coverage[k].append(row[f"C@{k}"])
             if gold:
                 for k in settings.ks:
                     r = recall_at_k(ranked, gold, k, group_of=groups)
@@ -218,6 +258,7 @@ def run_eval(
         lat = summarize([x * 1000 for x in latencies])
         results[name] = {
             **{f"recall@{k}": _pct(recalls[k]) for k in settings.ks},
+            **({f"coverage@{k}": _pct(coverage[k]) for k in settings.ks} if settings.as_files else {}),
             "ndcg@10": _pct(ndcgs),
             "answer_in_context@5": _pct(in_context),
             "latency_ms_p50": round(lat["p50"], 2),
@@ -374,14 +415,18 @@ def _quantile(values: list[float], q: float):
 
 # -- reports -----------------------------------------------------------------------
 def markdown_table(report: dict, ks: list[int]) -> str:
-    cols = [f"recall@{k}" for k in ks] + ["ndcg@10", "answer_in_context@5", "latency_ms_p50", "latency_ms_p95"]
+    cols = [f"recall@{k}" for k in ks]
+    if any(f"coverage@{ks[0]}" in r for r in report["retrievers"].values()):
+        cols += [f"coverage@{k}" for k in ks]
+    cols += ["ndcg@10", "answer_in_context@5", "latency_ms_p50", "latency_ms_p95"]
     has_answers = any("answer_f1" in r for r in report["retrievers"].values())
     if has_answers:
         cols += ["answer_em", "answer_f1", "answer_rouge_l"]
     lines = [
         f"### {report['dataset']} ({report['format']}): {report['corpus']['questions']} questions "
         f"({report['corpus']['questions_with_gold']} with gold), {report['corpus']['passages']} passages"
-        + (", indexed without titles" if report["settings"].get("no_titles") else ""),
+        + (", indexed without titles" if report["settings"].get("no_titles") else "")
+        + (", as neutral files (folder mode)" if report["settings"].get("as_files") else ""),
         "",
         "| retriever | " + " | ".join(cols) + " |",
         "|---|" + "---:|" * len(cols),

@@ -271,7 +271,7 @@ class SpacyExtractor:
 
 
 _ROOT_SUBJECTS = ("nsubj", "nsubjpass", "csubj", "csubjpass")
-_SUBJECT_ENDS = {"(", ",", ";", ":", "–", "—", "["}
+_SUBJECT_ENDS = {"(", ",", ";", "–", "—", "["}
 _SUBJECT_ASIDES = ("appos", "acl", "relcl")
 
 
@@ -280,13 +280,23 @@ def _named_subject(doc, base: int, max_tokens: int = 12) -> tuple[int, int] | No
     "Ann Lee, the chair,"), when it names something: a named entity, a proper noun, or
     capitalised words past the first ("When a Man Loves a Woman"), or in "X is a Y" a
     capitalised X ("Airheads"); not "The committee met"."""
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    subj = next((c for c in root.children if c.dep_ in _ROOT_SUBJECTS), None) if root is not None else None
+    # The root's subject; where the parse hangs the clause elsewhere ("Gaby: A True Story
+    # is..." parsed with "Gaby" as root), the first verb that has one.
+    heads = [t for t in doc if t.dep_ == "ROOT"] + [t for t in doc if t.pos_ in ("AUX", "VERB")]
+    root, subj = None, None
+    for head in heads:
+        subj = next((c for c in head.children if c.dep_ in _ROOT_SUBJECTS), None)
+        if subj is not None:
+            root = head
+            break
     if subj is None:
         return None
     aside = {t.i for c in subj.subtree if c.dep_ in _SUBJECT_ASIDES and c.i > subj.left_edge.i for t in c.subtree}
+    start = subj.left_edge.i
+    if all(t.text == ":" or t.is_title for t in doc[:start]):
+        start = 0  # a parse that splits "Gaby: A True Story" at its colon
     tokens = []
-    for t in doc[subj.left_edge.i: subj.right_edge.i + 1]:
+    for t in doc[start: subj.right_edge.i + 1]:
         if t.text in _SUBJECT_ENDS or t.i in aside or (t.lower_ == "or" and t.dep_ == "cc"):
             break  # "Oscar Blumenthal or Oskar Blumenthal": the first name is the one
         tokens.append(t)

@@ -392,6 +392,10 @@ class AutoRetriever(HopRetriever):
         self.lexical_depth = lexical_depth
         self.bm25 = BM25Retriever(res)
 
+    def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
+        # An index built without the entity layer (extractor "none"): dense + keywords only.
+        return super().reach(graph, query) if self.res.options.get("extractor") is not None else {}
+
     def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
         lexical = {h.chunk_id: h.score for h in self.bm25.search(query, self.lexical_depth)}
         top = max(lexical.values(), default=0.0)

@@ -37,7 +37,7 @@ from .widgets.sources import OpenSource, SourcesPane
 from .widgets.status import StatusBar
 
 # The retrievers ctrl+r cycles through (every retriever and variant is in the settings).
-QUICK_RETRIEVERS = ["hybrid", "hop", "dense", "bm25", "ppr", "slim", "unweaver", "grounded"]
+QUICK_RETRIEVERS = ["auto", "hybrid", "hop", "dense", "bm25", "ppr", "slim", "unweaver", "grounded"]
 PROGRESS_EVERY_S = 0.25
 
 

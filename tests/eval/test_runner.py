@@ -5,6 +5,7 @@ an LLM extractor's costs (tokens per stage, grounding, invalid JSON, loops) are 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,31 @@ def test_eval_without_the_amr_model_fails_clearly_and_leaves_nothing(small_hotpo
     with pytest.raises(models.ModelNotFound):
         run_eval(settings, Config(amr_model=str(tmp_path / "no-model")))
     assert not any((tmp_path / "cache").iterdir())
+
+
+def test_no_titles_indexes_the_text_alone_under_its_own_key(small_hotpotqa, tmp_path):
+    titled = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense", "auto"]), Config())
+    bare = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense", "auto"], no_titles=True), Config())
+    assert bare["index"]["dir"] != titled["index"]["dir"]
+    # Titles are gone from the text and from the documents' metadata; gold is unchanged.
+    assert bare["index"]["corpus_bytes"] < titled["index"]["corpus_bytes"]
+    from assistant.store.db import Store
+
+    store = Store(Path(bare["index"]["dir"]) / "index.db")
+    assert [r[0] for r in store.db.execute("select title from documents")] == [None, None, None]
+    assert bare["corpus"]["questions_with_gold"] == titled["corpus"]["questions_with_gold"] == 1
+    assert "indexed without titles" in (tmp_path / "out" / "one.md").read_text()
+
+
+def test_folder_mode_indexes_neutral_files_and_scores_answer_coverage(small_hotpotqa, tmp_path):
+    report = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense", "bm25"], as_files=True), Config())
+    files = sorted(p.name for p in (Path(report["index"]["dir"]) / "files").iterdir())
+    assert files == ["doc000.txt", "doc001.txt", "doc002.txt"]
+    written = json.loads((tmp_path / "out" / "one.json").read_text())
+    for name in ("dense", "bm25"):
+        r = report["retrievers"][name]
+        assert 0 <= r["coverage@1"] <= r["coverage@2"] <= 100
+        # Rankings speak of the dataset's passage ids, not of file names.
+        assert all(pid.startswith("p") for pid in written["per_question"][name][0]["ranked"])
+    # The answer ("a spirit") is written in both gold paragraphs: their top chunks hold it.
+    assert report["retrievers"]["bm25"]["coverage@2"] == 100.0

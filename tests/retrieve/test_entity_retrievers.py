@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 N_QUESTIONS = 20
 N_DISTRACTORS = 300
 ENTITY_RETRIEVERS = ["slim", "slim:decompose", "unweaver", "unweaver:pav", "unweaver:cc", "unweaver:aligned", "ppr", "hop",
-                     "grounded", "grounded:neighbor", "grounded:attention"]
+                     "grounded", "grounded:neighbor", "grounded:attention", "auto"]
 
 
 @pytest.fixture(scope="module")
