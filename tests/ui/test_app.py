@@ -131,14 +131,14 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
 
             # Switch retriever; it is saved and used for the next question.
             await pilot.press("ctrl+r")
-            await wait_for(pilot, lambda: app.config.retriever != "hybrid", 10, "the retriever to change")
-            assert app.config.retriever == "hop"
-            assert 'retriever = "hop"' in (tmp_path / "config.toml").read_text()
+            await wait_for(pilot, lambda: app.config.retriever != "auto", 10, "the retriever to change")
+            assert app.config.retriever == "hybrid"
+            assert 'retriever = "hybrid"' in (tmp_path / "config.toml").read_text()
             box.focus()
             box.value = "Who built the main telescope of the observatory?"
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.answering, 600, "the second answer")
-            assert app.query(AnswerView).last().evidence["retriever"] == "hop"
+            assert app.query(AnswerView).last().evidence["retriever"] == "hybrid"
             first = app.conversation_id
             assert len(app.history.messages(first)) == 4
 
