@@ -138,7 +138,7 @@ def test_ask_json(indexed, cli):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["answer"] and not data["abstained"]
-    assert data["retriever"] == "hybrid"
+    assert data["retriever"] == "auto"
     assert {"retrieve", "generate", "total"} <= set(data["timings"])
     assert data["sources"] and data["citations"], data["answer"]
     for c in data["citations"]:

@@ -60,7 +60,7 @@ def top_titles(engine, retriever: str, question: str, k: int = 5) -> list[str]:
     return [rows[h.chunk_id].path for h in hits]
 
 
-@pytest.mark.parametrize("retriever", ["dense", "bm25", "hybrid"])
+@pytest.mark.parametrize("retriever", ["dense", "bm25", "hybrid", "auto"])
 def test_retrievers_find_gold_passages(engine, wiki, retriever):
     questions, gold, _ = wiki
     found, recalls = 0, []

@@ -53,7 +53,7 @@ def test_grounded_answer_with_citations_streamed(engine):
         assert c.chunk_id in {s.chunk.id for s in answer.sources}
     kestrel = [c for c in answer.citations if c.path.endswith("kestrel_hill_observatory.md")]
     assert kestrel, [c.path for c in answer.citations]
-    assert answer.retriever == "hybrid" and answer.hits and answer.sources
+    assert answer.retriever == "auto" and answer.hits and answer.sources
     assert answer.relevance is not None and answer.relevance >= engine.config.min_relevance
     assert {"retrieve", "generate", "first_token", "cite", "total"} <= set(answer.timings)
     assert answer.tokens["prompt"] > 0 and answer.tokens["completion"] > 0
