@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -398,6 +399,9 @@ class Indexer:
                     if title_mention is None and self.aboutness and ci == 0 and chunk_graphs:
                         # No title names the document: what its opening sentence is about.
                         title_mention, person = _subject_mention(chunk_graphs[0], offsets[k - n], chunk_texts[0])
+                    if self.aboutness:
+                        _section_mentions(item.document.text, chunk_graphs, offsets[k - n: k], chunk_texts,
+                                          skip_first=ci == 0 and title_mention is not None)
                     if self.coref is not None:
                         res = self.coref.resolve(chunk_texts, offsets[k - n: k], chunk_graphs, title_mention, person)
                     else:
@@ -514,6 +518,46 @@ def _subject_mention(graph: SentenceGraph, base: int, text: str) -> tuple[Mentio
     fillers = {i for r, i in main.roles if r in ("agent", "patient")}
     m = graph.mentions[next((i for i in named if i in fillers), named[0])]
     return _title_mention(m.text, graph, base, text, kind="ABOUT")
+
+
+_HEADING_MARK = re.compile(r"^\s*(?:#{1,6}|\*{1,6}(?=\s)|=+|-+)?\s*")
+
+
+def _heading_text(doc_text: str, start: int, end: int, max_words: int = 12) -> str | None:
+    """The text of a sentence that is a heading: a line of its own (Markdown "## ...", an
+    HTML or DOCX heading paragraph), short, without a sentence's closing punctuation."""
+    line = doc_text[start:end]
+    if "\n" in line.strip() or (start > 0 and doc_text[start - 1] != "\n"):
+        return None
+    if end < len(doc_text) and doc_text[end] != "\n":
+        return None
+    text = _HEADING_MARK.sub("", line).strip().rstrip("#").strip()
+    if not text or len(text.split()) > max_words or text[-1] in ".?!:;,|" or "|" in text:
+        return None
+    return text
+
+
+def _names_something(text: str, graph: SentenceGraph, base: int) -> bool:
+    named = any(m.key and (m.kind in ENTITY_LABELS or m.kind == "PROPN") for m in graph.mentions)
+    capitals = [w for w in text.split() if w[:1].isupper() and len(w) > 3]
+    return named or len(capitals) >= 2
+
+
+def _section_mentions(doc_text: str, graphs: list[SentenceGraph], offsets: list[int], texts: list[str],
+                      skip_first: bool) -> None:
+    """Sections are about what their headings name ("## Kestrel Hill Observatory"), and
+    the opening sentence under a heading about its named subject: both become ABOUT
+    mentions, homes of their classes. A heading that names nothing ("Results") is not."""
+    for j, (graph, base, text) in enumerate(zip(graphs, offsets, texts)):
+        if j == 0 and skip_first:
+            continue
+        heading = _heading_text(doc_text, base, base + len(text))
+        if heading is None:
+            continue
+        if _names_something(heading, graph, base):
+            _title_mention(heading, graph, base, text, kind="ABOUT")
+        if j + 1 < len(graphs):
+            _subject_mention(graphs[j + 1], offsets[j + 1], texts[j + 1])
 
 
 def _is_within(path: Path, root: Path) -> bool:

@@ -75,3 +75,25 @@ def test_without_aboutness_no_file_has_a_home(tmp_path, make_engine):
     engine = _index(tmp_path, make_engine, aboutness=False)
     assert _about(engine) == {}
     assert entity_graph(engine.resources).title_chunks == {}
+
+
+def test_a_section_is_about_what_its_heading_names(tmp_path, make_engine):
+    from assistant.retrieve.entity_graph import entity_graph
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "week-12.md").write_text(
+        "# Trip notes\n\nWe left early on Monday and the roads were quiet.\n\n"
+        "## Results\n\nNothing much happened on the first day.\n\n"
+        "## Harrowmere Museum\n\nThe collection opened in 1867 in the old station building. "
+        "It holds the Calder Valley maps.\n", encoding="utf-8")
+    engine = make_engine(tmp_path / "ix")
+    engine.indexer.index_paths([folder])
+    rows = engine.index.store.db.execute("select kind, text from mentions where kind in ('TITLE', 'ABOUT')").fetchall()
+    assert ("ABOUT", "Harrowmere Museum") in rows
+    # A heading that names nothing makes no home.
+    assert not any("Results" in text for _, text in rows)
+    graph = entity_graph(engine.resources)
+    row = graph.keys["harrowmere museum"]
+    (chunk,) = [engine.index.store.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])] for c in graph.title_chunks[row]]
+    assert "opened in 1867" in chunk.text

@@ -78,7 +78,7 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
         settings["sentence_vectors"] = True
     if config.aboutness and config.extractor not in ("", "none"):
         # Indexes built before it (or without it) keep their key.
-        settings["aboutness"] = 2
+        settings["aboutness"] = 3
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
