@@ -286,12 +286,15 @@ class HopRetriever:
     name = "hop"
 
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
-                 relation_bonus: float = 0.25, dense_depth: int = 30, rare_df: int = 3):
+                 relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
+                 dense_depth: int = 30, rare_df: int = 3):
         self.res = res
         opts = res.options
         self.link_bonus = opts.get("hop_link_bonus", link_bonus)
         self.hop_bonus = opts.get("hop_hop_bonus", hop_bonus)
         self.relation_bonus = opts.get("hop_relation_bonus", relation_bonus)
+        self.max_hops = int(opts.get("hop_max_hops", max_hops))
+        self.decay = opts.get("hop_decay", decay)
         self.dense_depth = dense_depth
         self.rare_df = rare_df
         self.dense = DenseRetriever(res)
@@ -308,7 +311,8 @@ class HopRetriever:
         qents = graph.link(self.res, query, query_extractor(self.res))
         # Only what the question writes as a name has a home to go to: "place of birth"
         # or the verb "die" matching a title would pull in that passage for every question.
-        matched = _matched(graph, [qe for qe in qents if qe.named])
+        named = [qe for qe in qents if qe.named]
+        matched = _matched(graph, named)
         specific = {r: v for r, v in matched.items() if graph.is_specific(r) and graph.kinds[r] not in NOT_BRIDGES}
         reached: dict[int, dict] = {}
         for row, (text, sim) in specific.items():
@@ -317,32 +321,50 @@ class HopRetriever:
                 ev = reached[c]
                 ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
                 ev.setdefault("linked", []).append(graph.names[row])
-        first_hop = set(reached)
-        relation = _relation_stems(query, [qe.text for qe in qents if qe.named])
-        contexts = _mention_contexts(self.res.store, [int(graph.chunk_ids[c]) for c in first_hop]) if relation else {}
-        for c in first_hop:
+        relation = _relation_stems(query, [qe.text for qe in named])
+        frontier, bonus = set(reached), self.hop_bonus
+        for depth in range(2, self.max_hops + 1):
+            followed = self._hop(graph, frontier, reached, set(specific), relation, bonus, depth)
+            # Past the second hop, only bridges named beside the question's relation words
+            # lead on ("the mother of the director of ..."): the others fan out too widely.
+            frontier = {c for c, related in followed.items() if related}
+            bonus *= self.decay
+        return reached
+
+    def _hop(self, graph: EntityGraph, frontier: set[int], reached: dict[int, dict], seen_rows: set[int],
+             relation: set[str], bonus: float, depth: int) -> dict[int, bool]:
+        """From the frontier chunks, through the named entities in them, to those entities'
+        homes; -> {chunk column reached: whether a relation-word bridge led there}."""
+        contexts = _mention_contexts(self.res.store, [int(graph.chunk_ids[c]) for c in frontier]) if relation else {}
+        known = set(reached)
+        followed: dict[int, bool] = {}
+        for c in frontier:
             start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
             for row in graph.ce.indices[start:end]:
                 row = int(row)
                 # Bridges are named things: "the director" is not one, "Luis Mandoki" is.
-                if row in specific or not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES:
+                if row in seen_rows or not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES:
                     continue
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
                 said = contexts.get((int(graph.entity_ids[row]), int(graph.chunk_ids[c])), ())
-                bonus = self.hop_bonus + (self.relation_bonus if any(relation & _stems(t) for t in said) else 0.0)
+                related = any(relation & _stems(t) for t in said)
                 for c2 in self.home(graph, row):
-                    if c2 in first_hop:
+                    if c2 in known:
                         continue
+                    followed[c2] = followed.get(c2, False) or related
                     ev = reached.setdefault(c2, {"bonus": 0.0})
-                    ev["bonus"] = max(ev["bonus"], bonus)
+                    ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0))
                     via = ev.setdefault("via", [])
                     if len(via) < 4:
-                        via.append(f"{graph.names[row]}, named where {' / '.join(reached[c].get('linked', []))} is")
+                        came = reached[c].get("linked") or reached[c].get("bridges") or []
+                        via.append(f"{graph.names[row]}, named where {' / '.join(came)} is")
                     bridges = ev.setdefault("bridges", [])
                     if graph.names[row] not in bridges and len(bridges) < 4:
                         bridges.append(graph.names[row])
-        return reached
+                    if depth > 2:
+                        ev["hops"] = depth
+        return followed
 
     def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
         """chunk id -> (score before the entity bonus, its evidence): the cosine to the
