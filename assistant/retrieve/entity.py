@@ -400,17 +400,21 @@ register("hop", "entity linking + one hop through named entities, scored with de
 
 class AutoRetriever(HopRetriever):
     """The default: hop's entity links and bridges over a base that also reads the
-    question's words. A chunk's base score is its cosine plus `lexical_weight` times its
-    BM25 score relative to the best BM25 hit, over the dense and BM25 top candidates and
-    every chunk the entities reached. Where nothing links (long documents, no named
+    question's words. A chunk's base score is its cosine plus a weight times its BM25
+    score relative to the best BM25 hit, over the dense and BM25 top candidates and every
+    chunk the entities reached; the weight is `lexical_weight` where the question's names
+    reached chunks, `unlinked_lexical_weight` where they reached none. Where nothing links (long documents, no named
     subject) it ranks as a dense + keyword fusion; where names link and bridge it ranks
     as hop."""
 
     name = "auto"
 
-    def __init__(self, res: Resources, lexical_weight: float = 0.2, lexical_depth: int = 50, **hop):
+    def __init__(self, res: Resources, lexical_weight: float = 0.2, unlinked_lexical_weight: float = 0.4,
+                 lexical_depth: int = 50, **hop):
         super().__init__(res, **hop)
         self.lexical_weight = res.options.get("auto_lexical_weight", lexical_weight)
+        # Where no name of the question leads anywhere, its words are the better guide.
+        self.unlinked_lexical_weight = res.options.get("auto_unlinked_lexical_weight", unlinked_lexical_weight)
         self.lexical_depth = lexical_depth
         self.bm25 = BM25Retriever(res)
 
@@ -424,10 +428,11 @@ class AutoRetriever(HopRetriever):
         ids = set(lexical)
         ids |= {h.chunk_id for h in self.dense.search(query, self.dense_depth)}
         ids |= {int(graph.chunk_ids[c]) for c in reached}
+        weight = self.lexical_weight if reached else self.unlinked_lexical_weight
         out = {}
         for cid, sim in chunk_cosines(self.res, query, sorted(ids)).items():
             lex = lexical.get(cid, 0.0) / top if top > 0 else 0.0
-            out[cid] = (sim + self.lexical_weight * lex, {"cosine": round(sim, 4), "bm25_share": round(lex, 3)})
+            out[cid] = (sim + weight * lex, {"cosine": round(sim, 4), "bm25_share": round(lex, 3)})
         return out
 
 
