@@ -308,8 +308,9 @@ class Store:
         if not chunk_ids:
             return []
         marks = ",".join("?" * len(chunk_ids))
-        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, s.text from mentions m"
-               f" join sentences s on s.id = m.sentence_id where m.chunk_id in ({marks}) order by m.sentence_id, m.start")
+        # Through the sentences' chunk index: mentions have none on chunk_id.
+        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, s.text from sentences s"
+               f" join mentions m on m.sentence_id = s.id where s.chunk_id in ({marks}) order by m.sentence_id, m.start")
         with self.lock:
             return [tuple(r) for r in self.db.execute(sql, list(chunk_ids))]
 
