@@ -7,8 +7,8 @@ per setting, on the dev sets only (tune here, never on a held-out question).
 
 A setting is a retriever name, optionally with `@option=value;...` (the options the
 retrievers read from Resources.options). The index must have been built by
-`assistant eval` / `bench/run.py` (passages stored as `passage:<id>`); pass `-` for a
-format without a corpus file.
+`assistant eval` / `bench/run.py`; pass `-` for a format without a corpus file, and
+`--files` for a folder-mode index (`--as-files`): it adds answer coverage (C@k).
 """
 
 from __future__ import annotations
@@ -22,28 +22,33 @@ import numpy as np
 from assistant.config import Config
 from assistant.engine import Engine
 from assistant.eval.datasets import gold_groups, load_dataset
-from assistant.eval.metrics import recall_at_k
-from assistant.eval.runner import DOC_PREFIX
+from assistant.eval.metrics import answer_coverage, recall_at_k
+from assistant.eval.runner import _pid_of
 
 KS = (2, 5, 10)
 
 
-def measure(engine: Engine, name: str, ds, groups) -> tuple[dict[int, float], float]:
+def measure(engine: Engine, name: str, ds, groups, as_files: bool) -> tuple[dict[str, float], float]:
     retriever = engine.retriever(name)
     store = engine.index.store
-    recalls: dict[int, list[float]] = {k: [] for k in KS}
+    pid_of = _pid_of(ds, as_files)
+    recalls: dict[str, list[float]] = {f"R@{k}": [] for k in KS} | ({f"C@{k}": [] for k in KS} if as_files else {})
     latencies = []
     for q in ds.questions:
         if not q.gold_pids:
             continue
         engine.resources.forget_queries()
         t = time.perf_counter()
-        hits = retriever.search(q.question, 30)
+        hits = retriever.search(q.question, 50 if as_files else 30)
         latencies.append(time.perf_counter() - t)
         rows = store.chunks([h.chunk_id for h in hits])
-        ranked = list(dict.fromkeys(rows[h.chunk_id].path[len(DOC_PREFIX):] for h in hits if h.chunk_id in rows))
+        found = [(pid_of(rows[h.chunk_id].path), rows[h.chunk_id].text) for h in hits if h.chunk_id in rows]
+        ranked = list(dict.fromkeys(pid for pid, _ in found))
+        own = [text for pid, text in found if pid in q.gold_pids]
         for k in KS:
-            recalls[k].append(recall_at_k(ranked, set(q.gold_pids), k, group_of=groups))
+            recalls[f"R@{k}"].append(recall_at_k(ranked, set(q.gold_pids), k, group_of=groups))
+            if as_files and q.answers:
+                recalls[f"C@{k}"].append(answer_coverage(" ".join(own[:k]), q.answers))
     return {k: 100 * float(np.mean(v)) for k, v in recalls.items()}, 1000 * float(np.median(latencies))
 
 
@@ -51,7 +56,8 @@ def main(argv: list[str]) -> int:
     if len(argv) < 5:
         print(__doc__, file=sys.stderr)
         return 2
-    fmt, questions, corpus, index_dir, *settings = argv
+    as_files = "--files" in argv
+    fmt, questions, corpus, index_dir, *settings = [a for a in argv if a != "--files"]
     ds = load_dataset(fmt, Path(questions), Path(corpus) if corpus != "-" else None, None)
     groups = gold_groups(ds)
     for setting in settings:
@@ -60,8 +66,8 @@ def main(argv: list[str]) -> int:
         for pair in filter(None, options.split(";")):
             key, value = pair.split("=")
             engine.resources.options[key] = float(value)
-        recall, p50 = measure(engine, name, ds, groups)
-        print(f"{setting:50s} " + " ".join(f"R@{k} {recall[k]:5.1f}" for k in KS) + f"  p50 {p50:.1f} ms", flush=True)
+        scores, p50 = measure(engine, name, ds, groups, as_files)
+        print(f"{setting:50s} " + " ".join(f"{k} {v:5.1f}" for k, v in scores.items()) + f"  p50 {p50:.1f} ms", flush=True)
         engine.close()
     return 0
 
