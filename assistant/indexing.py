@@ -481,8 +481,10 @@ class Indexer:
 
 
 def _title_mention(title: str, graph: SentenceGraph, base: int, text: str,
-                   kind: str = "TITLE") -> tuple[Mention | None, bool]:
-    """The document title as a mention in its first sentence, when it is written there."""
+                   kind: str = "TITLE", alongside: bool = False) -> tuple[Mention | None, bool]:
+    """The document title as a mention in its first sentence, when it is written there.
+    `alongside`: added beside the mentions it overlaps, which keep their kinds (a section's
+    subject stays a person that "she" can refer to)."""
     at = text.lower().find(title.lower().strip())
     key = entity_key(title)
     if at < 0 or not key:
@@ -491,7 +493,9 @@ def _title_mention(title: str, graph: SentenceGraph, base: int, text: str,
     overlapping = [i for i, m in enumerate(graph.mentions) if m.start < end and m.end > start]
     person = any(graph.mentions[i].kind == "PERSON" for i in overlapping)
     mention = Mention(start, end, text[at: at + len(title.strip())], key, kind, title.strip())
-    if overlapping:
+    if alongside:
+        graph.mentions.append(mention)
+    elif overlapping:
         # The first overlapping mention becomes the title (its roles now point at the
         # title); the others lose their key and are dropped by compact().
         graph.mentions[overlapping[0]] = mention
@@ -502,14 +506,14 @@ def _title_mention(title: str, graph: SentenceGraph, base: int, text: str,
     return mention, person
 
 
-def _subject_mention(graph: SentenceGraph, base: int, text: str) -> tuple[Mention | None, bool]:
+def _subject_mention(graph: SentenceGraph, base: int, text: str, alongside: bool = False) -> tuple[Mention | None, bool]:
     """What a document that no title names is about: the named subject of its opening
     sentence ("Luis Mandoki (born 1954) is a Mexican film director"), written into the
     graph as an ABOUT mention, the home of its class as a title is. From the parse where
     the extractor gives one; else the named mention before the main verb."""
     if graph.subject is not None:
         start, end = graph.subject
-        return _title_mention(text[start - base: end - base], graph, base, text, kind="ABOUT")
+        return _title_mention(text[start - base: end - base], graph, base, text, kind="ABOUT", alongside=alongside)
     main = next((a for a in graph.actions if any(r in ("agent", "patient") for r, _ in a.roles)), None)
     named = [i for i, m in enumerate(graph.mentions)
              if main is not None and m.key and m.end <= main.start and (m.kind in ENTITY_LABELS or m.kind == "PROPN")]
@@ -517,7 +521,7 @@ def _subject_mention(graph: SentenceGraph, base: int, text: str) -> tuple[Mentio
         return None, False
     fillers = {i for r, i in main.roles if r in ("agent", "patient")}
     m = graph.mentions[next((i for i in named if i in fillers), named[0])]
-    return _title_mention(m.text, graph, base, text, kind="ABOUT")
+    return _title_mention(m.text, graph, base, text, kind="ABOUT", alongside=alongside)
 
 
 _HEADING_MARK = re.compile(r"^\s*(?:#{1,6}|\*{1,6}(?=\s)|=+|-+)?\s*")
@@ -557,7 +561,7 @@ def _section_mentions(doc_text: str, graphs: list[SentenceGraph], offsets: list[
         if _names_something(heading, graph, base):
             _title_mention(heading, graph, base, text, kind="ABOUT")
         if j + 1 < len(graphs):
-            _subject_mention(graphs[j + 1], offsets[j + 1], texts[j + 1])
+            _subject_mention(graphs[j + 1], offsets[j + 1], texts[j + 1], alongside=True)
 
 
 def _is_within(path: Path, root: Path) -> bool:
