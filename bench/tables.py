@@ -8,10 +8,19 @@ the default retriever is from that best.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def set_order() -> list[str]:
+    """The dev sets in bench/run.py's order."""
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [s[0] for s in module.SETS]
 
 
 def load(results: Path) -> dict[str, dict]:
@@ -20,7 +29,8 @@ def load(results: Path) -> dict[str, dict]:
         data = json.loads(path.read_text())
         if isinstance(data, dict) and "retrievers" in data and "dataset" in data:
             reports[data["dataset"]] = data
-    return reports
+    order = {name: i for i, name in enumerate(set_order())}
+    return dict(sorted(reports.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def metric_of(report: dict) -> str:
