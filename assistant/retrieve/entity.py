@@ -409,7 +409,7 @@ class AutoRetriever(HopRetriever):
 
     name = "auto"
 
-    def __init__(self, res: Resources, lexical_weight: float = 0.2, unlinked_lexical_weight: float = 0.5,
+    def __init__(self, res: Resources, lexical_weight: float = 0.2, unlinked_lexical_weight: float = 0.4,
                  lexical_depth: int = 50, **hop):
         super().__init__(res, **hop)
         self.lexical_weight = res.options.get("auto_lexical_weight", lexical_weight)
