@@ -84,8 +84,11 @@ def main() -> int:
         print(f"({time.perf_counter() - t0:.0f} s)", flush=True)
         sections.append(table)
     if not chosen:
+        how = "make bench" if not (args.quick or args.no_answer or args.retrievers) else "bench/run.py " + " ".join(
+            a for a, on in (("--quick", args.quick), ("--no-answer", args.no_answer),
+                            (f"--retrievers {args.retrievers}", args.retrievers)) if on)
         header = (
-            "# Benchmark results\n\nProduced by `make bench` on "
+            f"# Benchmark results\n\nProduced by `{how}` on "
             f"{time.strftime('%Y-%m-%d')}; see bench/README.md for how to read them.\n\n"
         )
         (args.out / "summary.md").write_text(header + "\n".join(sections))

@@ -30,7 +30,9 @@ def load(results: Path) -> dict[str, dict]:
         if isinstance(data, dict) and "retrievers" in data and "dataset" in data:
             reports[data["dataset"]] = data
     order = {name: i for i, name in enumerate(set_order())}
-    return dict(sorted(reports.items(), key=lambda kv: order.get(kv[0], len(order))))
+    # Only bench/run.py's sets (results/ also holds one-off studies such as
+    # musique_100_decompose).
+    return dict(sorted(((k, v) for k, v in reports.items() if k in order), key=lambda kv: order[kv[0]]))
 
 
 def metric_of(report: dict) -> str:
