@@ -112,7 +112,11 @@ class Config:
         path = path or default_config_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(tomli_w.dumps(asdict(self)), encoding="utf-8")
+        # Only what differs from the defaults: a better default (the retriever, a model)
+        # then reaches everyone who has not chosen otherwise.
+        defaults = asdict(type(self)())
+        chosen = {k: v for k, v in asdict(self).items() if v != defaults[k]}
+        tmp.write_text(tomli_w.dumps(chosen), encoding="utf-8")
         tmp.replace(path)
         return path
 
