@@ -23,7 +23,7 @@ from assistant.config import Config
 from assistant.engine import Engine
 from assistant.eval.datasets import gold_groups, load_dataset
 from assistant.eval.metrics import answer_coverage, recall_at_k
-from assistant.eval.runner import _pid_of
+from assistant.eval.runner import passage_id_of
 
 KS = (2, 5, 10)
 
@@ -31,7 +31,7 @@ KS = (2, 5, 10)
 def measure(engine: Engine, name: str, ds, groups, as_files: bool) -> tuple[dict[str, float], float]:
     retriever = engine.retriever(name)
     store = engine.index.store
-    pid_of = _pid_of(ds, as_files)
+    pid_of = passage_id_of(ds, as_files)
     recalls: dict[str, list[float]] = {f"R@{k}": [] for k in KS} | ({f"C@{k}": [] for k in KS} if as_files else {})
     latencies = []
     for q in ds.questions:

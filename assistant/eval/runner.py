@@ -96,7 +96,7 @@ def write_passage_files(ds: Dataset, folder: Path) -> Path:
     return folder
 
 
-def _pid_of(ds: Dataset, as_files: bool) -> Callable[[str], str]:
+def passage_id_of(ds: Dataset, as_files: bool) -> Callable[[str], str]:
     """A stored document path -> the passage id it holds."""
     if not as_files:
         return lambda path: path[len(DOC_PREFIX):]
@@ -198,7 +198,7 @@ def run_eval(
         build_record.write_text(json.dumps(build, indent=2))
     no_title = settings.no_titles or settings.as_files
     corpus_bytes = sum(len(indexed_passage(p, no_title)[1].encode()) for p in ds.passages)
-    pid_of = _pid_of(ds, settings.as_files)
+    pid_of = passage_id_of(ds, settings.as_files)
     build["corpus_bytes"] = corpus_bytes
     build["index_to_corpus"] = round(build["index_bytes"] / max(1, corpus_bytes), 2)
 
