@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -25,8 +24,8 @@ from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, load
 from .ingest.walk import iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
-from .nlp.extract import ENTITY_LABELS, Extractor, Mention, SentenceGraph, compact
-from .nlp.normalize import entity_key
+from .nlp.aboutness import section_mentions, subject_mention, title_mention_in
+from .nlp.extract import Extractor, SentenceGraph, compact
 from .nlp.sentences import SentenceSplitter
 from .store import Index
 from .store.db import RowIds, to_blob, to_blob16
@@ -395,13 +394,13 @@ class Indexer:
                     k += n
                     title_mention, person = (None, False)
                     if title and ci == 0 and chunk_graphs:
-                        title_mention, person = _title_mention(title, chunk_graphs[0], offsets[k - n], chunk_texts[0])
+                        title_mention, person = title_mention_in(title, chunk_graphs[0], offsets[k - n], chunk_texts[0])
                     if title_mention is None and self.aboutness and ci == 0 and chunk_graphs:
                         # No title names the document: what its opening sentence is about.
-                        title_mention, person = _subject_mention(chunk_graphs[0], offsets[k - n], chunk_texts[0])
+                        title_mention, person = subject_mention(chunk_graphs[0], offsets[k - n], chunk_texts[0])
                     if self.aboutness:
-                        _section_mentions(item.document.text, chunk_graphs, offsets[k - n: k], chunk_texts,
-                                          skip_first=ci == 0 and title_mention is not None)
+                        section_mentions(item.document.text, chunk_graphs, offsets[k - n: k], chunk_texts,
+                                         skip_first=ci == 0 and title_mention is not None)
                     if self.coref is not None:
                         res = self.coref.resolve(chunk_texts, offsets[k - n: k], chunk_graphs, title_mention, person)
                     else:
@@ -478,90 +477,6 @@ class Indexer:
                 eid: describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
                 for eid, name in dirty if eid in notes
             }
-
-
-def _title_mention(title: str, graph: SentenceGraph, base: int, text: str,
-                   kind: str = "TITLE", alongside: bool = False) -> tuple[Mention | None, bool]:
-    """The document title as a mention in its first sentence, when it is written there.
-    `alongside`: added beside the mentions it overlaps, which keep their kinds (a section's
-    subject stays a person that "she" can refer to)."""
-    at = text.lower().find(title.lower().strip())
-    key = entity_key(title)
-    if at < 0 or not key:
-        return None, False
-    start, end = base + at, base + at + len(title.strip())
-    overlapping = [i for i, m in enumerate(graph.mentions) if m.start < end and m.end > start]
-    person = any(graph.mentions[i].kind == "PERSON" for i in overlapping)
-    mention = Mention(start, end, text[at: at + len(title.strip())], key, kind, title.strip())
-    if alongside:
-        graph.mentions.append(mention)
-    elif overlapping:
-        # The first overlapping mention becomes the title (its roles now point at the
-        # title); the others lose their key and are dropped by compact().
-        graph.mentions[overlapping[0]] = mention
-        for i in overlapping[1:]:
-            graph.mentions[i].key = ""
-    else:
-        graph.mentions.append(mention)
-    return mention, person
-
-
-def _subject_mention(graph: SentenceGraph, base: int, text: str, alongside: bool = False) -> tuple[Mention | None, bool]:
-    """What a document that no title names is about: the named subject of its opening
-    sentence ("Luis Mandoki (born 1954) is a Mexican film director"), written into the
-    graph as an ABOUT mention, the home of its class as a title is. From the parse where
-    the extractor gives one; else the named mention before the main verb."""
-    if graph.subject is not None:
-        start, end = graph.subject
-        return _title_mention(text[start - base: end - base], graph, base, text, kind="ABOUT", alongside=alongside)
-    main = next((a for a in graph.actions if any(r in ("agent", "patient") for r, _ in a.roles)), None)
-    named = [i for i, m in enumerate(graph.mentions)
-             if main is not None and m.key and m.end <= main.start and (m.kind in ENTITY_LABELS or m.kind == "PROPN")]
-    if not named:
-        return None, False
-    fillers = {i for r, i in main.roles if r in ("agent", "patient")}
-    m = graph.mentions[next((i for i in named if i in fillers), named[0])]
-    return _title_mention(m.text, graph, base, text, kind="ABOUT", alongside=alongside)
-
-
-_HEADING_MARK = re.compile(r"^\s*(?:#{1,6}|\*{1,6}(?=\s)|=+|-+)?\s*")
-
-
-def _heading_text(doc_text: str, start: int, end: int, max_words: int = 12) -> str | None:
-    """The text of a sentence that is a heading: a line of its own (Markdown "## ...", an
-    HTML or DOCX heading paragraph), short, without a sentence's closing punctuation."""
-    line = doc_text[start:end]
-    if "\n" in line.strip() or (start > 0 and doc_text[start - 1] != "\n"):
-        return None
-    if end < len(doc_text) and doc_text[end] != "\n":
-        return None
-    text = _HEADING_MARK.sub("", line).strip().rstrip("#").strip()
-    if not text or len(text.split()) > max_words or text[-1] in ".?!:;,|" or "|" in text:
-        return None
-    return text
-
-
-def _names_something(text: str, graph: SentenceGraph, base: int) -> bool:
-    named = any(m.key and (m.kind in ENTITY_LABELS or m.kind == "PROPN") for m in graph.mentions)
-    capitals = [w for w in text.split() if w[:1].isupper() and len(w) > 3]
-    return named or len(capitals) >= 2
-
-
-def _section_mentions(doc_text: str, graphs: list[SentenceGraph], offsets: list[int], texts: list[str],
-                      skip_first: bool) -> None:
-    """Sections are about what their headings name ("## Kestrel Hill Observatory"), and
-    the opening sentence under a heading about its named subject: both become ABOUT
-    mentions, homes of their classes. A heading that names nothing ("Results") is not."""
-    for j, (graph, base, text) in enumerate(zip(graphs, offsets, texts)):
-        if j == 0 and skip_first:
-            continue
-        heading = _heading_text(doc_text, base, base + len(text))
-        if heading is None:
-            continue
-        if _names_something(heading, graph, base):
-            _title_mention(heading, graph, base, text, kind="ABOUT")
-        if j + 1 < len(graphs):
-            _subject_mention(graphs[j + 1], offsets[j + 1], texts[j + 1], alongside=True)
 
 
 def _is_within(path: Path, root: Path) -> bool:

@@ -77,7 +77,7 @@ def first_chunk_graphs(splitter, extractor, text: str, title: str | None = None)
     """What the indexer does before coreference for the first chunk of a document: split,
     extract, and put the title in the first sentence. Returns (sentences, offsets, graphs,
     title mention, whether the title is a person)."""
-    from assistant.indexing import _title_mention
+    from assistant.nlp.aboutness import title_mention_in
 
     spans = splitter.split(text)
     sentences = [text[s:e] for s, e in spans]
@@ -85,7 +85,7 @@ def first_chunk_graphs(splitter, extractor, text: str, title: str | None = None)
     graphs = extractor.extract(sentences, offsets)
     mention, person = None, False
     if title:
-        mention, person = _title_mention(title, graphs[0], offsets[0], sentences[0])
+        mention, person = title_mention_in(title, graphs[0], offsets[0], sentences[0])
         assert mention is not None, f"title {title!r} not in the first sentence"
     return sentences, offsets, graphs, mention, person
 

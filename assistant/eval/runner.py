@@ -28,6 +28,9 @@ from ..answer.short import SPAN_SYSTEM
 from .metrics import answer_coverage, answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
 
 INDEX_SCHEMA = "eval-3"
+# The rules of nlp/aboutness.py, in the cache key: bump it when they change what an index
+# holds, so that cached evaluation indexes are rebuilt.
+ABOUTNESS_VERSION = 3
 DOC_PREFIX = "passage:"
 
 
@@ -78,7 +81,7 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
         settings["sentence_vectors"] = True
     if config.aboutness and config.extractor not in ("", "none"):
         # Indexes built before it (or without it) keep their key.
-        settings["aboutness"] = 3
+        settings["aboutness"] = ABOUTNESS_VERSION
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()[:16]
 

@@ -31,6 +31,11 @@ _DATE_LIKE = re.compile(r"[^\W\d_]|\b\d{3,4}s?\b")
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
 
 
+def is_named_kind(kind: str) -> bool:
+    """A mention kind that names something: a typed named entity or a proper-noun run."""
+    return kind in ENTITY_LABELS or kind == "PROPN"
+
+
 @dataclass
 class Mention:
     start: int  # character span in the document

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ..nlp.extract import ENTITY_LABELS, TIME_LABELS
+from ..nlp.extract import ENTITY_LABELS, TIME_LABELS, is_named_kind
 from ..nlp.normalize import entity_key
 from .base import Resources
 
@@ -65,7 +65,7 @@ class EntityGraph:
                 continue
             rows.append(r)
             cols.append(c)
-            vals.append(KIND_WEIGHT.get(kind, 1.0 if kind in ENTITY_LABELS or kind == "PROPN" else 0.5))
+            vals.append(KIND_WEIGHT.get(kind, 1.0 if is_named_kind(kind) else 0.5))
             if kind in HOME_KINDS:
                 title_of.setdefault(r, set()).add(c)
         shape = (len(ents), len(chunk_rows))

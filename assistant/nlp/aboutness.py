@@ -1,0 +1,100 @@
+"""What a document, or a section of it, is about: the mentions that make a chunk the
+*home* of an entity class (the passages about X, where hop goes when a question names X).
+
+A title written in the first sentence is one (`TITLE`). Where no title names the
+document, the named subject of its opening sentence is (`ABOUT`); a heading line that
+names something makes its section about it, and so does the named subject of the
+sentence that opens the section. These edit sentence graphs in place, before
+coreference reads them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .extract import Mention, SentenceGraph, is_named_kind
+from .normalize import entity_key
+
+
+def title_mention_in(title: str, graph: SentenceGraph, base: int, text: str,
+                     kind: str = "TITLE", alongside: bool = False) -> tuple[Mention | None, bool]:
+    """The document title as a mention in its first sentence, when it is written there.
+    `alongside`: added beside the mentions it overlaps, which keep their kinds (a section's
+    subject stays a person that "she" can refer to)."""
+    at = text.lower().find(title.lower().strip())
+    key = entity_key(title)
+    if at < 0 or not key:
+        return None, False
+    start, end = base + at, base + at + len(title.strip())
+    overlapping = [i for i, m in enumerate(graph.mentions) if m.start < end and m.end > start]
+    person = any(graph.mentions[i].kind == "PERSON" for i in overlapping)
+    mention = Mention(start, end, text[at: at + len(title.strip())], key, kind, title.strip())
+    if alongside:
+        graph.mentions.append(mention)
+    elif overlapping:
+        # The first overlapping mention becomes the title (its roles now point at the
+        # title); the others lose their key and are dropped by compact().
+        graph.mentions[overlapping[0]] = mention
+        for i in overlapping[1:]:
+            graph.mentions[i].key = ""
+    else:
+        graph.mentions.append(mention)
+    return mention, person
+
+
+def subject_mention(graph: SentenceGraph, base: int, text: str, alongside: bool = False) -> tuple[Mention | None, bool]:
+    """What a document that no title names is about: the named subject of its opening
+    sentence ("Luis Mandoki (born 1954) is a Mexican film director"), written into the
+    graph as an ABOUT mention, the home of its class as a title is. From the parse where
+    the extractor gives one; else the named mention before the main verb."""
+    if graph.subject is not None:
+        start, end = graph.subject
+        return title_mention_in(text[start - base: end - base], graph, base, text, kind="ABOUT", alongside=alongside)
+    main = next((a for a in graph.actions if any(r in ("agent", "patient") for r, _ in a.roles)), None)
+    named = [i for i, m in enumerate(graph.mentions)
+             if main is not None and m.key and m.end <= main.start and is_named_kind(m.kind)]
+    if not named:
+        return None, False
+    fillers = {i for r, i in main.roles if r in ("agent", "patient")}
+    m = graph.mentions[next((i for i in named if i in fillers), named[0])]
+    return title_mention_in(m.text, graph, base, text, kind="ABOUT", alongside=alongside)
+
+
+_HEADING_MARK = re.compile(r"^\s*(?:#{1,6}|\*{1,6}(?=\s)|=+|-+)?\s*")
+
+
+def _heading_text(doc_text: str, start: int, end: int, max_words: int = 12) -> str | None:
+    """The text of a sentence that is a heading: a line of its own (Markdown "## ...", an
+    HTML or DOCX heading paragraph), short, without a sentence's closing punctuation."""
+    line = doc_text[start:end]
+    if "\n" in line.strip() or (start > 0 and doc_text[start - 1] != "\n"):
+        return None
+    if end < len(doc_text) and doc_text[end] != "\n":
+        return None
+    text = _HEADING_MARK.sub("", line).strip().rstrip("#").strip()
+    if not text or len(text.split()) > max_words or text[-1] in ".?!:;,|" or "|" in text:
+        return None
+    return text
+
+
+def _names_something(text: str, graph: SentenceGraph) -> bool:
+    named = any(m.key and is_named_kind(m.kind) for m in graph.mentions)
+    capitals = [w for w in text.split() if w[:1].isupper() and len(w) > 3]
+    return named or len(capitals) >= 2
+
+
+def section_mentions(doc_text: str, graphs: list[SentenceGraph], offsets: list[int], texts: list[str],
+                      skip_first: bool) -> None:
+    """Sections are about what their headings name ("## Kestrel Hill Observatory"), and
+    the opening sentence under a heading about its named subject: both become ABOUT
+    mentions, homes of their classes. A heading that names nothing ("Results") is not."""
+    for j, (graph, base, text) in enumerate(zip(graphs, offsets, texts)):
+        if j == 0 and skip_first:
+            continue
+        heading = _heading_text(doc_text, base, base + len(text))
+        if heading is None:
+            continue
+        if _names_something(heading, graph):
+            title_mention_in(heading, graph, base, text, kind="ABOUT")
+        if j + 1 < len(graphs):
+            subject_mention(graphs[j + 1], offsets[j + 1], texts[j + 1], alongside=True)
