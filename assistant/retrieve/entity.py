@@ -391,6 +391,8 @@ class HopRetriever:
             if "via" in ev:
                 evidence["reached_via"] = ev["via"]
                 evidence["bridges"] = ev["bridges"]
+            if "hops" in ev:
+                evidence["hops"] = ev["hops"]
             hits.append(Hit(cid, score, self.name, evidence))
         return hits
 

@@ -67,3 +67,53 @@ def test_auto_ranks_by_words_where_nothing_links(engine):
     found = _by_file(engine, hits)
     assert next(iter(found)) == "d.txt"
     assert found["d.txt"]["bm25_share"] == 1.0
+
+
+def test_a_third_hop_follows_relation_words_only_when_asked(tmp_path, embedder, splitter):
+    from assistant.engine import Engine
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    chain = {
+        "a.txt": "Gaby: A True Story is a 1987 drama film directed by Luis Mandoki.",
+        "b.txt": "Luis Mandoki (born 1954) is a Mexican film director. His mother was Ana Ruiz Cortes.",
+        "c.txt": "Ana Ruiz Cortes (born 1930) was a Mexican painter. She lived in Puebla.",
+    }
+    for name, text in chain.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    e = Engine(Config(), index_dir=tmp_path / "ix")
+    e.__dict__["embedder"] = embedder
+    e.__dict__["splitter"] = splitter
+    try:
+        e.indexer.index_paths([folder])
+        question = "Where did the mother of the director of film Gaby: A True Story live?"
+        two = _by_file(e, e.retriever("hop").search(question, 3))
+        assert two["b.txt"]["bonus"] > 0 and two.get("c.txt", {}).get("bonus", 0) == 0
+        from assistant.retrieve.entity import HopRetriever
+
+        three = _by_file(e, HopRetriever(e.resources, max_hops=3).search(question, 3))
+        # Film -> its director ("directed by") -> his mother ("His mother was").
+        assert three["c.txt"]["hops"] == 3 and "Ana Ruiz Cortes" in three["c.txt"]["bridges"]
+        assert 0 < three["c.txt"]["bonus"] < three["b.txt"]["bonus"]
+    finally:
+        e.close()
+
+
+def test_auto_works_on_an_index_without_the_entity_layer(tmp_path, embedder, splitter):
+    from assistant.engine import Engine
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in FILES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    e = Engine(Config(extractor="none"), index_dir=tmp_path / "ix")
+    e.__dict__["embedder"] = embedder
+    e.__dict__["splitter"] = splitter
+    try:
+        e.indexer.index_paths([folder])
+        hits = e.retriever("auto").search("Which actress was born in Tokyo?", 2)
+        found = _by_file(e, hits)
+        assert next(iter(found)) == "c.txt"
+        assert all(ev["bonus"] == 0 for ev in found.values())
+    finally:
+        e.close()
