@@ -97,3 +97,46 @@ def test_a_section_is_about_what_its_heading_names(tmp_path, make_engine):
     row = graph.keys["harrowmere museum"]
     (chunk,) = [engine.index.store.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])] for c in graph.title_chunks[row]]
     assert "opened in 1867" in chunk.text
+
+
+def test_html_and_docx_headings_make_homes_like_markdown_ones(tmp_path, make_engine):
+    import docx
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "page.html").write_text(
+        "<html><body><h1>Visit notes</h1><p>We arrived late.</p>"
+        "<h2>Calder Valley Railway</h2><p>The line opened in 1871 and closed in 1964.</p></body></html>",
+        encoding="utf-8")
+    document = docx.Document()
+    document.add_heading("Wren Street Bakery", level=2)
+    document.add_paragraph("The bakery has sold rye bread since 1921.")
+    document.save(folder / "minutes.docx")
+    engine = make_engine(tmp_path / "ix")
+    engine.indexer.index_paths([folder])
+    rows = engine.index.store.db.execute(
+        "select d.path, m.text from mentions m join documents d on d.id = m.document_id where m.kind = 'ABOUT'"
+    ).fetchall()
+    about = {(path.rsplit("/", 1)[-1], text) for path, text in rows}
+    assert ("page.html", "Calder Valley Railway") in about
+    assert ("minutes.docx", "Wren Street Bakery") in about
+
+
+def test_without_a_parse_the_named_mention_before_the_main_verb_is_the_subject():
+    # Backends that give no subject span (llm, amr) fall back on their graph's roles.
+    from assistant.nlp.aboutness import subject_mention
+    from assistant.nlp.extract import Action, Mention, SentenceGraph
+
+    text = "In 1990 Ann Lee founded the Harrowmere Museum."
+    graph = SentenceGraph(
+        mentions=[Mention(3, 7, "1990", "1990", "DATE"), Mention(8, 15, "Ann Lee", "ann lee", "PERSON"),
+                  Mention(28, 45, "Harrowmere Museum", "harrowmere museum", "ORG")],
+        actions=[Action(16, 23, "founded", "found", [("agent", 1), ("patient", 2)])],
+    )
+    mention, person = subject_mention(graph, 0, text)
+    assert (mention.text, mention.kind, person) == ("Ann Lee", "ABOUT", True)
+    assert graph.mentions[1] is mention  # it takes the place of the PERSON mention
+    # No named mention before the verb: no subject.
+    bare = SentenceGraph(mentions=[Mention(25, 42, "Harrowmere Museum", "harrowmere museum", "ORG")],
+                         actions=[Action(14, 20, "opened", "open", [("patient", 0)])])
+    assert subject_mention(bare, 0, "The committee opened Harrowmere Museum.") == (None, False)

@@ -136,3 +136,13 @@ def test_percentile_and_summarize():
     assert set(s) == {"p50", "p95", "mean"} and all(math.isnan(v) for v in s.values())
     with pytest.raises(ValueError):
         percentile(vals, 101)
+
+
+def test_answer_coverage():
+    from assistant.eval.metrics import answer_coverage
+
+    context = "The courses are valid for roughly one year, maybe longer."
+    assert answer_coverage(context, "For roughly 1 one year.") == 0.8  # 4 of 5 words: "1" is not there
+    assert answer_coverage(context, ["nothing here", "valid for one year"]) == 1.0  # best reference
+    assert answer_coverage(context, "The DMV") == 0.0
+    assert answer_coverage(context, ["", "!!"]) == 0.0  # references that normalise to nothing
