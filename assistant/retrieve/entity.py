@@ -60,12 +60,12 @@ def _mention_contexts(store, chunk_ids: list[int]) -> dict[tuple[int, int], list
     no "directed"."""
     rows = store.mentions_in(chunk_ids)
     out: dict[tuple[int, int], list[str]] = {}
-    for i, (eid, cid, sid, start, end, s_start, text) in enumerate(rows):
-        before = rows[i - 1] if i > 0 and rows[i - 1][2] == sid else None
-        after = rows[i + 1] if i + 1 < len(rows) and rows[i + 1][2] == sid else None
-        lo = (before[3] if before else s_start) - s_start
-        hi = (after[4] if after else s_start + len(text)) - s_start
-        out.setdefault((eid, cid), []).append(text[max(0, lo): hi])
+    for i, m in enumerate(rows):
+        before = rows[i - 1] if i > 0 and rows[i - 1].sentence_id == m.sentence_id else None
+        after = rows[i + 1] if i + 1 < len(rows) and rows[i + 1].sentence_id == m.sentence_id else None
+        lo = (before.start if before else m.sentence_start) - m.sentence_start
+        hi = (after.end if after else m.sentence_start + len(m.sentence_text)) - m.sentence_start
+        out.setdefault((m.entity_id, m.chunk_id), []).append(m.sentence_text[max(0, lo): hi])
     return out
 
 

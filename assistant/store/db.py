@@ -48,6 +48,19 @@ class SentenceRow:
 
 
 @dataclass
+class MentionRow:
+    """A mention with the sentence it stands in (its original text, not the resolved one)."""
+
+    entity_id: int
+    chunk_id: int
+    sentence_id: int
+    start: int  # document offsets
+    end: int
+    sentence_start: int
+    sentence_text: str
+
+
+@dataclass
 class RowIds:
     """Row ids per hnswlib set kept in step with SQLite: what a write added or a delete
     removed (chunk ids label the "chunks" set, sentence ids the "sentences" set)."""
@@ -302,9 +315,8 @@ class Store:
                     [row[0], doc_id, chunk_id, description],
                 )
 
-    def mentions_in(self, chunk_ids: list[int]) -> list[tuple[int, int, int, int, int, int, str]]:
-        """(entity id, chunk id, sentence id, mention start, mention end, sentence start,
-        sentence text) of every mention in those chunks, in document order."""
+    def mentions_in(self, chunk_ids: list[int]) -> list[MentionRow]:
+        """Every mention in those chunks, sentence by sentence, in reading order."""
         if not chunk_ids:
             return []
         marks = ",".join("?" * len(chunk_ids))
@@ -312,7 +324,7 @@ class Store:
         sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, s.text from sentences s"
                f" join mentions m on m.sentence_id = s.id where s.chunk_id in ({marks}) order by m.sentence_id, m.start")
         with self.lock:
-            return [tuple(r) for r in self.db.execute(sql, list(chunk_ids))]
+            return [MentionRow(*r) for r in self.db.execute(sql, list(chunk_ids))]
 
     def entity_notes(self, entity_ids: list[int]) -> dict[int, list[str]]:
         """Each class's per-chunk descriptions, in the order they were written."""
