@@ -3,10 +3,10 @@ per setting, on the dev sets only (tune here, never on a held-out question).
 
     .venv/bin/python bench/sweep.py musique ../shared/data/musique/musique_train_100.json \\
         ../shared/data/musique/musique_train_100_corpus.json bench/cache/musique-KEY \\
-        hop "hop@hop_relation_bonus=0" "auto@auto_lexical_weight=0.3;auto_unlinked_lexical_weight=0.6"
+        hop "hop@relation_bonus=0" "hop@max_hops=3" "auto@lexical_weight=0.3;unlinked_lexical_weight=0.6"
 
-A setting is a retriever name, optionally with `@option=value;...` (the options the
-retrievers read from Resources.options). The index must have been built by
+A setting is a retriever name, optionally with `@argument=value;...`: keyword arguments
+of the retriever's constructor (`retrieve.make(name, resources, **settings)`). The index must have been built by
 `assistant eval` / `bench/run.py`; pass `-` for a format without a corpus file, and
 `--files` for a folder-mode index (`--as-files`): it adds answer coverage (C@k).
 """
@@ -21,6 +21,7 @@ import numpy as np
 
 from assistant.config import Config
 from assistant.engine import Engine
+from assistant.retrieve import make
 from assistant.eval.datasets import gold_groups, load_dataset
 from assistant.eval.metrics import answer_coverage, recall_at_k
 from assistant.eval.runner import passage_id_of
@@ -28,8 +29,8 @@ from assistant.eval.runner import passage_id_of
 KS = (2, 5, 10)
 
 
-def measure(engine: Engine, name: str, ds, groups, as_files: bool) -> tuple[dict[str, float], float]:
-    retriever = engine.retriever(name)
+def measure(engine: Engine, name: str, settings: dict, ds, groups, as_files: bool) -> tuple[dict[str, float], float]:
+    retriever = make(name, engine.resources, **settings)
     store = engine.index.store
     pid_of = passage_id_of(ds, as_files)
     recalls: dict[str, list[float]] = {f"R@{k}": [] for k in KS} | ({f"C@{k}": [] for k in KS} if as_files else {})
@@ -62,11 +63,12 @@ def main(argv: list[str]) -> int:
     groups = gold_groups(ds)
     for setting in settings:
         name, _, options = setting.partition("@")
-        engine = Engine(Config(), index_dir=Path(index_dir))  # a fresh retriever per setting
+        engine = Engine(Config(), index_dir=Path(index_dir))
+        arguments = {}
         for pair in filter(None, options.split(";")):
             key, value = pair.split("=")
-            engine.resources.options[key] = float(value)
-        scores, p50 = measure(engine, name, ds, groups, as_files)
+            arguments[key] = int(value) if value.isdigit() else float(value)
+        scores, p50 = measure(engine, name, arguments, ds, groups, as_files)
         print(f"{setting:50s} " + " ".join(f"{k} {v:5.1f}" for k, v in scores.items()) + f"  p50 {p50:.1f} ms", flush=True)
         engine.close()
     return 0

@@ -89,7 +89,9 @@ def available() -> dict[str, str]:
     return dict(_DESCRIPTIONS)
 
 
-def make(name: str, resources: Resources) -> Retriever:
+def make(name: str, resources: Resources, **settings) -> Retriever:
+    """The retriever NAME (or NAME:VARIANT); `settings` are its constructor's keyword
+    arguments (hop's `relation_bonus`, auto's `lexical_weight`...)."""
     _load_builtin()
     base, _, variant = name.partition(":")
     if base not in _REGISTRY:
@@ -99,7 +101,7 @@ def make(name: str, resources: Resources) -> Retriever:
         if variant not in allowed:
             raise KeyError(f"retriever '{base}' has no variant '{variant}'; variants: {', '.join(allowed) or 'none'}")
         resources = replace(resources, options={**resources.options, option: variant})
-    retriever = _REGISTRY[base](resources)
+    retriever = _REGISTRY[base](resources, **settings)
     if variant:
         retriever.name = name
     return retriever

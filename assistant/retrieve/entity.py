@@ -292,9 +292,9 @@ class HopRetriever:
         opts = res.options
         self.link_bonus = opts.get("hop_link_bonus", link_bonus)
         self.hop_bonus = opts.get("hop_hop_bonus", hop_bonus)
-        self.relation_bonus = opts.get("hop_relation_bonus", relation_bonus)
-        self.max_hops = int(opts.get("hop_max_hops", max_hops))
-        self.decay = opts.get("hop_decay", decay)
+        self.relation_bonus = relation_bonus
+        self.max_hops = max_hops
+        self.decay = decay
         self.dense_depth = dense_depth
         self.rare_df = rare_df
         self.dense = DenseRetriever(res)
@@ -414,9 +414,9 @@ class AutoRetriever(HopRetriever):
     def __init__(self, res: Resources, lexical_weight: float = 0.2, unlinked_lexical_weight: float = 0.4,
                  lexical_depth: int = 50, **hop):
         super().__init__(res, **hop)
-        self.lexical_weight = res.options.get("auto_lexical_weight", lexical_weight)
+        self.lexical_weight = lexical_weight
         # Where no name of the question leads anywhere, its words are the better guide.
-        self.unlinked_lexical_weight = res.options.get("auto_unlinked_lexical_weight", unlinked_lexical_weight)
+        self.unlinked_lexical_weight = unlinked_lexical_weight
         self.lexical_depth = lexical_depth
         self.bm25 = BM25Retriever(res)
 

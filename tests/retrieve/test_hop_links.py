@@ -89,9 +89,9 @@ def test_a_third_hop_follows_relation_words_only_when_asked(tmp_path, embedder, 
         question = "Where did the mother of the director of film Gaby: A True Story live?"
         two = _by_file(e, e.retriever("hop").search(question, 3))
         assert two["b.txt"]["bonus"] > 0 and two.get("c.txt", {}).get("bonus", 0) == 0
-        from assistant.retrieve.entity import HopRetriever
+        from assistant.retrieve import make
 
-        three = _by_file(e, HopRetriever(e.resources, max_hops=3).search(question, 3))
+        three = _by_file(e, make("hop", e.resources, max_hops=3).search(question, 3))
         # Film -> its director ("directed by") -> his mother ("His mother was").
         assert three["c.txt"]["hops"] == 3 and "Ana Ruiz Cortes" in three["c.txt"]["bridges"]
         assert 0 < three["c.txt"]["bonus"] < three["b.txt"]["bonus"]
