@@ -9,6 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from .offline import force_offline
+from .query_encoder import QueryEncoder, UnsupportedModel, is_mean_pooled
+
+
+# Past this many texts, torch's batched encoding is worth its start-up.
+FEW_TEXTS = 256
 
 
 class Embedder:
@@ -50,12 +55,27 @@ class Embedder:
         return AutoTokenizer.from_pretrained(str(self.model_dir), local_files_only=True)
 
     @cached_property
+    def query_encoder(self) -> QueryEncoder | None:
+        """The same model in numpy, for one question at a time without importing torch
+        (None for a model it does not compute the same vector for)."""
+        if not is_mean_pooled(self.model_dir):
+            return None
+        try:
+            return QueryEncoder(self.model_dir)
+        except (UnsupportedModel, KeyError, OSError):
+            return None
+
+    @cached_property
     def dim(self) -> int:
+        if self.query_encoder is not None:
+            return self.query_encoder.dim
         get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         return int(get_dim())
 
     @cached_property
     def max_tokens(self) -> int:
+        if self.query_encoder is not None:
+            return self.query_encoder.max_tokens
         return int(self.model.max_seq_length)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
@@ -85,5 +105,19 @@ class Embedder:
             )
         return np.asarray(vecs, dtype=np.float32)
 
+    def encode_few(self, texts: list[str]) -> np.ndarray:
+        """A handful of texts (an answer's sentences, a question's candidate sentences):
+        in numpy where the model allows, so that answering a question never waits for
+        torch to load; many texts go to torch in batches."""
+        if self.query_encoder is None or len(texts) > FEW_TEXTS:
+            return self.encode(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return np.stack([self.query_encoder.encode_one(t) for t in texts])
+
     def encode_one(self, text: str) -> np.ndarray:
-        return self.encode([text])[0]
+        if self.query_encoder is None:
+            return self.encode([text])[0]
+        with self._lock:
+            return self.query_encoder.encode_one(text)

@@ -12,6 +12,10 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+from ..imports import hidden
+
+from ..ingest.loaders import metadata_spans
+
 Span = tuple[int, int]
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
@@ -20,11 +24,17 @@ _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _MAX_PARAGRAPH_CHARS = 100_000
 
 
+def import_spacy():
+    """spaCy, imported without torch (see assistant/imports.py)."""
+    with hidden("torch"):
+        import spacy
+    return spacy
+
+
 @lru_cache(maxsize=4)
 def load_spacy(model_dir: str, components: tuple[str, ...] | None = None):
     """A spaCy pipeline from a local directory, with only the named components enabled."""
-    import spacy
-
+    spacy = import_spacy()
     nlp = spacy.load(Path(model_dir))
     if components is not None:
         for name in nlp.component_names:
@@ -43,7 +53,7 @@ def paragraph_spans(text: str) -> list[Span]:
         start = m.end()
     spans.append((start, len(text)))
     out = []
-    for s, e in spans:
+    for s, e in _cut_out(spans, metadata_spans(text)):
         # Trim surrounding whitespace so spans point at real text.
         while s < e and text[s].isspace():
             s += 1
@@ -63,6 +73,50 @@ def paragraph_spans(text: str) -> list[Span]:
                 s += 1
         if e > s:
             out.append((s, e))
+    return out
+
+
+def _cut_out(spans: list[Span], holes: list[Span]) -> list[Span]:
+    """`spans` without the (sorted) `holes`: a metadata line ends a paragraph."""
+    out = []
+    for s, e in spans:
+        for hole_start, hole_end in holes:
+            if hole_start < e and hole_end > s:
+                if hole_start > s:
+                    out.append((s, hole_start))
+                s = max(s, hole_end)
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+# What numbers or bullets a list item: "1." "2)" "(b)" "iv." "-" "•". spaCy often makes
+# one a sentence of its own ("1." / "The minutes ... were approved."), and a citation of
+# it would say nothing.
+LIST_MARKER = re.compile(
+    r"\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]|\d{1,3}|[-*+\u2022\u2023\u25e6\u25aa\u2013\u2014]"
+)
+
+
+# The marker of the next item, left at the end of a sentence ("...toll house.\n2.").
+_TRAILING_MARKER = re.compile(r"\n[ \t]*(?:" + LIST_MARKER.pattern + r")\Z")
+
+
+def merge_list_markers(text: str, spans: list[Span]) -> list[Span]:
+    """Sentence spans of one paragraph of `text` with each bare list marker joined to the
+    sentence it numbers; a marker with no sentence after it is dropped."""
+    out: list[Span] = []
+    opened = None  # where the pending markers start
+    for s, e in spans:
+        if LIST_MARKER.fullmatch(text[s:e]):
+            opened = s if opened is None else opened
+            continue
+        start, opened = (s if opened is None else opened), None
+        trailing = _TRAILING_MARKER.search(text, s, e)
+        if trailing is not None:
+            opened = e - len(trailing.group().lstrip())
+            e = len(text[:trailing.start()].rstrip())
+        out.append((start, e))
     return out
 
 
@@ -87,12 +141,14 @@ class SentenceSplitter:
         with self._lock:
             docs = self.nlp.pipe(paras, batch_size=128)
             for (i, base), doc in zip(jobs, docs):
+                spans = []
                 for sent in doc.sents:
                     s, e = sent.start_char, sent.end_char
                     while e > s and doc.text[e - 1].isspace():
                         e -= 1
                     if e > s:
-                        result[i].append((base + s, base + e))
+                        spans.append((s, e))
+                result[i].extend((base + s, base + e) for s, e in merge_list_markers(doc.text, spans))
         return result
 
     def split(self, text: str) -> list[Span]:

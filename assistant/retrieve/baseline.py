@@ -12,6 +12,9 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 @lru_cache(maxsize=1)
 def stop_words() -> frozenset[str]:
+    from ..nlp.sentences import import_spacy
+
+    import_spacy()
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)

@@ -15,7 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import sqlite_utils
+
+from ..imports import hidden
+
+with hidden("pandas"):
+    import sqlite_utils
 
 SCHEMA_VERSION = "1"
 WEAK_KINDS = {"COREF", "PROPN", "NOUN", "TITLE", "ABOUT"}
@@ -114,6 +118,10 @@ class Store:
             },
             pk="id", not_null={"path", "status"}, if_not_exists=True,
         )
+        if "copy_of" not in db["documents"].columns_dict:
+            # Identical files are indexed once: a copy (status "copy") names the document
+            # that holds its content. Older databases gain the column empty.
+            db["documents"].add_column("copy_of", str)
         db["documents"].create_index(["path"], unique=True, if_not_exists=True)
         db["documents"].create_index(["content_hash"], if_not_exists=True)
         db["chunks"].create(
@@ -190,6 +198,9 @@ class Store:
             pk="id", if_not_exists=True,
         )
         db["edges"].create_index(["document_id"], if_not_exists=True)
+        # Paths the person forgot (`assistant forget`): a rescan of the folder around them
+        # must not bring them back, until they are indexed again by name.
+        db["exclusions"].create({"path": str, "created_at": float}, pk="path", if_not_exists=True)
         db["conversations"].create(
             {"id": int, "title": str, "created_at": float, "updated_at": float},
             pk="id", if_not_exists=True,
@@ -220,6 +231,14 @@ class Store:
 
     def _bump_version(self) -> None:
         self.set_meta("version", str(int(self.version) + 1))
+        self._stamp_update()
+
+    def _stamp_update(self) -> None:
+        """Every committed change (add, update, move, delete, forget) is the index's last
+        update: stamped here, because the documents' own times go back when the newest
+        one is deleted. Never earlier than the stamp before it (a clock set back)."""
+        before = float(self.get_meta("updated_at") or 0)
+        self.set_meta("updated_at", repr(max(time.time(), before)))
 
     # -- documents ---------------------------------------------------------------
     def document(self, path: str) -> dict | None:
@@ -326,36 +345,69 @@ class Store:
         with self.lock:
             return [MentionRow(*r) for r in self.db.execute(sql, list(chunk_ids))]
 
+    def _grouped(self, sql: str, keys: list) -> dict:
+        """key -> values, from `sql` ("select key, value ... in ({marks}) ...") run over the
+        keys 500 at a time (SQLite's limit on bound parameters)."""
+        out: dict = {}
+        with self.lock:
+            for start in range(0, len(keys), 500):
+                part = keys[start: start + 500]
+                for key, value in self.db.execute(sql.format(marks=",".join("?" * len(part))), part):
+                    out.setdefault(key, []).append(value)
+        return out
+
     def entity_notes(self, entity_ids: list[int]) -> dict[int, list[str]]:
         """Each class's per-chunk descriptions, in the order they were written."""
-        out: dict[int, list[str]] = {}
-        with self.lock:
-            for start in range(0, len(entity_ids), 500):
-                part = entity_ids[start: start + 500]
-                marks = ",".join("?" * len(part))
-                for eid, text in self.db.execute(
-                    f"select entity_id, description from entity_notes where entity_id in ({marks}) order by id", part
-                ):
-                    out.setdefault(eid, []).append(text)
-        return out
+        return self._grouped(
+            "select entity_id, description from entity_notes where entity_id in ({marks}) order by id", entity_ids
+        )
 
     def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
         """Remember why a file could not be indexed; drops any older content of it."""
+        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
+                                       "status": "error", "error": error})
+
+    def _replace_document(self, row: dict) -> RowIds:
+        """A document row without chunks (a failure, a copy) in place of whatever was at its path."""
         with self.lock, self.db.atomic():
-            removed = self._delete_document_rows(path)
-            self.db["documents"].insert(
-                {
-                    "path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
-                    "status": "error", "error": error, "indexed_at": time.time(),
-                }
-            )
+            removed = self._delete_document_rows(row["path"])
+            self.db["documents"].insert({**row, "indexed_at": time.time()})
             self._bump_version()
         return removed
+
+    def indexed_with_hash(self, content_hash: str, other_than: str) -> str | None:
+        """The path of an indexed document with this content, other than `other_than`."""
+        with self.lock:
+            row = self.db.execute(
+                "select path from documents where content_hash = ? and status = 'ok' and path != ? limit 1",
+                [content_hash, other_than],
+            ).fetchone()
+        return row[0] if row else None
+
+    def record_copy(self, path: str, original: str, content_hash: str, mtime: float, size: int) -> RowIds:
+        """Remember `path` as an identical copy of the indexed `original` (no chunks of its own)."""
+        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
+                                       "status": "copy", "copy_of": original})
+
+    def copies_of(self, paths: list[str]) -> dict[str, list[str]]:
+        """Indexed path -> the paths of its identical copies (for those that have any)."""
+        return self._grouped(
+            "select copy_of, path from documents where status = 'copy' and copy_of in ({marks}) order by path", paths
+        )
+
+    def stale_copies(self) -> list[str]:
+        """Copies whose original is gone or no longer has their content: to index themselves."""
+        with self.lock:
+            return [r[0] for r in self.db.execute(
+                """select c.path from documents c left join documents o on o.path = c.copy_of and o.status = 'ok'
+                   where c.status = 'copy' and (o.id is null or o.content_hash != c.content_hash) order by c.path"""
+            )]
 
     def move_document(self, old_path: str, new_path: str) -> None:
         with self.lock, self.db.atomic():
             self._delete_document_rows(new_path)
             self.db.execute("update documents set path = ? where path = ?", [new_path, old_path])
+            self.db.execute("update documents set copy_of = ? where copy_of = ?", [new_path, old_path])
             self._bump_version()
 
     def delete_document(self, path: str) -> RowIds:
@@ -364,6 +416,19 @@ class Store:
             removed = self._delete_document_rows(path)
             self._bump_version()
         return removed
+
+    # -- exclusions (forgotten paths) ----------------------------------------------
+    def exclude(self, path: str) -> None:
+        with self.lock, self.db.atomic():
+            self.db["exclusions"].upsert({"path": path, "created_at": time.time()}, pk="path")
+
+    def exclusions(self) -> list[str]:
+        with self.lock:
+            return [r[0] for r in self.db.execute("select path from exclusions order by path")]
+
+    def lift_exclusions(self, paths: list[str]) -> None:
+        with self.lock, self.db.atomic():
+            self.db.conn.executemany("delete from exclusions where path = ?", [[p] for p in paths])
 
     def _delete_document_rows(self, path: str) -> RowIds:
         row = self.db.execute("select id from documents where path = ?", [path]).fetchone()
@@ -480,6 +545,7 @@ class Store:
             return {
                 "documents": q("select count(*) from documents where status = 'ok'"),
                 "failed": q("select count(*) from documents where status = 'error'"),
+                "copies": q("select count(*) from documents where status = 'copy'"),
                 "chunks": q("select count(*) from chunks"),
                 "sentences": q("select count(*) from sentences"),
                 "entities": q("select count(*) from entities"),
@@ -488,5 +554,10 @@ class Store:
             }
 
     def last_update(self) -> float | None:
+        """When the index last changed; None for one that never did."""
         with self.lock:
+            stamp = self.get_meta("updated_at")
+            if stamp is not None:
+                return float(stamp)
+            # An index written before the stamp existed: its newest document.
             return self.db.execute("select max(indexed_at) from documents").fetchone()[0]

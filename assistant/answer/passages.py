@@ -1,0 +1,127 @@
+"""Search without the answer model: the best passages for a question, each with the
+sentence in it that best matches, the question's words marked in that sentence, and the
+retriever's reasons in words. What `assistant search` prints and the TUI's search lists,
+and what an "I don't know" shows beside it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..retrieve.base import Hit
+from ..retrieve.baseline import stop_words
+from ..store.db import ChunkRow, SentenceRow, Store
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+NAME_WEIGHT = 2.0  # a sentence naming what linked the passage outranks one sharing a word
+
+
+@dataclass
+class Passage:
+    n: int
+    hit: Hit
+    chunk: ChunkRow
+    best: SentenceRow | None
+    # Character spans, relative to the best sentence, of the question's words in it.
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    copies: list[str] = field(default_factory=list)  # identical files indexed once
+
+    @property
+    def name(self) -> str:
+        return self.chunk.path.rsplit("/", 1)[-1]
+
+    @property
+    def page(self) -> int | None:
+        return (self.best.page if self.best else None) or self.chunk.page_start
+
+    def reasons(self) -> list[str]:
+        return reasons(self.hit.evidence)
+
+    def as_dict(self) -> dict:
+        best = self.best
+        return {
+            "n": self.n, "path": self.chunk.path, "title": self.chunk.title, "page": self.page,
+            "chunk_id": self.chunk.id, "start": self.chunk.start, "end": self.chunk.end,
+            "score": round(self.hit.score, 5), "retriever": self.hit.retriever,
+            "sentence": None if best is None else {
+                "text": best.text, "start": best.start, "end": best.end, "marks": [list(m) for m in self.marks],
+            },
+            "reasons": self.reasons(), "evidence": self.hit.evidence, "copies": self.copies,
+            "text": self.chunk.text,
+        }
+
+
+def passages(store: Store, question: str, hits: list[Hit]) -> list[Passage]:
+    """The hits as passages, in the retriever's order."""
+    ids = [h.chunk_id for h in hits]
+    chunks, sentences = store.chunks(ids), store.sentences_of(ids)
+    copies = store.copies_of(sorted({c.path for c in chunks.values()}))
+    words = question_stems(question)
+    out: list[Passage] = []
+    for hit in hits:
+        chunk = chunks.get(hit.chunk_id)
+        if chunk is None:
+            continue  # removed since it was ranked
+        names = entity_names(hit.evidence)
+        best = best_sentence(sentences.get(hit.chunk_id, []), words, names)
+        marks = marked_spans(best.text, words, names) if best else []
+        out.append(Passage(len(out) + 1, hit, chunk, best, marks, copies.get(chunk.path, [])))
+    return out
+
+
+def question_stems(question: str) -> set[str]:
+    """The question's content words cut to five letters ("founded" meets "founder")."""
+    return {w[:5] for w in (m.lower() for m in _WORD.findall(question)) if w not in stop_words() and len(w) > 1}
+
+
+def entity_names(evidence: dict) -> list[str]:
+    return [*evidence.get("linked_entities", []), *evidence.get("bridges", []), *evidence.get("matched", [])]
+
+
+def best_sentence(sentences: list[SentenceRow], words: set[str], names: list[str]) -> SentenceRow | None:
+    """The sentence sharing most of the question's words and naming most of what linked
+    the passage; the first of equals (a passage's opening usually says what it is)."""
+    if not sentences:
+        return None
+
+    def score(s: SentenceRow) -> float:
+        text = (s.resolved_text or s.text).lower()
+        shared = {w[:5] for w in (m.lower() for m in _WORD.findall(text))} & words
+        return len(shared) + NAME_WEIGHT * sum(1 for n in names if n.lower() in text)
+
+    return max(sentences, key=lambda s: (score(s), -s.start))
+
+
+def marked_spans(text: str, words: set[str], names: list[str]) -> list[tuple[int, int]]:
+    """Where the question's words and the linking names stand in `text`, merged."""
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(text) if m.group().lower()[:5] in words]
+    lower = text.lower()
+    for name in names:
+        at = lower.find(name.lower())
+        if at >= 0:
+            spans.append((at, at + len(name)))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def reasons(evidence: dict) -> list[str]:
+    """The retriever's evidence in words, strongest signal first."""
+    out = []
+    if evidence.get("linked_entities"):
+        out.append("names " + ", ".join(evidence["linked_entities"]))
+    if evidence.get("bridges"):
+        out.append("reached through " + ", ".join(evidence["bridges"]))
+    if evidence.get("matched"):
+        out.append("mentions " + ", ".join(map(str, evidence["matched"])))
+    if "cosine" in evidence:
+        out.append(f"meaning close to the question (cosine {evidence['cosine']:.2f})")
+    if "bm25_share" in evidence or "bm25" in evidence:
+        out.append("shares the question's words" + (f" (BM25 rank {evidence['bm25_rank']})" if "bm25_rank" in evidence else ""))
+    if evidence.get("fallback"):
+        out.append(f"no entity matched: ranked by {evidence['fallback']}")
+    return out or [", ".join(f"{k}={v}" for k, v in evidence.items())]
