@@ -1,4 +1,4 @@
-"""Command line: `assistant [tui]|index|ask|watch|status|forget|retrievers|models|doctor|eval`."""
+"""Command line: `assistant [tui]|index|ask|search|watch|status|forget|retrievers|models|doctor|eval`."""
 
 from __future__ import annotations
 
@@ -83,23 +83,23 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
     """Index the documents in PATHS (files or folders); only what changed is redone."""
     if extractor:
         obj.config.extractor = extractor
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, Progress, TextColumn
 
     from .store import IndexMismatch
 
     try:
         engine = obj.engine
         with Progress(
-            TextColumn("[bold]indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-            TextColumn("{task.fields[chunks]} chunks"), TimeRemainingColumn(),
-            TextColumn("[dim]{task.fields[current]}"), console=err_console, transient=True,
+            TextColumn("[bold]indexing"), BarColumn(), TextColumn("{task.fields[files]} files"),
+            TextColumn("{task.fields[chunks]} chunks"), TextColumn("{task.fields[eta]}"),
+            TextColumn("[dim]{task.fields[stage]} {task.fields[current]}"), console=err_console, transient=True,
             disable=as_json,
         ) as bar:
-            task = bar.add_task("index", total=None, chunks=0, current="")
+            task = bar.add_task("index", total=1000, files="", chunks=0, eta="", stage="", current="")
 
             def progress(p):
-                bar.update(task, total=p.files_total, completed=p.files_done, chunks=p.chunks,
-                           current=Path(p.current).name[:40])
+                bar.update(task, completed=int(p.fraction * 1000), files=f"{p.files_done}/{p.files_total}",
+                           chunks=p.chunks, eta=eta_text(p.eta_s), stage=p.stage, current=Path(p.current).name[:40])
 
             report = engine.index_paths(list(paths), on_progress=progress)
     except (models.ModelNotFound, IndexMismatch) as exc:
@@ -133,12 +133,13 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 @main.command()
 @click.argument("question")
 @click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
-@click.option("--k", "-k", type=int, help="How many sources to retrieve.")
+@click.option("--k", "-k", type=click.IntRange(min=1), help="How many sources to retrieve.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming text.")
 @click.option("--explain", is_flag=True, help="Show why each source was chosen.")
 @click.option("--continue", "continue_last", is_flag=True,
               help="A follow-up: continue the most recent conversation (its questions and answers are read first).")
-@click.option("--conversation", "conversation_id", type=int, help="A follow-up in conversation ID (see the terminal UI).")
+@click.option("--conversation", "conversation_id", type=click.IntRange(min=1),
+              help="A follow-up in conversation ID (see the terminal UI).")
 @click.option("--llm", help="Answer model for this question: a registry name or a GGUF path.")
 @click.pass_obj
 def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool,
@@ -176,6 +177,10 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
         console.print(f"[yellow]not supported by its citations:[/] {escape(check['sentence'])} [dim]({escape(check['reason'])})[/]")
     if answer.unsupported and answer.text.startswith("I don't know"):
         console.print(f"[dim](the model answered \"{escape(answer.unsupported)}\", which no cited sentence states)[/]")
+    if answer.found:
+        console.print("\n[bold]Passages found[/] [dim](none of them states the answer)[/]")
+        for p in answer.found:
+            _print_passage(p)
     if answer.citations:
         console.print("\n[bold]Sources[/]")
         for c in answer.citations:
@@ -189,6 +194,13 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, first token "
                   f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; conversation {conversation} "
                   "(follow up with --continue)[/]")
+
+
+def eta_text(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    minutes, secs = divmod(int(seconds), 60)
+    return f"about {minutes}:{secs:02d} left" if minutes < 60 else f"about {minutes // 60} h {minutes % 60} min left"
 
 
 class StreamPrinter:
@@ -230,6 +242,90 @@ def _print_explanation(answer) -> None:
     console.print(table)
 
 
+def _scope(paths: tuple[Path, ...], types: tuple[str, ...]):
+    """--in and --type as a Scope (None: everywhere); a bad type is a usage error."""
+    from .retrieve.scope import Scope, ScopeError
+
+    try:
+        scope = Scope.of(paths, types)
+    except ScopeError as exc:
+        raise click.BadParameter(str(exc), param_hint="--type") from exc
+    return None if scope.everywhere else scope
+
+
+SCOPE_OPTIONS = [
+    click.option("--in", "in_paths", multiple=True, type=click.Path(exists=True, path_type=Path),
+                 help="Only from this folder or file (repeatable)."),
+    click.option("--type", "types", multiple=True, help="Only from files of this type: pdf, docx, md, txt, html... (repeatable)."),
+]
+
+
+def scope_options(command):
+    for option in reversed(SCOPE_OPTIONS):
+        command = option(command)
+    return command
+
+
+@main.command()
+@click.argument("query")
+@click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
+@click.option("--k", "-k", type=click.IntRange(min=1), help="How many passages to list (default: the config's k).")
+@click.option("--json", "as_json", is_flag=True, help="Print the passages as JSON.")
+@scope_options
+@click.pass_obj
+def search(obj: Context, query: str, retriever: str | None, k: int | None, as_json: bool,
+           in_paths: tuple[Path, ...], types: tuple[str, ...]) -> None:
+    """List the passages that best match QUERY: document, page, the best sentence with the
+    query's words marked, and why each was chosen. No answer model is loaded."""
+    import time
+
+    if not query.strip():
+        _fail("the query is empty", 2)
+    scope = _scope(in_paths, types)
+    t0 = time.perf_counter()
+    try:
+        found = obj.engine.search(query, retriever=retriever, k=k, scope=scope)
+    except (models.ModelNotFound, KeyError) as exc:
+        _fail(str(exc).strip("'\""))
+    took = time.perf_counter() - t0
+    name = retriever or obj.config.retriever
+    if as_json:
+        click.echo(json.dumps({"query": query, "retriever": name, "scope": scope.describe() if scope else None,
+                               "seconds": round(took, 4), "passages": [p.as_dict() for p in found]},
+                              indent=2, ensure_ascii=False))
+        return
+    if not found:
+        where = f" in {scope.describe()}" if scope else ""
+        console.print(f"no passages found{escape(where)}" + ("" if obj.engine.status()["chunks"] else
+                                                            ": the index is empty (assistant index PATH)"))
+        sys.exit(1)
+    for p in found:
+        _print_passage(p)
+    console.print(f"[dim]{name}: {len(found)} passages in {took * 1000:.0f} ms"
+                  + (f", only {escape(scope.describe())}" if scope else "") + "[/]")
+
+
+def _print_passage(p) -> None:
+    where = escape(p.chunk.path) + (f", page {p.page}" if p.page else "")
+    console.print(f"[bold cyan][{p.n}][/] {where} [dim](score {p.hit.score:.3f})[/]")
+    from rich.padding import Padding
+
+    # Line breaks inside a sentence become spaces; the marks keep their offsets.
+    lines = [marked_markup(p.best.text.replace("\n", " "), p.marks)] if p.best is not None else []
+    lines.append(f"[dim]why: {escape('; '.join(p.reasons()))}[/]")
+    lines += [f"[dim]identical copy: {escape(copy)}[/]" for copy in p.copies]
+    console.print(Padding("\n".join(lines), (0, 0, 0, 4)))
+
+
+def marked_markup(text: str, marks: list[tuple[int, int]]) -> str:
+    """Rich markup of `text` with the marked spans in bold (everything else escaped)."""
+    out, at = [], 0
+    for start, end in marks:
+        out.append(escape(text[at:start]) + f"[bold yellow]{escape(text[start:end])}[/]")
+        at = end
+    return "".join(out) + escape(text[at:])
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -241,7 +337,8 @@ def status(obj: Context, as_json: bool) -> None:
         return
     console.print(f"index      {escape(info['index'])}")
     console.print(f"embedder   {info['embedder']}")
-    console.print(f"documents  {info['documents']} ({info['failed']} failed)")
+    copies = f", {info['copies']} identical copies" if info.get("copies") else ""
+    console.print(f"documents  {info['documents']} ({info['failed']} failed{copies})")
     console.print(f"chunks     {info['chunks']}   sentences {info['sentences']}")
     console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
@@ -255,9 +352,10 @@ def status(obj: Context, as_json: bool) -> None:
 def forget(obj: Context, path: Path) -> None:
     """Remove a file, or every document under a folder, from the index."""
     n = obj.engine.forget(path)
-    console.print(f"removed {n} document(s)")
     if n == 0:
-        sys.exit(1)
+        # The index holds absolute paths: name the one compared, a typo or a relative path shows.
+        _fail(f"nothing in the index is under {path.resolve()}: no document was removed")
+    console.print(f"removed {n} document(s)")
 
 
 @main.command()
@@ -277,8 +375,11 @@ def models_group() -> None:
 
 
 @models_group.command("list")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the models as JSON, with their paths on disk.")
 def models_list(as_json: bool) -> None:
+    """List the models the assistant knows: role, where each comes from, size, licence and
+    whether it is installed. The NAME column is what `assistant models pull NAME` and
+    `assistant models install NAME` take."""
     registry = models.load_registry()
     rows = []
     for spec in registry.values():
@@ -294,13 +395,19 @@ def models_list(as_json: bool) -> None:
         click.echo(json.dumps(rows, indent=2))
         return
     table = Table()
-    for col in ("name", "role", "source", "size", "licence", "present"):
-        table.add_column(col)
+    # The name is what `models pull` takes: it is never cut; the other columns fold to make room.
+    table.add_column("name", no_wrap=True, overflow="fold")
+    table.add_column("role", no_wrap=True)
+    table.add_column("source", overflow="fold")
+    table.add_column("size", no_wrap=True)
+    table.add_column("licence", overflow="fold")
+    table.add_column("present", no_wrap=True)
     for r in rows:
         mark = "[green]yes[/]" if r["present"] else "[dim]no[/]"
         if not r["present"] and r["parts_installed"]:
-            mark = "[yellow]parts installed[/] [dim](joined on first use)[/]"
-        name = r["name"] + (" (default)" if r["default"] else "")
+            mark = "[yellow]parts[/]"  # a short mark keeps the column narrow; the caption says what it means
+            table.caption = "parts: its part packages are installed; they are joined into one file on first use"
+        name = r["name"] + ("\n[dim](default)[/]" if r["default"] else "")  # its own line: the name stays narrow
         table.add_row(name, r["role"], escape(r["source"] or ""), f"{r['size_mb'] or '?'} MB", r["licence"] or "", mark)
     console.print(table)
 
@@ -334,15 +441,41 @@ def models_pull(name: str) -> None:
     console.print(f"fetched {name} -> {escape(str(path))}")
 
 
+def _k_list(ctx, param, value: str) -> list[int]:
+    """--k "2,5,10" as numbers; anything but whole numbers from 1 up is a usage error,
+    not a traceback or a Recall@0 column."""
+    try:
+        ks = [int(v) for v in value.split(",")]
+    except ValueError:
+        ks = []
+    if not ks or min(ks) < 1:
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of whole numbers from 1 up, e.g. 2,5,10")
+    return ks
+
+
+ANSWER_CONTEXTS = ("chunks", "sentences")
+
+
+def _answer_context_list(ctx, param, value: str) -> list[str]:
+    """--answer-context names; an unknown one is a usage error (it used to be skipped in silence)."""
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = [n for n in names if n not in ANSWER_CONTEXTS]
+    if unknown or not names:
+        raise click.BadParameter(f"{', '.join(unknown) or repr(value)}: choose from {', '.join(ANSWER_CONTEXTS)}")
+    return names
+
+
 @main.command("eval")
 @click.option("--format", "fmt", required=True, help="Dataset format: musique, hotpotqa, 2wiki, squad, emanual, leval, narrativeqa.")
 @click.option("--questions", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Separate corpus file, where the format has one.")
 @click.option("--retrievers", default="dense,bm25,hybrid,auto", show_default=True, help="Comma-separated retriever names.")
-@click.option("--k", "ks", default="2,5,10", show_default=True, help="Comma-separated k values for Recall@k.")
+@click.option("--k", "ks", default="2,5,10", show_default=True, callback=_k_list,
+              help="Comma-separated k values for Recall@k.")
 @click.option("--answer", is_flag=True, help="Also answer with the LLM: EM, F1, ROUGE-L, closed-book and oracle.")
-@click.option("--answer-limit", type=int, help="Answer only the first N questions (the LLM is the slow part).")
-@click.option("--limit", type=int, help="Use only the first N questions.")
+@click.option("--answer-limit", type=click.IntRange(min=1),
+              help="Answer only the first N questions (the LLM is the slow part).")
+@click.option("--limit", type=click.IntRange(min=1), help="Use only the first N questions.")
 @click.option("--name", help="Label of this run in the reports (default: the questions file name).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"), show_default=True)
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), help="Where evaluation indexes are kept.")
@@ -350,6 +483,7 @@ def models_pull(name: str) -> None:
 @click.option("--extractor", type=click.Choice(["spacy", "llm", "amr", "none"]),
               help="Entity extractor to index with (default: the config's); the report gives its time and LLM tokens.")
 @click.option("--answer-context", "answer_contexts", default="chunks,sentences", show_default=True,
+              callback=_answer_context_list,
               help="What the answer model reads of each retriever's top 5: chunks (whole), sentences (grounded).")
 @click.option("--answer-retrievers", help="Comma-separated retrievers whose passages are answered from (default: all).")
 @click.option("--llm", help="Answer model: a registry name or a GGUF path (default: the config's).")
@@ -372,9 +506,9 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
         _fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(available())}", 2)
     settings = EvalSettings(
         fmt=fmt, questions=questions, corpus=corpus, retrievers=names,
-        ks=[int(k) for k in ks.split(",")], answer=answer, answer_limit=answer_limit, limit=limit,
+        ks=ks, answer=answer, answer_limit=answer_limit, limit=limit,
         out=out, cache_dir=cache_dir, rebuild=rebuild, name=name, extractor=extractor,
-        answer_contexts=[c.strip() for c in answer_contexts.split(",") if c.strip()],
+        answer_contexts=answer_contexts,
         answer_retrievers=[r.strip() for r in answer_retrievers.split(",")] if answer_retrievers else None, llm=llm,
         no_titles=no_titles, as_files=as_files,
     )
@@ -393,6 +527,21 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
             _fail(str(exc), 2)
     console.print(markdown_table(report, settings.ks), markup=False, highlight=False)
     console.print(f"wrote {escape(str(out))}/{escape(report['dataset'])}.json, .md, .png")
+
+
+def _watch_lines(r, seconds: float) -> list[str]:
+    """What the watcher prints after a run (rich markup): the counts, then each file that
+    changed, so a person sees which files it saw without looking in the index."""
+    import time
+
+    lines = [f"[dim]{time.strftime('%H:%M:%S')}[/] added {r.added}, updated {r.updated}, moved {r.moved}, "
+             f"removed {r.removed}, failed {len(r.failed)}; unchanged {r.unchanged} ({seconds:.1f}s)"]
+    lines += [f"  [green]added[/] {escape(p)}" for p in r.added_paths]
+    lines += [f"  [cyan]updated[/] {escape(p)}" for p in r.updated_paths]
+    lines += [f"  [cyan]moved[/] {escape(old)} -> {escape(new)}" for old, new in r.moved_paths]
+    lines += [f"  [yellow]removed[/] {escape(p)}" for p in r.removed_paths]
+    lines += [f"  [red]failed[/] {escape(path)}: {escape(error)}" for path, error in r.failed]
+    return lines
 
 
 @main.command("watch")
@@ -428,16 +577,12 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
             return
         if not (r.added or r.updated or r.moved or r.removed or r.failed) and watcher.runs > 0:
             return  # a rescan that found nothing new
-        console.print(
-            f"[dim]{time.strftime('%H:%M:%S')}[/] added {r.added}, updated {r.updated}, moved {r.moved}, "
-            f"removed {r.removed}, failed {len(r.failed)}; unchanged {r.unchanged} "
-            f"({time.perf_counter() - t0:.1f}s)"
-        )
-        for path, error in r.failed:
-            console.print(f"  [red]failed[/] {escape(path)}: {escape(error)}")
+        for line in _watch_lines(r, time.perf_counter() - t0):
+            console.print(line)
 
     watcher = FolderWatcher(
         list(paths), on_change, ignore=[engine.index_dir], debounce_s=debounce, polling=polling,
+        ignore_patterns=engine.config.ignore,
         on_notice=lambda m: err_console.print(f"[yellow]note:[/] {escape(m)}"),
     )
     # SIGTERM (a service manager stopping it) ends it as cleanly as Ctrl-C.
@@ -477,6 +622,43 @@ def doctor(obj: Context) -> None:
         ok &= check.ok
         console.print(f"{mark} {check.name:22} {escape(check.detail)}")
     sys.exit(0 if ok else 1)
+
+
+@main.command("export")
+@click.option("--conversation", "conversation_id", type=click.IntRange(min=1),
+              help="The conversation to export (default: the most recent one).")
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE (default: standard output).")
+@click.pass_obj
+def export_cmd(obj: Context, conversation_id: int | None, fmt: str, out: Path | None) -> None:
+    """A conversation's questions, answers and citations (paths, character spans, pages)."""
+    from .answer.export import conversation_text
+    from .store import Store
+    from .store.history import History
+    from .store.index import DB_NAME
+
+    db = obj.engine.index_dir / DB_NAME  # the database alone: no model loads to read it
+    if not db.exists():
+        _fail(f"there is no index at {obj.engine.index_dir}")
+    store = Store(db)
+    try:
+        history = History(store)
+        recent = history.conversations()
+        if conversation_id is None and not recent:
+            _fail("there are no conversations in this index yet")
+        text = conversation_text(history, conversation_id or recent[0].id, fmt)
+    except LookupError as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc}")
+    err_console.print(f"wrote {escape(str(out))}")
 
 
 if __name__ == "__main__":

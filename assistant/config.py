@@ -85,6 +85,10 @@ class Config:
     # Watched folders (the terminal UI and `assistant watch`); paused ones are not watched.
     folders: list[str] = field(default_factory=list)
     paused_folders: list[str] = field(default_factory=list)
+    # Files and sub-folders of every watched folder that are never indexed nor watched:
+    # gitignore-style patterns relative to the watched folder ("drafts/", "*.log.txt",
+    # "/scratch.md"). A folder's own `.assistantignore` file adds patterns of its own.
+    ignore: list[str] = field(default_factory=list)
     theme: str = "textual-dark"
 
     def resolved_index_dir(self, override: str | os.PathLike | None = None) -> Path:

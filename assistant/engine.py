@@ -17,7 +17,9 @@ from .config import Config
 from .indexing import Indexer, IndexReport, Progress
 from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
+from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, make
+from .retrieve.scope import Scope, scoped_search
 from .store import Index
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
@@ -96,7 +98,7 @@ class Engine:
             self.index, self.embedder, self.splitter, chunk_tokens=self.config.chunk_tokens,
             extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
             write_lock=self.index_lock, sentence_vectors=self.config.sentence_vectors,
-            aboutness=self.config.aboutness,
+            aboutness=self.config.aboutness, ignore=self.config.ignore,
         )
 
     @cached_property
@@ -173,16 +175,29 @@ class Engine:
         self, question: str, retriever: str | None = None, k: int | None = None,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
         on_draft: Callable[[str], None] | None = None, turns: list[Turn] | None = None,
+        scope: Scope | None = None,
     ) -> Answer:
         """Answer `question`; `turns` are the conversation's earlier turns, against which a
         follow-up ("and when was it founded?") is read before anything is retrieved."""
         understood = resolve_followup(question, turns or [], self.persons) if turns else None
         answer = self.answerer.ask(
-            understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft
+            understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,
+            scope=scope,
         )
         if understood:
             answer.question, answer.understood_as = question.strip(), understood
+        if answer.unknown and answer.hits:
+            with self.index_lock:
+                answer.found = passages(self.index.store, answer.question, answer.hits)
         return answer
+
+    def search(self, query: str, retriever: str | None = None, k: int | None = None,
+               scope: Scope | None = None) -> list[Passage]:
+        """The best passages for `query`, without the answer model (`assistant search`)."""
+        chosen = self.retriever(retriever)
+        with self.index_lock:
+            hits = scoped_search(chosen, self.index.store, query.strip(), k or self.config.k, scope)
+            return passages(self.index.store, query, hits)
 
     def extractor_costs(self) -> dict:
         """What the extractor has spent in this process, per stage (extraction per chunk;

@@ -21,7 +21,7 @@ import numpy as np
 
 from .ingest.chunker import chunk_sentences
 from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, load
-from .ingest.walk import iter_files
+from .ingest.walk import IgnoreRules, iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
 from .nlp.aboutness import section_mentions, subject_mention, title_mention_in
@@ -31,6 +31,12 @@ from .store import Index
 from .store.db import RowIds, to_blob, to_blob16
 
 BATCH_DOCUMENTS = 32
+# A batch of long files is cut short, so that the first of them are written (and
+# searchable) before the last are read.
+BATCH_CHARS = 1_000_000
+# Sentences parsed and chunks embedded between two progress reports.
+EXTRACT_SLICE = 256
+EMBED_SLICE = 64
 # A class description (UnWeaver: the concatenation of its grounded contexts) is cut here.
 DESCRIPTION_CHARS = 400
 # GroundedKG's basic node embedding: alpha * name + (1 - alpha) * mean(grounded texts).
@@ -44,11 +50,17 @@ class IndexReport:
     unchanged: int = 0
     moved: int = 0
     removed: int = 0
+    copies: int = 0  # identical to a file indexed already: listed, not indexed again
     failed: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
     sentences: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     embedder_tokens: int = 0
+    # The paths behind the counts above, so a message can name them (the watcher's).
+    added_paths: list[str] = field(default_factory=list)
+    updated_paths: list[str] = field(default_factory=list)
+    moved_paths: list[tuple[str, str]] = field(default_factory=list)  # (from, to)
+    removed_paths: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -57,7 +69,7 @@ class IndexReport:
     def as_dict(self) -> dict:
         return {
             "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
-            "moved": self.moved, "removed": self.removed, "chunks": self.chunks,
+            "moved": self.moved, "removed": self.removed, "copies": self.copies, "chunks": self.chunks,
             "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "embedder_tokens": self.embedder_tokens,
@@ -66,12 +78,54 @@ class IndexReport:
 
 @dataclass
 class Progress:
-    """What a progress bar shows; sent after every document."""
+    """What a progress bar shows: sent after every file looked at and, while a batch of
+    files is parsed and embedded, after every slice of its sentences and chunks."""
 
     files_done: int
     files_total: int
     chunks: int
     current: str
+    stage: str = ""  # "parsing 120/480 sentences", "embedding 64/300 chunks"
+    fraction: float = 0.0  # of the run's work, by the size of the files still to index
+    eta_s: float | None = None  # None until there is something to go by
+
+
+class _Meter:
+    """Measures a run by the bytes of the files it indexes: a file found unchanged (or a
+    copy, or unreadable) leaves the total; one in the batch being processed counts in
+    proportion to the batch's stages done; the rate so far gives the time left."""
+
+    def __init__(self, files: list[Path], on_progress: Callable[[Progress], None] | None):
+        self.on_progress = on_progress
+        self.sizes = {str(f): _size(f) for f in files} if on_progress else {}
+        self.total = sum(self.sizes.values())
+        self.done = 0
+        self.files_total, self.files_done = len(files), 0
+        self.t0 = time.perf_counter()
+
+    def skipped(self, path: str) -> None:
+        self.total -= self.sizes.get(path, 0)
+        self.files_done += 1
+
+    def finished(self, paths: list[str]) -> None:
+        self.done += sum(self.sizes.get(p, 0) for p in paths)
+        self.files_done += len(paths)
+
+    def emit(self, report: IndexReport, current: str, stage: str = "", batch: list[str] = (), share: float = 0.0) -> None:
+        if self.on_progress is None:
+            return
+        done = self.done + share * sum(self.sizes.get(p, 0) for p in batch)
+        fraction = min(1.0, done / self.total) if self.total > 0 else 1.0
+        elapsed = time.perf_counter() - self.t0
+        eta = elapsed * (1 - fraction) / fraction if 0 < fraction < 1 and elapsed > 1 else None
+        self.on_progress(Progress(self.files_done, self.files_total, report.chunks, current, stage, fraction, eta))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 @dataclass
@@ -100,7 +154,7 @@ class Indexer:
         self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
         write_lock: contextlib.AbstractContextManager | None = None, sentence_vectors: bool = False,
-        aboutness: bool = True,
+        aboutness: bool = True, ignore: Iterable[str] = (),
     ):
         self.index = index
         # Held while this writer changes the database and vectors (never while it parses or
@@ -115,6 +169,9 @@ class Indexer:
         # grounded retriever; only with the entity layer, the one thing that uses them.
         self.sentence_vectors = sentence_vectors and extractor is not None
         self.aboutness = aboutness
+        self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
+        self._run_hashes: dict[str, str] = {}
+        self._meter = _Meter([], None)  # the progress of the run in flight
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
 
@@ -126,9 +183,13 @@ class Indexer:
         roots = [Path(r).resolve() for r in roots]
         report = IndexReport()
         self._load_vectors()
+        self._run_hashes: dict[str, str] = {}  # content -> the path of this run that indexes it
+        excluded = self._lift_exclusions(roots)
+        rules = IgnoreRules(self.ignore)
         with _Timer(report, "scan"):
-            files = list(iter_files(roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir]))
+            files = list(iter_files(roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir, *excluded], rules=rules))
         present = {str(p) for p in files}
+        ignored = self._newly_ignored(roots, present, rules) if remove_missing else []
         vanished = []
         if remove_missing:
             for doc in self.store.documents():
@@ -138,25 +199,29 @@ class Indexer:
         by_hash = {d["content_hash"]: d for d in vanished if d["status"] == "ok"}
 
         pending: list[_Pending] = []
-        done = 0
         tokens_before = self.embedder.tokens_embedded
+        self._meter = meter = _Meter(files, on_progress)
         for path in files:
-            done += 1
             item = self._examine(path, report, by_hash)
-            if item is not None:
+            if item is None:
+                meter.skipped(str(path))
+            else:
                 pending.append(item)
-            if len(pending) >= BATCH_DOCUMENTS:
+            if len(pending) >= BATCH_DOCUMENTS or sum(len(p.document.text) for p in pending) >= BATCH_CHARS:
                 self._process(pending, report)
                 pending = []
-            if on_progress:
-                on_progress(Progress(done, len(files), report.chunks, str(path)))
+            meter.emit(report, str(path), "reading")
         if pending:
             self._process(pending, report)
+        self._meter = _Meter([], None)
         with _Timer(report, "write"), self.write_lock:
             for doc in vanished:
                 # Moved documents were renamed in place by _examine; the rest are gone.
                 if self.store.document(doc["path"]) is not None:
                     self._remove(doc["path"], report)
+            for path in ignored:
+                self._remove(path, report)
+        self._promote_stale_copies(report)
         self.refresh_entities(report)
         with self.write_lock:
             self.index.vectors_updated()
@@ -203,12 +268,38 @@ class Indexer:
             for doc in self.store.documents():
                 if _is_within(Path(doc["path"]), root):
                     self._remove(doc["path"], report)
+        if report.removed or root.exists():
+            # So that the next rescan of the folder around it does not bring it back.
+            self.store.exclude(str(root))
+        self._run_hashes = {}
+        self._promote_stale_copies(report)
         self.refresh_entities(report)
         with self.write_lock:
             self.index.vectors_updated()
         return report.removed
 
     # -- steps ---------------------------------------------------------------------
+    def _lift_exclusions(self, roots: list[Path]) -> list[Path]:
+        """Naming a forgotten path to index (or a path inside a forgotten folder) adds it
+        back; the exclusions left, for the walk to skip."""
+        excluded = [Path(p) for p in self.store.exclusions()]
+        lifted = [e for e in excluded if any(_is_within(r, e) for r in roots)]
+        if lifted:
+            self.store.lift_exclusions([str(e) for e in lifted])
+        return [e for e in excluded if e not in lifted]
+
+    def _newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules) -> list[str]:
+        """Indexed files still on disk that the ignore rules of a folder being indexed now
+        leave out (a pattern or an .assistantignore added since): they leave the index."""
+        out = []
+        for doc in self.store.documents():
+            p = Path(doc["path"])
+            if doc["path"] in present or not p.exists():
+                continue
+            if any(r.is_dir() and _is_within(p, r) and rules.ignored(p, r) for r in roots):
+                out.append(doc["path"])
+        return out
+
     def _load_vectors(self) -> None:
         """The sets this writer keeps in step, in step with the database before it writes."""
         self.index.vectors("chunks")
@@ -247,6 +338,9 @@ class Indexer:
                         self.store.db.execute("update documents set mtime = ? where path = ?", [st.st_mtime, key])
                     self.index.apply_row_changes(RowIds())
                 report.moved += 1
+                report.moved_paths.append((source["path"], key))
+                return None
+            if self._record_if_copy(key, digest, st, report):
                 return None
             try:
                 document = load(path)
@@ -256,7 +350,37 @@ class Indexer:
             except Exception as exc:  # a parser bug must not stop the whole run
                 self._fail(key, f"unexpected {type(exc).__name__}: {exc}", st.st_mtime, st.st_size, digest, report)
                 return None
+        self._run_hashes[digest] = key
         return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
+
+    def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
+        """An identical file is indexed already (or in this run): list this one as its copy,
+        so that one content never fills two places in an answer's sources."""
+        original = self._run_hashes.get(digest) or self.store.indexed_with_hash(digest, key)
+        if original is None or original == key or not Path(original).exists():
+            return False
+        with self.write_lock:
+            self.index.apply_row_changes(self.store.record_copy(key, original, digest, st.st_mtime, st.st_size))
+        report.copies += 1
+        return True
+
+    def _promote_stale_copies(self, report: IndexReport) -> None:
+        """Copies whose original was removed or changed hold content no document holds now:
+        the first of each becomes the indexed document, the rest its copies."""
+        stale = self.store.stale_copies()
+        if not stale:
+            return
+        pending = []
+        for key in stale:
+            with self.write_lock:
+                self.index.apply_row_changes(self.store.delete_document(key))
+            path = Path(key)
+            item = self._examine(path, report, {}) if path.exists() else None
+            if item is not None:
+                item.existed = True  # it was listed before: to the person it is updated, not new
+                pending.append(item)
+        if pending:
+            self._process(pending, report)
 
     def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]
@@ -270,10 +394,14 @@ class Indexer:
             removed = self.store.delete_document(key)
             self.index.apply_row_changes(removed)
         report.removed += 1
+        report.removed_paths.append(key)
 
     def _process(self, batch: list[_Pending], report: IndexReport) -> None:
+        paths = [p.path for p in batch]
+        tick = lambda stage, share: self._meter.emit(report, paths[-1], stage, paths, share)  # noqa: E731
         with _Timer(report, "sentences"):
             spans = self.splitter.split_many([p.document.text for p in batch])
+        tick("splitting", 0.1)
         with _Timer(report, "chunk"):
             planned = []
             for item, sents in zip(batch, spans):
@@ -283,11 +411,13 @@ class Indexer:
                 )
                 planned.append(chunks)
         graphs = notes = None
+        embedded_from = 0.1
         if self.extractor is not None:
-            graphs, resolved, notes = self._extract(batch, planned, report)
+            graphs, resolved, notes = self._extract(batch, planned, report, lambda f, stage: tick(stage, 0.1 + 0.6 * f))
+            embedded_from = 0.7
         with _Timer(report, "embed"):
             flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
-            vectors = self.embedder.encode(flat)
+            vectors = self._embed_chunks(flat, lambda f, stage: tick(stage, embedded_from + (0.95 - embedded_from) * f))
         sentence_vecs = None
         if self.sentence_vectors:
             # The coreference-resolved text where there is one ("He directed..." -> "Mandoki
@@ -351,11 +481,25 @@ class Indexer:
                 report.sentences += sum(len(s) for s in sentence_rows)
                 if item.existed:
                     report.updated += 1
+                    report.updated_paths.append(item.path)
                 else:
                     report.added += 1
+                    report.added_paths.append(item.path)
+        self._meter.finished(paths)
+        tick("written", 0.0)
+
+    def _embed_chunks(self, texts: list[str], tick: Callable[[float, str], None]) -> np.ndarray:
+        """Chunk vectors, a slice at a time so that progress moves through a long file."""
+        parts = []
+        for start in range(0, len(texts), EMBED_SLICE):
+            parts.append(self.embedder.encode(texts[start: start + EMBED_SLICE]))
+            done = min(len(texts), start + EMBED_SLICE)
+            tick(done / len(texts), f"embedding {done}/{len(texts)} chunks")
+        return np.concatenate(parts) if parts else self.embedder.encode([])
 
     # -- the entity layer ------------------------------------------------------------
-    def _extract(self, batch: list[_Pending], planned: list, report: IndexReport):
+    def _extract(self, batch: list[_Pending], planned: list, report: IndexReport,
+                 tick: Callable[[float, str], None] = lambda f, stage: None):
         """Sentence graphs per document/chunk/sentence, coreference resolved; the resolved
         text of every sentence; and, from an extractor that describes what it finds (llm),
         its description of each class per document/chunk (else None)."""
@@ -372,11 +516,19 @@ class Indexer:
             if described is not None:
                 # Whole chunks, as the model should read them (not the sentence protocol's
                 # pseudo-chunks), so that each description belongs to one stored chunk.
-                per_chunk = described([(texts[a:b], offsets[a:b]) for a, b in spans])
+                per_chunk = []
+                for at in range(0, len(spans), EMBED_SLICE):
+                    per_chunk += described([(texts[a:b], offsets[a:b]) for a, b in spans[at: at + EMBED_SLICE]])
+                    done = min(len(spans), at + EMBED_SLICE)
+                    tick(done / len(spans), f"reading {done}/{len(spans)} chunks with the model")
                 flat = [g for chunk_graphs, _ in per_chunk for g in chunk_graphs]
                 chunk_notes = [n for _, n in per_chunk]
             else:
-                flat = self.extractor.extract(texts, offsets)
+                flat = []
+                for at in range(0, len(texts), EXTRACT_SLICE):
+                    flat += self.extractor.extract(texts[at: at + EXTRACT_SLICE], offsets[at: at + EXTRACT_SLICE])
+                    done = min(len(texts), at + EXTRACT_SLICE)
+                    tick(done / len(texts), f"parsing {done}/{len(texts)} sentences")
         notes = None
         if chunk_notes is not None:
             notes, at = [], 0

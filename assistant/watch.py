@@ -2,10 +2,11 @@
 
 A `FolderWatcher` runs one watchdog observer per watched root (recursive) and one worker
 thread. File-system events are filtered (hidden paths, editors' and downloaders' temporary
-files, unsupported suffixes, the index's own directory), the roots they fall under are
-collected, and once the events have been quiet for `debounce_s` (or `max_wait_s` after the
-first event of a burst, so that a constant stream of changes is still indexed) the worker
-calls `on_change(roots)`. The worker is the only thread that ever calls it, so calls never
+files, unsupported suffixes, the index's own directory, what `.assistantignore` files and
+the config's `ignore` patterns leave out), the roots they fall under are collected, and
+once the events have been quiet for `debounce_s` (or `max_wait_s` after the first event of
+a burst, so that a constant stream of changes is still indexed) the worker calls
+`on_change(roots)`. The worker is the only thread that ever calls it, so calls never
 overlap; events that arrive during a call are collected and trigger the next call.
 
 Why whole roots and not the changed files: the callback re-indexes each affected root with
@@ -56,7 +57,7 @@ from watchdog.observers import Observer
 from watchdog.observers.polling import PollingObserver
 
 from .ingest.loaders import SUPPORTED_SUFFIXES
-from .ingest.walk import is_ignored_name
+from .ingest.walk import IGNORE_FILE, IgnoreRules, is_ignored_name
 
 # The events that can change what a root holds. Opening or reading a file (the indexer
 # does both) and a folder's own "modified" (a side effect of a change inside it, which
@@ -77,10 +78,12 @@ def is_temporary(name: str) -> bool:
 def counts(
     path: str, root: str, *, is_directory: bool, ignore: Iterable[str] = (),
     suffixes: Iterable[str] = SUPPORTED_SUFFIXES, root_is_file: bool = False,
+    rules: IgnoreRules | None = None,
 ) -> bool:
     """Whether an event on `path`, under the watched `root`, can change what the index
     holds. Folders count whatever their name (a moved or deleted folder takes its
-    documents along), except hidden ones, which the indexer skips too."""
+    documents along), except hidden ones and what `rules` ignore, which the indexer skips
+    too. A changed `.assistantignore` counts: the next run applies its patterns."""
     if any(_within(path, ig) for ig in ignore):
         return False
     if root_is_file:
@@ -88,14 +91,14 @@ def counts(
     if not _within(path, root):
         return False
     parts = [p for p in path[len(root):].split(os.sep) if p]
+    if parts and parts[-1] == IGNORE_FILE and not is_directory:
+        return not any(p.startswith(".") for p in parts[:-1])
     if any(p.startswith(".") for p in parts):
         return False
-    if is_directory:
-        return True
     name = parts[-1] if parts else os.path.basename(path)
-    if is_temporary(name):
+    if not is_directory and (is_temporary(name) or os.path.splitext(name)[1].lower() not in suffixes):
         return False
-    return os.path.splitext(name)[1].lower() in suffixes
+    return rules is None or not rules.ignored(Path(path), Path(root), is_dir=is_directory)
 
 
 def _within(path: str, root: str) -> bool:
@@ -138,10 +141,11 @@ class FolderWatcher:
     """Watch folders (or files) and call `on_change(roots)` after changes settle.
 
     `roots`: folders or single files; `ignore`: paths whose events never count (the
-    index's own directory); `on_notice`: receives human-readable messages, on the thread
-    that called start/add/resume for a fallback to polling, on the worker thread for a
-    failed callback. `on_change` runs on the worker thread. See the module docstring for
-    the timing parameters.
+    index's own directory); `ignore_patterns`: the config's gitignore-style `ignore`
+    patterns (each folder's `.assistantignore` is read too); `on_notice`: receives
+    human-readable messages, on the thread that called start/add/resume for a fallback to
+    polling, on the worker thread for a failed callback. `on_change` runs on the worker
+    thread. See the module docstring for the timing parameters.
     """
 
     def __init__(
@@ -156,8 +160,10 @@ class FolderWatcher:
         polling: bool = False,
         poll_interval_s: float = 2.0,
         suffixes: Iterable[str] = SUPPORTED_SUFFIXES,
+        ignore_patterns: Iterable[str] = (),
     ):
         self.on_change = on_change
+        self.rules = IgnoreRules(ignore_patterns)  # what the event filter leaves out
         self.on_notice = on_notice
         self.debounce_s = float(debounce_s)
         self.max_wait_s = max(float(max_wait_s), self.debounce_s)
@@ -382,7 +388,7 @@ class FolderWatcher:
         relevant = [
             p for p in paths
             if counts(p, root.key, is_directory=event.is_directory, ignore=self._ignore,
-                      suffixes=self.suffixes, root_is_file=root.is_file)
+                      suffixes=self.suffixes, root_is_file=root.is_file, rules=self.rules)
         ]
         if not relevant:
             return

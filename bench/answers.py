@@ -1,10 +1,14 @@
 """Answer quality and speed per answer model: for each model and dev set, the short answers
-(EM, F1, share of the oracle's F1) from hop's top 5 read as whole chunks, hop's top 5 read
+(EM, F1, share of the oracle's F1) from the retriever's top 5 read as whole chunks, read
 as grounded sentences, and the gold passages (oracle), with prompt tokens, time to first
 token and tokens per second. Part of `make bench`; one model or set at a time with
 --models / --only. The evaluation indexes are the cached ones of bench/run.py.
 
     .venv/bin/python bench/answers.py [--models qwen2.5-coder-0.5b-instruct] [--only musique_100] [--limit 100]
+        [--retriever auto] [--contexts chunks,sentences]
+
+The retriever is the product's default (auto) unless named; results of other retrievers
+are kept in files of their own.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ SETS = [
     ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json"),
     ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json"),
 ]
-MODES = ["hop", "hop+sentences", "oracle", "closed_book"]
+CONTEXTS = ["", "+sentences"]
 
 
 def main() -> int:
@@ -37,7 +41,8 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated dataset names")
     parser.add_argument("--limit", type=int, default=100, help="questions answered per set")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: the config's)")
-    parser.add_argument("--contexts", default="chunks,sentences", help="what hop's top 5 are read as: chunks, sentences")
+    parser.add_argument("--retriever", default="auto", help="whose top 5 are read (default: auto, the product's)")
+    parser.add_argument("--contexts", default="chunks,sentences", help="what the top 5 are read as: chunks, sentences")
     args = parser.parse_args()
     chosen = set(args.only.split(",")) if args.only else None
     args.out.mkdir(parents=True, exist_ok=True)
@@ -47,19 +52,24 @@ def main() -> int:
                 continue
             t0 = time.perf_counter()
             settings = EvalSettings(
-                fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=["hop"],
-                answer=True, answer_limit=args.limit, answer_retrievers=["hop"], out=args.out / model,
+                fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=[args.retriever],
+                answer=True, answer_limit=args.limit, answer_retrievers=[args.retriever], out=args.out / model,
                 cache_dir=ROOT / "bench" / "cache", name=name, llm=model, answer_contexts=args.contexts.split(","),
             )
             report = run_eval(settings, Config(llm_threads=args.threads))
             row = {mode: {k: v for k, v in s.items() if k != "predictions"} for mode, s in report["answers"].items()}
-            record = {"model": model, "dataset": name, "n": args.limit, "peak_rss_mb": report["peak_rss_mb"],
-                      "seconds": round(time.perf_counter() - t0, 1), "modes": row}
-            (args.out / f"{name}__{model}.json").write_text(json.dumps(record, indent=1))
+            record = {"model": model, "dataset": name, "retriever": args.retriever, "n": args.limit,
+                      "peak_rss_mb": report["peak_rss_mb"], "seconds": round(time.perf_counter() - t0, 1), "modes": row}
+            (args.out / result_name(name, model, args.retriever)).write_text(json.dumps(record, indent=1))
             print(json.dumps({"model": model, "dataset": name,
                               **{m: (row[m]["f1"], row[m]["ttft_s_p50"]) for m in row}}), flush=True)
     write_summary(args.out)
     return 0
+
+
+def result_name(dataset: str, model: str, retriever: str) -> str:
+    # Results measured with hop before auto became the default keep their old names.
+    return f"{dataset}__{model}.json" if retriever == "hop" else f"{dataset}__{model}__{retriever}.json"
 
 
 def write_summary(out: Path) -> None:
@@ -68,7 +78,8 @@ def write_summary(out: Path) -> None:
              "| tokens/s p50 | n | peak RSS (MB) |", "|---|---|---|" + "---:|" * 8]
     for path in sorted(out.glob("*__*.json")):
         r = json.loads(path.read_text())
-        for mode in MODES:
+        retriever = r.get("retriever", "hop")
+        for mode in [retriever + c for c in CONTEXTS] + ["oracle", "closed_book"]:
             s = r["modes"].get(mode)
             if not s:
                 continue

@@ -147,3 +147,30 @@ def make_engine(embedder, splitter, request):
     yield build
     for engine in engines:
         engine.close()
+
+
+@pytest.fixture(scope="module")
+def config_file(tmp_path_factory) -> Path:
+    # One LLM thread fewer than the cores: the test machine is shared (see above).
+    path = tmp_path_factory.mktemp("cfg") / "config.toml"
+    path.write_text(f"llm_threads = {_threads()}\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def cli(config_file, embedder, splitter):
+    """Run the real command line in-process: `cli(*ARGS, index=DIR, env={...})` is
+    `assistant --config CFG [--index DIR] ARGS...`. The session fixtures only make sure
+    the models were loaded once in this process (the CLI builds its own Engine)."""
+    from click.testing import CliRunner
+
+    from assistant.cli import main
+
+    runner = CliRunner()
+
+    def run(*args: str, index: Path | None = None, env: dict | None = None):
+        pre = ["--config", str(config_file)] + (["--index", str(index)] if index else [])
+        return runner.invoke(main, [*pre, *args], catch_exceptions=False, env=env)
+
+    return run
+

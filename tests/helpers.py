@@ -6,6 +6,11 @@ import shutil
 from pathlib import Path
 
 
+def squash(text: str) -> str:
+    """Output without whitespace: rich wraps long lines (and paths) at the console width."""
+    return "".join(text.split())
+
+
 def copy_docs(src: Path, dst: Path) -> Path:
     dst.mkdir(parents=True, exist_ok=True)
     for p in sorted(src.iterdir()):

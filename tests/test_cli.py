@@ -10,38 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from assistant.cli import main
-from helpers import copy_docs
+from helpers import copy_docs, squash
 
 BUNDLED = {"all-minilm-l6-v2": "embedder", "en-core-web-sm": "spacy", "qwen2.5-coder-0.5b-instruct": "llm"}
-
-
-def squash(text: str) -> str:
-    """Output without whitespace: rich wraps long lines (and paths) at the console width."""
-    return "".join(text.split())
-
-
-@pytest.fixture(scope="module")
-def config_file(tmp_path_factory) -> Path:
-    # One LLM thread fewer than the cores: the test machine is shared (see conftest).
-    path = tmp_path_factory.mktemp("cfg") / "config.toml"
-    path.write_text(f"llm_threads = {max(1, (os.cpu_count() or 2) - 1)}\n")
-    return path
-
-
-@pytest.fixture(scope="module")
-def cli(config_file, embedder, splitter):
-    """Run `assistant --config CFG ARGS...`; the session fixtures only make sure the models
-    were loaded once in this process (the CLI builds its own Engine every call)."""
-    runner = CliRunner()
-
-    def run(*args: str, index: Path | None = None):
-        pre = ["--config", str(config_file)] + (["--index", str(index)] if index else [])
-        return runner.invoke(main, [*pre, *args], catch_exceptions=False)
-
-    return run
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +83,9 @@ def test_index_with_the_llm_extractor_reports_its_tokens(tmp_path, cli):
     assert first.exit_code == 0, first.output
     assert squash("LLM extract: 1 calls (0 from the cache)") in squash(first.output)
     # A second process over the same index: the cache answers, the JSON says so.
-    (docs / "b.md").write_text("# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
+    # Not byte-identical (an identical file would be listed as a copy, not indexed): the
+    # same chunk text with one more line break at the end.
+    (docs / "b.md").write_text("# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n\n")
     second = cli("index", "--extractor", "llm", "--json", str(docs), index=tmp_path / "ix")
     report = json.loads(second.output)
     assert report["added"] == 1 and report["llm_tokens"]["extract"]["cached"] == 1
@@ -191,7 +165,7 @@ def test_forget(tmp_path, cli, example_docs):
     info = json.loads(cli("status", "--json", index=ix).output)
     assert info["documents"] == 7
     result = cli("forget", str(docs / "wren_bakery.rst"), index=ix)
-    assert result.exit_code == 1 and "removed 0" in result.output
+    assert result.exit_code == 1 and "nothing in the index is under" in result.output
     result = cli("forget", str(docs), index=ix)
     assert result.exit_code == 0 and "removed 7" in result.output
     assert json.loads(cli("status", "--json", index=ix).output)["chunks"] == 0

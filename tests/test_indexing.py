@@ -224,11 +224,12 @@ def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
     docs = copy_docs(example_docs, tmp_path / "docs")
     sub = copy_docs(example_docs, tmp_path / "docs" / "copies")
     engine.index_paths([docs])
-    assert store.counts()["documents"] == 2 + 2 * N_EXAMPLES
+    # The copies are identical files: listed, indexed once.
+    assert store.counts()["documents"] == 2 + N_EXAMPLES and store.counts()["copies"] == N_EXAMPLES
     assert engine.forget(docs / "copies" / "wren_bakery.rst") == 1
     assert engine.forget(sub) == N_EXAMPLES - 1
     assert engine.forget(sub) == 0
-    assert store.counts()["documents"] == 2 + N_EXAMPLES
+    assert store.counts()["documents"] == 2 + N_EXAMPLES and store.counts()["copies"] == 0
     assert not any(d["path"].startswith(str(sub)) for d in store.documents())
     consistent(engine)
     # Forgotten vectors are gone from the saved file too (what another process loads).
@@ -257,3 +258,41 @@ def test_missing_root_removes_nothing_else(tmp_path, make_engine, example_docs, 
     r = engine.index_paths([tmp_path / missing])
     assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": 0, "moved": 0, "removed": 0, "failed": 0}
     assert engine.index.store.counts()["documents"] == N_EXAMPLES
+
+
+def test_progress_moves_through_a_long_file(tmp_path, make_engine, example_docs, monkeypatch):
+    """Progress used to report every file as done as soon as it was read, with 0 chunks,
+    and then stand still while the batch was parsed and embedded."""
+    import assistant.indexing as indexing
+
+    monkeypatch.setattr(indexing, "EMBED_SLICE", 4)  # a few slices from a small file
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    long_text = "\n\n".join((example_docs / n).read_text() for n in ("harrowmere_history.txt", "kestrel_hill_observatory.md"))
+    (docs / "long.txt").write_text(long_text * 2)
+    events = []
+    report = make_engine(tmp_path / "ix").index_paths([docs], on_progress=events.append)
+    assert report.ok and report.chunks > 8
+    embedding = [e for e in events if e.stage.startswith("embedding")]
+    assert len(embedding) >= 3
+    assert all(e.files_done < e.files_total for e in embedding)  # not "N/N files" while working
+    fractions = [e.fraction for e in events]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert len({round(e.fraction, 3) for e in embedding if 0 < e.fraction < 1}) >= 3
+    assert events[-1].files_done == events[-1].files_total and events[-1].chunks == report.chunks
+
+
+def test_progress_meter_counts_only_the_work_left(tmp_path):
+    from assistant.indexing import IndexReport, _Meter
+
+    files = []
+    for name, size in (("a.txt", 1000), ("b.txt", 3000)):
+        (tmp_path / name).write_text("x" * size)
+        files.append(tmp_path / name)
+    seen = []
+    meter = _Meter(files, seen.append)
+    meter.skipped(str(files[0]))  # unchanged: no work, out of the total
+    meter.emit(IndexReport(), str(files[1]), "embedding", [str(files[1])], 0.5)
+    assert seen[-1].fraction == 0.5 and seen[-1].files_done == 1
+    meter.finished([str(files[1])])
+    meter.emit(IndexReport(), str(files[1]))
+    assert seen[-1].fraction == 1.0 and seen[-1].files_done == 2 and seen[-1].eta_s is None

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..nlp.embedder import Embedder
 from ..retrieve.base import Hit, Retriever
+from ..retrieve.scope import Scope, scoped_search
 from ..store.db import Store
 from .check import check_sentence
 from .citations import (
@@ -19,9 +20,11 @@ from .citations import (
 )
 from .context import CONTEXT_MODES, content_words, grounded_selection
 from .short import UNKNOWN, clean_span, question_kind, span_stream
+from .text import strip_lead_in
 from ..nlp.llm import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
 
+ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
 
 
@@ -46,6 +49,13 @@ class Answer:
     # A follow-up question as it was understood from the conversation, when rewritten.
     understood_as: str | None = None
     context: str = "sentences"  # what the model read: grounded sentences or whole chunks
+    # When the answer is "I don't know": the passages that were found all the same
+    # (passages.Passage), shown beside it so the person can read them.
+    found: list = field(default_factory=list)
+
+    @property
+    def unknown(self) -> bool:
+        return self.text.strip().startswith(ABSTENTION_START)
 
     @property
     def flagged(self) -> list[dict]:
@@ -77,6 +87,7 @@ class Answer:
             ],
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "tokens": self.tokens,
+            "found": [p.as_dict() for p in self.found],
         }
         if with_text:
             cited = {c.n: c for c in self.citations}
@@ -124,16 +135,17 @@ class Answerer:
     def ask(
         self, question: str, retriever: Retriever, k: int,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
-        on_draft: Callable[[str], None] | None = None,
+        on_draft: Callable[[str], None] | None = None, scope: Scope | None = None,
     ) -> Answer:
         """`on_token` receives the answer as it is accepted (sentence by sentence under
-        strict grounding); `on_draft` the generated text not yet checked, after each token."""
+        strict grounding); `on_draft` the generated text not yet checked, after each token;
+        `scope` keeps the sources to some folders, files or file types."""
         t0 = time.perf_counter()
         question = question.strip()
         with self.read_lock:
             if self.store.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
-            hits = retriever.search(question, k)
+            hits = scoped_search(retriever, self.store, question, k, scope)
             t_retrieve = time.perf_counter() - t0
             relevance = self.relevance(question, hits) if hits else 0.0
             # A retriever may ask for its chunks in another order in the prompt (SlimRAG
@@ -183,7 +195,7 @@ class Answerer:
         context = context or self.context
         budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
         if context == "sentences":
-            sentences = grounded_selection(question, hits, sentences, self.embedder.encode)
+            sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few)
             budget = min(budget, self.context_tokens)
         return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
                              resolved=context == "sentences")
@@ -213,7 +225,7 @@ class Answerer:
             self._emit(answer, NO_ANSWER, on_token)
             return
         answer.short = span
-        found = support_for(answer.question, span, answer.sources, all_sentences, self.embedder.encode)
+        found = support_for(answer.question, span, answer.sources, all_sentences, self.embedder.encode_few)
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
             answer.text = f"{_capitalise(span)}."
@@ -239,11 +251,17 @@ class Answerer:
         messages = build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
         answer.timings["_started"] = t1
-        checker = SupportChecker(answer.sources, self.embedder.encode) if self.strict else None
+        checker = SupportChecker(answer.sources, self.embedder.encode_few) if self.strict else None
         kept: list[str] = []
         buffer, first_token = "", None
 
         def accept(sentence: str) -> bool:
+            if not kept:
+                # "The answer to this question is:" / "Based on the documents, ...": the
+                # answer is what follows; a lead-in alone is neither shown nor checked.
+                sentence = strip_lead_in(sentence)
+                if not sentence.strip():
+                    return True
             if checker is not None and not checker.supported(sentence):
                 answer.unsupported = sentence.strip()
                 return False
@@ -277,11 +295,11 @@ class Answerer:
             stream.close()  # releases the model even when we stop early
         answer.timings["generate"] = time.perf_counter() - t1
         answer.timings["first_token"] = first_token or 0.0
-        raw = "".join(kept).strip()
+        raw = strip_lead_in("".join(kept).strip())  # unchecked, the tokens came as they were
         if not raw:
             self._emit(answer, NO_ANSWER, on_token)
             return
-        answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode)
+        answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode_few)
 
     @staticmethod
     def _emit(answer: Answer, text: str, on_token) -> None:

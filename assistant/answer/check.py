@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .text import item_text
+
 _MARKER = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
 _CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
@@ -96,7 +98,7 @@ def check_sentence(
     the question itself gives are not the answer's claims. With `tag` (a text's (lemma,
     part of speech) pairs), the answer's verbs must be said where its new names are: a
     founder is not a director."""
-    plain = _MARKER.sub(" ", sentence)
+    plain = item_text(_MARKER.sub(" ", sentence))  # a list item's "1." is not a claimed number
     backing = " ".join(evidence)
     context_words = _words(backing) | _words(question)
     question_words = _words(question)

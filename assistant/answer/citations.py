@@ -15,9 +15,9 @@ from typing import Callable
 import numpy as np
 
 from .prompt import Source
+from .text import answer_sentences, is_bare_marker, item_text, list_items, strip_lead_in
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ATTRIBUTION_THRESHOLD = 0.55
 # "I don't know ..." is supported by no sentence, however similar a source's wording is.
 ABSTENTION = re.compile(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", re.IGNORECASE)
@@ -51,10 +51,6 @@ def cited_numbers(text: str) -> list[int]:
             if n not in numbers:
                 numbers.append(n)
     return numbers
-
-
-def answer_sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
 
 
 def resolve_citations(
@@ -134,22 +130,28 @@ class SupportChecker:
         self.vectors = embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
     def support(self, sentence: str) -> float:
+        """The closest source sentence's similarity; for a list ("1. X 2. Y"), that of its
+        least supported item, each without its marker."""
         plain = _MARKER.sub("", sentence).strip()
         if not plain or _REFUSAL.match(plain):
             return 1.0  # saying "I don't know" needs no source
         if not len(self.vectors):
             return 0.0
-        return float(np.max(self.vectors @ self.embed([plain])[0]))
+        items = [item_text(item) for item in list_items(plain)]
+        return float(np.min(np.max(self.embed(items) @ self.vectors.T, axis=1)))
 
     def supported(self, sentence: str) -> bool:
         return self.support(sentence) >= self.threshold
 
 
 def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
-    """Complete sentences at the front of a streamed buffer, and what is left over."""
+    """Complete sentences at the front of a streamed buffer, and what is left over. A list
+    marker ("1. ") stays with the item it opens: alone it is no sentence to check."""
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?])(?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])?\s+|\n+", buffer):
         piece = buffer[start:m.end()]
+        if is_bare_marker(strip_lead_in(piece).strip()):
+            continue
         if piece.strip():
             out.append(piece)
         start = m.end()

@@ -34,6 +34,9 @@ class Conversations:
                 question = message.content
             elif question is not None:
                 evidence = message.evidence or {}
+                if evidence.get("mode") == "search":  # a list of passages, no answer to follow up
+                    question = None
+                    continue
                 turns.append(Turn(evidence.get("understood_as") or question, message.content,
                                   evidence.get("short_answer")))
                 question = None

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from .text import item_text, strip_lead_in
+
 SPAN_SYSTEM = """You answer questions from numbered sources. Reply with the answer only: the name, date, number or short phrase, copied from the sources. No sentence, no explanation. When a question needs two facts, find the first fact, then look it up in another source. For a yes/no question reply yes or no. If the sources do not contain the answer, reply: unknown.
 
 Example
@@ -93,9 +95,12 @@ def fit_blocks(passages: list[tuple[str, str]], budget: int, count_tokens: Calla
 
 
 def clean_span(text: str) -> str:
-    text = re.sub(r"\[\d+\]", "", text).strip()
-    text = text.splitlines()[0].strip() if text else ""
-    text = re.sub(r"^(answer|the answer is)\s*[:\-]?\s*", "", text, flags=re.IGNORECASE)
+    """The span alone: without markers, the model's lead-in ("The answer to this question
+    is:", which may stand on a line of its own), a list item's "1." and what follows the
+    first line."""
+    text = strip_lead_in(re.sub(r"\[\d+\]", "", text).strip())
+    text = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    text = item_text(re.sub(r"^(answer|the answer is)\s*[:\-]?\s*", "", text, flags=re.IGNORECASE))
     return text.strip().rstrip(".").strip()
 
 

@@ -66,7 +66,9 @@ def chunk_sentences(
     current: Chunk | None = None
     for span, n in units:
         # Joining sentences adds about one token of whitespace/punctuation glue at most.
-        if current is not None and current.n_tokens + n <= budget:
+        # Text between two sentences that is no sentence (a file's metadata line, a dropped
+        # list marker) would sit in the chunk uncounted: a new chunk starts after it.
+        if current is not None and current.n_tokens + n <= budget and not text[current.end:span[0]].strip():
             current.end = span[1]
             current.n_tokens += n
             current.sentences.append(span)

@@ -22,6 +22,7 @@ __all__ = [
     "SUPPORTED_SUFFIXES",
     "load",
     "looks_binary",
+    "metadata_spans",
     "register",
 ]
 
@@ -167,7 +168,34 @@ _ORG_TITLE = re.compile(r"^#\+title:[ \t]*(.+)$", re.M | re.I)
 _RST_TITLE = re.compile(r"^([=\-~*#^\"'`+]{3,})?\n?([^\n]+)\n([=\-~*#^\"'`+]{3,})[ \t]*$", re.M)
 
 
+# YAML ("---" ... "---" or "...") or TOML ("+++" ... "+++") front matter opening a file
+# (Markdown for site generators): settings, not text. Its first line must be a key.
+_FRONT_MATTER = re.compile(
+    r"\A(?:---|\+\+\+)[ \t]*\n([\w-]+[ \t]*[:=].*?)\n(?:---|\.\.\.|\+\+\+)[ \t]*(?=\n|\Z)", re.S
+)
+_FRONT_TITLE = re.compile(r"^title[ \t]*[:=][ \t]*[\"']?(.*?)[\"']?[ \t]*$", re.M | re.I)
+# Org keyword lines: "#+TITLE: ...", "#+AUTHOR: ...", "#+BEGIN_QUOTE".
+_ORG_KEYWORD = re.compile(r"^[ \t]*#\+(\w+):?[ \t]*(.*)$", re.M)
+
+
+def metadata_spans(text: str) -> list[tuple[int, int]]:
+    """The parts of a loaded text that are its file's settings, not prose, so never a
+    sentence to cite: front matter opening the text, and org keyword lines, of which a
+    #+TITLE keeps its value (the title line, as a Markdown or RST title is). Spans, not a
+    shorter text: the offsets of plain-text formats stay the file's own."""
+    front = _FRONT_MATTER.match(text)
+    spans = [(0, front.end())] if front else []
+    for m in _ORG_KEYWORD.finditer(text):
+        title = m.group(1).lower() == "title" and m.group(2).strip()
+        spans.append((m.start(), m.start(2) if title else m.end()))
+    return sorted(spans)
+
+
 def _text_title(text: str) -> str | None:
+    front = _FRONT_MATTER.match(text)
+    title = _FRONT_TITLE.search(front.group(1)) if front else None
+    if title and title.group(1).strip():
+        return title.group(1).strip()
     # A cheap look at the first lines only; real parsing would cost more than it gives.
     head = text[:2000]
     for pattern, group in ((_ORG_TITLE, 1), (_MD_TITLE, 1), (_RST_TITLE, 2)):

@@ -24,14 +24,18 @@ from textual.widgets import Footer, Header, Input, Label
 
 from .. import models
 from ..answer.conversation import Conversations
+from ..answer.export import conversation_markdown
+from ..answer.prompt import NO_ANSWER
 from ..engine import Engine
 from ..store.history import History
 from ..watch import FolderWatcher
 from .screens.folders import FolderRequest, FoldersScreen
 from .screens.help import HelpScreen
 from .screens.rename import RenameScreen
-from .screens.settings import SettingsScreen
-from .widgets.chat import AnswerView, ChatLog, CitationSelected
+from .screens.settings import SettingsScreen, model_choices, retriever_choices
+from ..retrieve.scope import Scope, ScopeError
+from .input_syntax import parse_request
+from .widgets.chat import AnswerView, ChatLog, CitationSelected, search_summary, stopped_answer
 from .widgets.conversations import ConversationList
 from .widgets.sources import OpenSource, SourcesPane
 from .widgets.status import StatusBar
@@ -60,6 +64,8 @@ class AssistantApp(App):
         Binding("ctrl+n", "new_conversation", "New chat"),
         Binding("ctrl+o", "open_source", "Open source"),
         Binding("ctrl+y", "copy_answer", "Copy answer"),
+        # A priority binding: the question box would take ctrl+e as "go to end" (the end key still does).
+        Binding("ctrl+e", "export_conversation", "Export chat (Markdown)", show=False, priority=True),
         Binding("ctrl+r", "next_retriever", "Retriever"),
         Binding("ctrl+f", "folders", "Folders"),
         Binding("ctrl+s", "settings", "Settings"),
@@ -106,7 +112,7 @@ class AssistantApp(App):
                 yield ConversationList(id="conversations")
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
-                yield Input(placeholder="Ask about your documents (esc stops an answer)", id="question",
+                yield Input(placeholder="Ask about your documents · /search QUERY lists passages · in:FOLDER type:pdf narrow it", id="question",
                             disabled=True)
             yield SourcesPane(id="sources")
         yield StatusBar(id="status")
@@ -257,29 +263,56 @@ class AssistantApp(App):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "question":
             return
-        question = event.value.strip()
+        request = parse_request(event.value)
+        question = request.text
         if not question or not self.ready:
             return
         if self.answering:
             self.notify("an answer is still being written: press esc to stop it")
             return
+        try:
+            scope = Scope.of(request.in_paths, request.types) if request.scoped else None
+        except ScopeError as exc:
+            self.notify(str(exc), title="cannot search there", severity="error")
+            return
         event.input.value = ""
         if self.conversation_id is None:
             self.conversation_id = self.history.create().id
-        self.history.add(self.conversation_id, "user", question)
+        self.history.add(self.conversation_id, "user", event.value.strip())
         chat = self.query_one(ChatLog)
-        chat.add_question(question)
+        chat.add_question(event.value.strip())
         view = chat.add_answer()
         self._last_answer = view
+        self.query_one(SourcesPane).searching()  # the last answer's sources are not this one's
         self.answering = True
         self._stop = threading.Event()
         self._show_conversations()
-        self._answer(question, self.conversation_id, view, self._stop)
+        if request.search:
+            self._search(question, scope, self.conversation_id, view)
+        else:
+            self._answer(question, self.conversation_id, view, self._stop, scope)
 
     @work(thread=True, group="answer", exit_on_error=False)
-    def _answer(self, question: str, conversation_id: int, view: AnswerView, stop: threading.Event) -> None:
+    def _search(self, query: str, scope, conversation_id: int, view: AnswerView) -> None:
+        """`/search QUERY`: the passages, listed in the chat and shown on the right."""
+        try:
+            found = self.engine.search(query, retriever=self.config.retriever, k=self.config.k, scope=scope)
+        except Exception as exc:  # noqa: BLE001 - a failed search must not take the app down
+            self.call_from_thread(self._answer_failed, view, exc)
+            return
+        retriever = self.config.retriever
+        evidence = {"mode": "search", "question": query, "retriever": retriever,
+                    "found": [p.as_dict() for p in found]}
+        text = search_summary(query, evidence["found"], scope.describe() if scope else None)
+        self.history.add(conversation_id, "assistant", text, retriever, evidence)
+        self.call_from_thread(self._answered, view, text, evidence, False)
+
+    @work(thread=True, group="answer", exit_on_error=False)
+    def _answer(self, question: str, conversation_id: int, view: AnswerView, stop: threading.Event,
+                scope=None) -> None:
         def accepted(piece: str) -> None:
-            self.call_from_thread(view.add_accepted, piece)
+            if not (stop.is_set() and piece == NO_ANSWER):  # a stop is not "I don't know"
+                self.call_from_thread(view.add_accepted, piece)
 
         def draft(text: str) -> None:
             self.call_from_thread(view.set_draft, text)
@@ -288,19 +321,22 @@ class AssistantApp(App):
             turns = Conversations(self.engine.index.store).turns(conversation_id)
             answer = self.engine.ask(
                 question, retriever=self.config.retriever, k=self.config.k,
-                on_token=accepted, on_draft=draft, stop=stop, turns=turns,
+                on_token=accepted, on_draft=draft, stop=stop, turns=turns, scope=scope,
             )
         except Exception as exc:  # noqa: BLE001 - a failed answer must not take the app down
             self.call_from_thread(self._answer_failed, view, exc)
             return
         evidence = answer.as_dict(with_text=True)
-        self.history.add(conversation_id, "assistant", answer.text, answer.retriever, evidence)
-        self.call_from_thread(self._answered, view, answer.text, evidence, stop.is_set())
+        stopped = stop.is_set()
+        # Kept as shown, so a stopped answer reopened later still says it was stopped.
+        text = stopped_answer(answer.text) if stopped else answer.text
+        self.history.add(conversation_id, "assistant", text, answer.retriever, evidence)
+        self.call_from_thread(self._answered, view, text, evidence, stopped)
 
     def _answered(self, view: AnswerView, text: str, evidence: dict, stopped: bool) -> None:
         self.answering = False
         view.finish(text, evidence, stopped)
-        cited = [c["n"] for c in evidence.get("citations", [])]
+        cited = [c["n"] for c in evidence.get("citations") or evidence.get("found", [])]
         self.query_one(SourcesPane).show(evidence, cited[0] if cited else None)
         self.query_one(ChatLog).scroll_end(animate=False)
         self._show_conversations()
@@ -308,6 +344,7 @@ class AssistantApp(App):
     def _answer_failed(self, view: AnswerView, exc: Exception) -> None:
         self.answering = False
         view.fail(f"could not answer: {exc}")
+        self.query_one(SourcesPane).show({})
         self.notify(str(exc), title="could not answer", severity="error")
 
     def action_stop_answer(self) -> None:
@@ -321,6 +358,33 @@ class AssistantApp(App):
             return
         self.copy_to_clipboard(self._last_answer.text)
         self.notify("answer copied to the clipboard")
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "export_conversation":
+            return self.screen is self.screen_stack[0]  # on a dialog, ctrl+e is its fields' "end"
+        return super().check_action(action, parameters)
+
+    def action_export_conversation(self) -> None:
+        if not self.ready or self.conversation_id is None:
+            self.notify("no conversation to export yet")
+            return
+        self._export(self.conversation_id)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _export(self, conversation_id: int) -> None:
+        text = conversation_markdown(self.history, conversation_id)
+        name = f"conversation-{conversation_id}.md"
+        error: OSError | None = None
+        for folder in (Path.cwd, Path.home):  # the home folder when the current one is read-only
+            try:
+                path = folder() / name
+                path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                error = exc
+                continue
+            self.call_from_thread(self.notify, f"saved to {path}", title="conversation exported", timeout=15)
+            return
+        self.call_from_thread(self.notify, f"cannot write {name}: {error}", title="export failed", severity="error")
 
     # -- evidence ------------------------------------------------------------------
     def on_citation_selected(self, message: CitationSelected) -> None:
@@ -359,29 +423,11 @@ class AssistantApp(App):
         i = QUICK_RETRIEVERS.index(base) if base in QUICK_RETRIEVERS else -1
         self.use_retriever(QUICK_RETRIEVERS[(i + 1) % len(QUICK_RETRIEVERS)])
 
-    def settings_choices(self) -> dict[str, list[tuple[str, str]]]:
-        from ..retrieve import available, variants
-
-        retrievers = []
-        for name in available():
-            retrievers.append((name, name))
-            retrievers += [(f"{name}:{v}", f"{name}:{v}") for v in variants().get(name, [])]
-        registry = models.load_registry()
-
-        def role(r: str, current: str) -> list[tuple[str, str]]:
-            out = []
-            for spec in registry.values():
-                if spec.role == r:
-                    present = spec.available()
-                    out.append((spec.name + ("" if present else " (not downloaded)"), spec.name))
-            if current not in {v for _, v in out}:
-                out.append((current, current))
-            return out
-
+    def settings_choices(self) -> dict[str, list[tuple]]:
         return {
-            "retriever": retrievers,
-            "llm": role("llm", self.config.llm),
-            "embedder": role("embedder", self.config.embedder),
+            "retriever": retriever_choices(),
+            "llm": model_choices("llm", self.config.llm),
+            "embedder": model_choices("embedder", self.config.embedder),
             "theme": [(t, t) for t in sorted(self.available_themes)],
         }
 
@@ -393,17 +439,44 @@ class AssistantApp(App):
     def _apply_settings(self, values: dict | None) -> None:
         if not values:
             return
-        if values["llm"] != self.config.llm:
-            self.engine.use_llm(values["llm"])
-        if values["embedder"] != self.config.embedder:
-            self.notify("the new embedder applies to a new index: this one keeps the one it was built with",
-                        severity="warning")
         self.config.retriever, self.config.k = values["retriever"], values["k"]
-        self.config.embedder, self.config.theme = values["embedder"], values["theme"]
-        self.theme = values["theme"]
+        self.config.theme = self.theme = values["theme"]
+        if values["embedder"] != self.config.embedder:
+            self._use_embedder(values["embedder"])
         self._save_config()
         self._show_status()
         self.notify("settings saved")
+        if values["llm"] != self.config.llm:
+            self._switch_llm(values["llm"])
+
+    def _use_embedder(self, name: str) -> None:
+        try:
+            models.resolve(name, "embedder")
+        except models.ModelNotFound as exc:
+            self._model_missing(exc, self.config.embedder)
+            return
+        self.config.embedder = name
+        self.notify("the new embedder applies to a new index: this one keeps the one it was built with",
+                    severity="warning")
+
+    @work(thread=True, group="llm", exit_on_error=False)
+    def _switch_llm(self, name: str) -> None:
+        # Off the UI thread: a model shipped in parts is joined into one file on first use.
+        previous = self.config.llm
+        try:
+            self.engine.use_llm(name)
+        except models.ModelNotFound as exc:
+            self.call_from_thread(self._model_missing, exc, previous)
+            return
+        self.call_from_thread(self._llm_switched, name)
+
+    def _llm_switched(self, name: str) -> None:
+        self._save_config()
+        self.notify(f"answer model: {name} (loaded for the next question)")
+
+    def _model_missing(self, exc: models.ModelNotFound, kept: str) -> None:
+        """A model that is not on disk is never used (nor saved): say how to get it."""
+        self.notify(f"{exc}. Still using {kept}.", title="model not installed", severity="warning", timeout=20)
 
     # -- folders and indexing ------------------------------------------------------
     def _active_folders(self) -> list[str]:
@@ -417,21 +490,27 @@ class AssistantApp(App):
         screen = screen or next((s for s in self.screen_stack if isinstance(s, FoldersScreen)), None)
         if screen is None or not self.ready:
             return
-        counts: dict[str, int] = {}
+        counts = self._folder_counts()
+        rows = [(f, self._folder_state(f), *counts.get(f, (0, 0))) for f in self.config.folders]
+        screen.show(rows, self.status_info.get("failures", []), self.activity)
+
+    def _folder_counts(self) -> dict[str, tuple[int, int]]:
+        """Per watched folder: its documents, and apart from them the files that failed
+        (they are in the store too, with status "error", but nothing of them is indexed)."""
+        counts: dict[str, list[int]] = {}
         for doc in self.history.store.documents():
             for folder in self.config.folders:
                 if doc["path"].startswith(folder.rstrip("/") + "/"):
-                    counts[folder] = counts.get(folder, 0) + 1
-        paused = set(self.config.paused_folders)
-        def state(folder: str) -> str:
-            if folder in paused:
-                return "paused"
-            if not Path(folder).is_dir():
-                return "missing"
-            return "watching" if self.watcher is not None else "indexed (not watched)"
+                    ok_failed = counts.setdefault(folder, [0, 0])
+                    ok_failed[1 if doc["status"] == "error" else 0] += 1
+        return {folder: (ok, failed) for folder, (ok, failed) in counts.items()}
 
-        rows = [(f, state(f), counts.get(f, 0)) for f in self.config.folders]
-        screen.show(rows, self.status_info.get("failures", []), self.activity)
+    def _folder_state(self, folder: str) -> str:
+        if folder in self.config.paused_folders:
+            return "paused"
+        if not Path(folder).is_dir():
+            return "missing"
+        return "watching" if self.watcher is not None else "indexed (not watched)"
 
     def on_folder_request(self, request: FolderRequest) -> None:
         path = request.path
@@ -467,6 +546,7 @@ class AssistantApp(App):
         self.watcher = FolderWatcher(
             [Path(f) for f in folders], on_change=self._on_folders_changed,
             ignore=[self.engine.index_dir], on_notice=self._on_watch_notice, **options,
+            ignore_patterns=self.engine.config.ignore,
         )
         self.watcher.start()
         self.watch_note = f"watching ({self.watcher.mode})"
@@ -509,7 +589,6 @@ class AssistantApp(App):
         self._run_index(roots, forget)
 
     def _run_index(self, roots: list[Path], forget: Iterable[Path] = ()) -> None:
-        started = time.monotonic()
         last = [0.0]
         store = self.engine.index.store
 
@@ -519,7 +598,7 @@ class AssistantApp(App):
                 return
             last[0] = now
             entities = store.counts()["entities"]
-            self._from_thread(self._index_progress, p.files_done, p.files_total, p.chunks, entities, started)
+            self._from_thread(self._index_progress, p, entities)
 
         if not self._from_thread(self._index_begin):
             return
@@ -537,8 +616,8 @@ class AssistantApp(App):
     def _index_begin(self) -> None:
         self.indexing += 1
 
-    def _index_progress(self, done: int, total: int, chunks: int, entities: int, started: float) -> None:
-        self.query_one(StatusBar).show_progress(done, total, chunks, entities, started)
+    def _index_progress(self, progress, entities: int) -> None:
+        self.query_one(StatusBar).show_progress(progress, entities)
 
     def _index_end(self, report, removed: int, error: Exception | None, info: dict) -> None:
         self.indexing = max(0, self.indexing - 1)
@@ -569,6 +648,8 @@ class AssistantApp(App):
         rows = [(b.key, b.description) for b in self.BINDINGS if isinstance(b, Binding)]
         rows += [
             ("enter", "Send the question"),
+            ("/search QUERY  or  ? QUERY", "List the best passages, no answer model"),
+            ("in:PATH  type:pdf", "Keep a question or a search to a folder, file or file type"),
             ("tab / shift+tab", "Move between panes"),
             ("o (sources pane)", "Open the selected source in the system viewer"),
             ("enter (conversations)", "Open the highlighted conversation"),
@@ -589,6 +670,8 @@ class AssistantApp(App):
         yield SystemCommand("Rescan folders", "Index what changed in the watched folders now", self.action_rescan)
         yield SystemCommand("Settings", "Retriever, k, models and theme", self.action_settings)
         yield SystemCommand("Copy answer", "Copy the last answer to the clipboard", self.action_copy_answer)
+        yield SystemCommand("Export conversation", "Save this conversation as Markdown in the current folder",
+                            self.action_export_conversation)
         yield SystemCommand("Open source", "Open the selected source in the system viewer", self.action_open_source)
         yield SystemCommand("Stop answer", "Stop the answer being written", self.action_stop_answer)
         yield SystemCommand("Help", "Every key binding", self.action_help)

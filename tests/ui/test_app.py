@@ -5,12 +5,17 @@ tests do not launch desktop applications."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
 from pathlib import Path
 
+import pytest
 from helpers import copy_docs
+from rich.text import Text
+from textual.widgets import OptionList
 
 from assistant.config import Config
+from assistant.store.history import History
 from assistant.ui.app import AssistantApp
 from assistant.ui.screens.folders import FoldersScreen
 from assistant.ui.screens.help import HelpScreen
@@ -80,7 +85,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             assert app.config.folders == [str(docs.resolve())]
             assert "watching" in app.watch_note
             rows = app.screen.query_one("#folder-table")
-            assert rows.row_count == 1 and str(rows.get_row_at(0)[2]) == "8"
+            assert rows.row_count == 1 and str(rows.get_row_at(0)[2]) == "8 documents"
             await pilot.press("escape")
             await wait_for(pilot, lambda: not isinstance(app.screen, FoldersScreen), 10, "the screen to close")
 
@@ -307,5 +312,217 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
             await wait_for(pilot, lambda: app.status_info.get("documents", 1) == 0 and not app.indexing, 60,
                            "the folder to be forgotten")
             assert app.config.folders == [] and app.config.paused_folders == []
+
+    asyncio.run(session())
+
+
+# -- fixes: a missing model, a stop before the first token, the evidence pane while a new
+# answer is written, retriever descriptions, failed files in the folder counts -----------
+
+def missing_llm() -> str:
+    """An answer model of the registry that is not on disk here (one that `assistant models
+    pull` fetches, when there is one)."""
+    from assistant import models
+
+    missing = [s for s in models.load_registry().values() if s.role == "llm" and not s.available()]
+    if not missing:
+        pytest.skip("every answer model of the registry is installed here")
+    return sorted(missing, key=lambda s: s.source != "huggingface")[0].name
+
+
+def option_labels(select) -> list[str]:
+    """The labels a Select offers (its drop-down list), as plain text."""
+    options = select.query_one(OptionList)
+    prompts = [options.get_option_at_index(i).prompt for i in range(options.option_count)]
+    return [p.plain if isinstance(p, Text) else str(p) for p in prompts]
+
+
+def notes(app) -> str:
+    return "\n".join(str(n.message) for n in app._notifications)
+
+
+def one_document(tmp_path: Path, example_docs: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy2(example_docs / "kestrel_hill_observatory.md", folder)
+    return folder
+
+
+def test_an_answer_model_that_is_not_installed_is_not_used(make_engine, tmp_path):
+    """Choosing a model that is not on disk says how to get it and keeps the current one;
+    the app goes on (it used to exit with ModelNotFound)."""
+    missing = missing_llm()
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    current = app.config.llm
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await open_screen(pilot, "ctrl+s", SettingsScreen)
+            app.screen.query_one("#set-llm").value = missing
+            app.screen.query_one("#set-k").value = "6"
+            await click(pilot, "#settings-save")
+            await wait_for(pilot, lambda: f"models pull {missing}" in notes(app) or not app.is_running, 60,
+                           "how to get the model")
+            assert app.is_running and not isinstance(app.screen, SettingsScreen)
+            assert app.config.llm == current and app.config.k == 6  # the other settings are saved
+            assert missing not in (tmp_path / "config.toml").read_text()
+
+            # The list says which models are not installed.
+            await open_screen(pilot, "ctrl+s", SettingsScreen)
+            labels = option_labels(app.screen.query_one("#set-llm"))
+            assert f"{missing} (not installed)" in labels
+            assert current in labels  # installed: no mark
+
+    asyncio.run(session())
+
+
+def test_escape_while_searching_says_only_stopped(make_engine, example_docs, tmp_path):
+    app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
+    app.engine.index_paths([one_document(tmp_path, example_docs)])
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            # Holding the index's read lock keeps the answer at "searching" (it retrieves
+            # under that lock) until escape has been pressed: no race with the first token.
+            with app.engine.index_lock:
+                box = app.query_one("#question")
+                box.value = "Describe the history of the Kestrel Hill Observatory."
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: app.answering, 10, "the question to be sent")
+                view = app.query(AnswerView).last()
+                assert "searching" in plain(view.query_one(".answer-text"))
+                await pilot.press("escape")
+                await wait_for(pilot, lambda: app._stop.is_set(), 10, "the stop")
+            await wait_for(pilot, lambda: not app.answering, 300, "the answer to stop")
+            assert view.state == "stopped"
+            assert plain(view.query_one(".answer-text")) == "(stopped)"
+            stored = app.history.messages(app.conversation_id)[-1]
+            assert "know" not in stored.content
+
+    asyncio.run(session())
+
+
+def test_a_new_question_clears_the_previous_sources(make_engine, example_docs, tmp_path):
+    app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
+    app.engine.index_paths([one_document(tmp_path, example_docs)])
+    chunk = app.engine.index.store.chunks([1])[1]
+    # A conversation answered earlier, with its source (as the app records one).
+    history = History(app.engine.index.store)
+    conversation = history.create()
+    history.add(conversation.id, "user", "Where is the observatory?")
+    source = {"n": 1, "path": chunk.path, "title": chunk.title, "page": None, "score": 0.7, "evidence": {},
+              "text": chunk.text, "highlights": []}
+    history.add(conversation.id, "assistant", "On Kestrel Hill [1].", "auto",
+                {"sources": [source], "citations": [{"n": 1, "path": chunk.path, "text": "x"}]})
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            pane = app.query_one(SourcesPane)
+            assert pane.current is not None and pane.current["path"] == chunk.path
+            with app.engine.index_lock:  # the new answer stays at "searching" (see above)
+                box = app.query_one("#question")
+                box.value = "Who built the telescope of the observatory?"
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: app.answering, 10, "the question to be sent")
+                assert pane.current is None and pane.query_one("#source-list").option_count == 0
+                assert chunk.path not in plain(pane.query_one("#source-text"))
+                await pilot.press("escape")
+                await wait_for(pilot, lambda: app._stop.is_set(), 10, "the stop")
+            await wait_for(pilot, lambda: not app.answering, 300, "the answer to stop")
+
+    asyncio.run(session())
+
+
+def test_settings_describe_each_retriever(make_engine, tmp_path):
+    from assistant.retrieve import available
+
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await open_screen(pilot, "ctrl+s", SettingsScreen)
+            labels = option_labels(app.screen.query_one("#set-retriever"))
+            for name, description in available().items():
+                assert any(label.startswith(name) and description in label for label in labels), (name, labels)
+
+    asyncio.run(session())
+
+
+def test_folders_count_failed_files_apart(make_engine, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Notes\n\nThe ferry leaves Harrowmere at nine.\n")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([folder])
+    # Paused: the app does not re-index it on start, so the counts are settled.
+    app.config.folders = app.config.paused_folders = [str(folder.resolve())]
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await open_screen(pilot, "ctrl+f", FoldersScreen)
+            rows = app.screen.query_one("#folder-table")
+            await wait_for(pilot, lambda: rows.row_count == 1, 10, "the folder row")
+            assert str(rows.get_row_at(0)[2]) == "1 document, 1 failed"
+
+    asyncio.run(session())
+
+
+def test_search_in_the_question_box_lists_passages_without_the_model(make_engine, example_docs, tmp_path):
+    """`/search` and `? ` list passages without asking the answer model; `type:` keeps
+    them to a file type; each passage is a button that shows it with its best sentence."""
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([docs])
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            box = app.query_one("#question")
+            box.value = "/search Who founded the Kestrel Hill Observatory?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.answering, 120, "the search")
+            view = app.query(AnswerView).last()
+            text = plain(view.query_one(".answer-text"))
+            assert text.startswith("5 passages for") and "kestrel_hill_observatory.md" in text
+            assert "founded in 1898" in text
+            pane = app.query_one(SourcesPane)
+            assert pane.current["path"].endswith("kestrel_hill_observatory.md")
+            assert "why:" in plain(pane.query_one("#source-text"))
+            await wait_for(pilot, lambda: len(view.query(".citation")) == 5, 10, "a button per passage")
+
+            box.value = "? type:pdf the observatory"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: len(app.query(AnswerView)) == 2 and not app.answering, 120, "the search")
+            found = app.query(AnswerView).last().evidence["found"]
+            assert found and all(p["path"].endswith(".pdf") for p in found)
+            assert "in *.pdf" in plain(app.query(AnswerView).last().query_one(".answer-text"))
+
+    asyncio.run(session())
+
+
+def test_i_dont_know_shows_the_passages_found(make_engine, example_docs, tmp_path):
+    app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
+    app.engine.index_paths([one_document(tmp_path, example_docs)])
+    app.engine.config.min_relevance = 0.99  # nothing is close enough: the answerer says it does not know
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            box = app.query_one("#question")
+            box.value = "Who founded the Kestrel Hill Observatory?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.answering, 300, "the answer")
+            view = app.query(AnswerView).last()
+            assert view.text.startswith("I don't know")
+            assert "passages that were found" in plain(view.query_one(".answer-text"))
+            assert view.evidence["found"] and view.query(".citation")
+            pane = app.query_one(SourcesPane)
+            assert pane.current is not None and "founded" in plain(pane.query_one("#source-text"))
 
     asyncio.run(session())

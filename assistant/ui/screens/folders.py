@@ -21,6 +21,12 @@ class FolderRequest(Message):
         self.path = path
 
 
+def file_counts(documents: int, failed: int) -> str:
+    """"8 documents", or "1 document, 1 failed": a file that failed is not a document."""
+    text = f"{documents} document" + ("" if documents == 1 else "s")
+    return text + (f", {failed} failed" if failed else "")
+
+
 class FoldersScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "dismiss", "Close"),
@@ -44,17 +50,18 @@ class FoldersScreen(ModalScreen[None]):
             yield DataTable(id="error-table", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.query_one("#folder-table", DataTable).add_columns("folder", "state", "documents")
+        self.query_one("#folder-table", DataTable).add_columns("folder", "state", "files")
         self.query_one("#error-table", DataTable).add_columns("file", "reason")
         self.query_one("#folder-path", Input).focus()
         self.app.refresh_folders_screen(self)
 
-    def show(self, folders: list[tuple[str, str, int]], failures: list[dict], activity: str) -> None:
+    def show(self, folders: list[tuple[str, str, int, int]], failures: list[dict], activity: str) -> None:
+        """`folders`: (path, state, documents, files that failed) per watched folder."""
         table = self.query_one("#folder-table", DataTable)
         row = table.cursor_row
         table.clear()
-        for path, state, n in folders:
-            table.add_row(Text(path), Text(state), str(n), key=path)
+        for path, state, documents, failed in folders:
+            table.add_row(Text(path), Text(state), file_counts(documents, failed), key=path)
         if folders:
             table.move_cursor(row=min(row, len(folders) - 1))
         errors = self.query_one("#error-table", DataTable)

@@ -2,10 +2,39 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
+
+from ... import models
+
+NOT_INSTALLED = " (not installed)"
+
+
+def retriever_choices() -> list[tuple[Text, str]]:
+    """Each retriever with what it does (its variants after it), so the choice is informed."""
+    from ...retrieve import available, variants
+
+    choices = []
+    for name, description in available().items():
+        label = Text(name, style="bold")
+        label.append(f"  {description}", style="dim")
+        choices.append((label, name))
+        choices += [(Text(f"{name}:{v}") + Text(f"  variant of {name}", style="dim"), f"{name}:{v}")
+                    for v in variants().get(name, [])]
+    return choices
+
+
+def model_choices(role: str, current: str) -> list[tuple[str, str]]:
+    """The registry's models for a role, those not on disk marked: choosing one only tells
+    how to get it (the app keeps the model it has)."""
+    choices = [(spec.name + ("" if spec.available() else NOT_INSTALLED), spec.name)
+               for spec in models.load_registry().values() if spec.role == role]
+    if current not in {value for _, value in choices}:
+        choices.append((current, current))  # a local path, or a name from an older registry
+    return choices
 
 
 class SettingsScreen(ModalScreen[dict | None]):

@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Static
 
+from ...answer.prompt import NO_ANSWER
+
 
 class CitationSelected(Message):
     """A citation [n] of an answer was chosen: show that source."""
@@ -72,10 +74,9 @@ class AnswerView(Vertical):
         self._refresh()
 
     def finish(self, text: str, evidence: dict, stopped: bool = False) -> None:
+        """`text` is the answer as it is kept (a stopped one already says so)."""
         self.accepted, self.draft, self.evidence = text, "", evidence
         self.state = "stopped" if stopped else "done"
-        if stopped:
-            self.accepted += " (stopped)"
         self._refresh()
         self._show_citations()
 
@@ -88,7 +89,7 @@ class AnswerView(Vertical):
         row = self.query_one(".citations", Horizontal)
         row.remove_children()
         buttons = []
-        for c in self.evidence.get("citations", []):
+        for c in self.evidence.get("citations") or self.evidence.get("found", []):
             name = (c.get("title") or c["path"].rsplit("/", 1)[-1])[:28]
             page = f" p.{c['page']}" if c.get("page") else ""
             button = Button(Text(f"[{c['n']}] {name}{page}"), classes="citation", compact=True)
@@ -102,6 +103,14 @@ class AnswerView(Vertical):
         if n is not None:
             event.stop()
             self.post_message(CitationSelected(self, n))
+
+
+def stopped_answer(text: str) -> str:
+    """What a stopped answer says: the text written before the stop, marked. A stop before
+    the first token leaves the answerer with nothing, which it reports as NO_ANSWER; the
+    model never answered, so only the stop is shown."""
+    text = "" if text == NO_ANSWER else text
+    return f"{text} (stopped)".lstrip()
 
 
 def mark_answer(body: Text, evidence: dict) -> None:
@@ -118,8 +127,23 @@ def mark_answer(body: Text, evidence: dict) -> None:
         if at >= 0:
             body.stylize("yellow", at, at + len(check["sentence"]))
         body.append(f"\n⚠ not supported by its citations: {check['reason']}", style="yellow italic")
+    if evidence.get("found") and evidence.get("mode") != "search":
+        body.append("\nThe passages that were found are below and on the right; none of them states it.", style="dim")
     if evidence.get("understood_as"):
         body.append(f"\n(understood as: {evidence['understood_as']})", style="dim")
+
+
+def search_summary(query: str, found: list[dict], scope: str | None) -> str:
+    """A search's entry in the chat: each passage's place and its best sentence."""
+    where = f" in {scope}" if scope else ""
+    if not found:
+        return f"No passages found for \"{query}\"{where}."
+    lines = [f"{len(found)} passages for \"{query}\"{where}:"]
+    for p in found:
+        name = p["path"].rsplit("/", 1)[-1] + (f", p. {p['page']}" if p.get("page") else "")
+        sentence = " ".join((p.get("sentence") or {}).get("text", "").split())
+        lines.append(f"[{p['n']}] {name}: {sentence}")
+    return "\n".join(lines)
 
 
 class ChatLog(VerticalScroll):

@@ -38,6 +38,30 @@ def describe_source(source: dict) -> Text:
     return out
 
 
+def passage_source(passage: dict) -> dict:
+    """A passage found by a search (passages.Passage.as_dict) as the pane shows a source:
+    its best sentence highlighted, the query's words in it marked, its reasons as "why"."""
+    sentence = passage.get("sentence")
+    highlights, marks = [], []
+    if sentence:
+        at = sentence["start"] - passage["start"]
+        highlights = [[at, sentence["end"] - passage["start"]]]
+        marks = [[at + a, at + b] for a, b in sentence.get("marks", [])]
+    why = {"why": passage.get("reasons", [])}
+    if passage.get("copies"):
+        why["identical copies"] = passage["copies"]
+    return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "text", "score")},
+            "highlights": highlights, "span_highlights": marks, "evidence": why}
+
+
+def shown_sources(evidence: dict) -> list[dict]:
+    """What the pane lists for an answer or a search: the passages found where there are
+    (a search; an "I don't know"), else the sources the answer was written from."""
+    if evidence.get("found"):
+        return [passage_source(p) for p in evidence["found"]]
+    return evidence.get("sources", [])
+
+
 def _short(value, limit: int = 300) -> str:
     text = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -57,9 +81,15 @@ class SourcesPane(Widget):
         with VerticalScroll(id="source-detail"):
             yield Static(Text("Ask a question: its sources appear here.", style="dim"), id="source-text")
 
+    def searching(self) -> None:
+        """Empty while a new answer is written: its sources are known only at its end."""
+        self.evidence, self.current = {}, None
+        self.query_one("#source-list", OptionList).clear_options()
+        self.query_one("#source-text", Static).update(Text("searching your documents…", style="dim italic"))
+
     def show(self, evidence: dict, n: int | None = None) -> None:
         self.evidence = evidence
-        sources = evidence.get("sources", [])
+        sources = shown_sources(evidence)
         options = self.query_one("#source-list", OptionList)
         options.clear_options()
         cited = {c["n"] for c in evidence.get("citations", [])}
@@ -77,7 +107,7 @@ class SourcesPane(Widget):
         self.select(chosen)
 
     def select(self, n: int) -> None:
-        sources = self.evidence.get("sources", [])
+        sources = shown_sources(self.evidence)
         for i, s in enumerate(sources):
             if s["n"] == n:
                 self.current = s

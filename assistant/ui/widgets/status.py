@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
@@ -17,11 +15,10 @@ def human_size(n: int) -> str:
     return f"{n} B"
 
 
-def eta_text(done: int, total: int, elapsed: float) -> str:
-    if done <= 0 or total <= done:
+def eta_text(seconds: float | None) -> str:
+    if seconds is None:
         return ""
-    left = elapsed / done * (total - done)
-    return f"ETA {int(left // 60)}:{int(left % 60):02d}"
+    return f"ETA {int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
 class StatusBar(Horizontal):
@@ -46,13 +43,15 @@ class StatusBar(Horizontal):
             text.append(f" · {watching}", style="dim")
         self.query_one("#status-index", Static).update(text)
 
-    def show_progress(self, done: int, total: int, chunks: int, entities: int, started: float) -> None:
+    def show_progress(self, progress, entities: int) -> None:
+        """`progress`: the indexer's Progress (files, chunks, the stage in flight, the
+        share of the work done by size, the time left)."""
         bar = self.query_one(ProgressBar)
         bar.display = True
-        bar.update(total=max(total, 1), progress=done)
-        activity = f"indexing {done}/{total} files · {chunks} chunks · {entities} entities"
-        eta = eta_text(done, total, time.monotonic() - started)
-        self.query_one("#status-activity", Static).update(Text(activity + (f" · {eta}" if eta else "")))
+        bar.update(total=1000, progress=int(progress.fraction * 1000))
+        parts = [f"indexing {progress.files_done}/{progress.files_total} files", f"{progress.chunks} chunks",
+                 f"{entities} entities", progress.stage, eta_text(progress.eta_s)]
+        self.query_one("#status-activity", Static).update(Text(" · ".join(p for p in parts if p)))
 
     def show_activity(self, message: str) -> None:
         self.query_one(ProgressBar).display = False

@@ -1,0 +1,83 @@
+"""Answer text as a reader counts it: the model's lead-in ("The answer to this question
+is:", "Based on the documents,") is not part of the answer, and a numbered list ("1. X
+2. Y") is items, never a sentence "1." that no source supports.
+
+Everything that splits or checks answer sentences (the streamed support check, the
+citations, the entity check, the short answer) goes through these.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+# What small models write before the answer itself. Only a lead-in that ends in ":" or
+# "," is taken off: "The answer is not in the sources" is an answer.
+LEAD_IN = re.compile(
+    r"""\s*(?:(?:sure|certainly|okay|ok)\s*[!,.]\s*)?
+    (?:
+        (?:here\s+is\s+|here's\s+)?(?:the\s+|my\s+)?(?:short\s+|final\s+)?answer
+            (?:\s+to\s+(?:this|the|your)\s+question)?(?:\s+is|\s+would\s+be)?\s*[:\u2013\u2014-]
+      | (?:based\s+on|according\s+to|from|given|using)\s+(?:the\s+|these\s+|this\s+)?
+            (?:provided\s+|given\s+|numbered\s+|available\s+)?
+            (?:documents?|sources?|context|texts?|information|passages?)
+            (?:\s+(?:provided|given|above))?\s*[,:]
+    )\s*""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# A list item's marker: "1." "2)" "a." "-" "*" "•", then the item.
+_ITEM_MARKER = re.compile(r"\s*(?:\d{1,2}[.)]|[a-z][.)]|[-*\u2022])(?:\s+|$)")
+_NUMBERED = re.compile(r"\s(\d{1,2})[.)]\s")
+
+
+def strip_lead_in(text: str) -> str:
+    """`text` without the lead-ins it opens with; what is left starts with a capital."""
+    rest = text
+    for _ in range(3):  # "Sure! Based on the documents, the answer is: ..."
+        m = LEAD_IN.match(rest)
+        if m is None:
+            break
+        rest = rest[m.end():]
+    return text if rest is text else rest[:1].upper() + rest[1:]
+
+
+def is_bare_marker(text: str) -> bool:
+    """"1." or "-" alone: the start of an item, not a sentence."""
+    m = _ITEM_MARKER.match(text)
+    return m is not None and m.end() == len(text)
+
+
+def item_text(sentence: str) -> str:
+    """A list item without its marker ("1. It opened in 1898." -> "It opened in 1898.")."""
+    m = _ITEM_MARKER.match(sentence)
+    return sentence[m.end():] if m is not None and m.end() < len(sentence) else sentence
+
+
+def list_items(text: str) -> list[str]:
+    """"1. X 2. Y" as its items, where the numbers run from 1 in order; else [text]."""
+    if not re.match(r"\s*1[.)]\s", text):
+        return [text]
+    items, start, following = [], 0, 2
+    for m in _NUMBERED.finditer(text):
+        if int(m.group(1)) == following:
+            items.append(text[start:m.start()])
+            start, following = m.start() + 1, following + 1
+    items.append(text[start:])
+    return [item.strip() for item in items if item.strip()]
+
+
+def answer_sentences(text: str) -> list[str]:
+    """The sentences of an answer, each list item's marker kept with the item."""
+    out: list[str] = []
+    for item in list_items(text.strip()):
+        marker = ""
+        for piece in _SENTENCE_END.split(item):
+            if not piece.strip():
+                continue
+            if is_bare_marker(piece):
+                marker += piece + " "
+                continue
+            out.append(marker + piece)
+            marker = ""
+    return out

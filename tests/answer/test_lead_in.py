@@ -1,0 +1,96 @@
+"""An answer that opens with a lead-in ("The answer to this question is:", "Based on the
+documents,") or is a numbered list keeps its content: the lead-in goes, list items are
+checked as items, never as a sentence "1." that no source supports. The functions that
+split and check answer text, with the strings that were cut to the lead-in or to "I don't
+know", over sources from a real index."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from assistant.answer.answerer import Answer, Answerer
+from assistant.answer.citations import SupportChecker, resolve_citations, split_complete_sentences
+from assistant.answer.prompt import NO_ANSWER, build_sources
+from assistant.answer.short import clean_span
+from assistant.answer.text import answer_sentences, strip_lead_in
+from assistant.config import Config
+from assistant.retrieve import Hit
+
+LEAD_IN = "The answer to this question is: "
+FOUNDED = "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson [1]."
+LIST = "1. It was founded in 1898 by Margarethe Olsson [1]. 2. It stands on the summit of Kestrel Hill [1]."
+STREAMED = "The answer to this question is:\n\n1. It was founded in 1898 by Margarethe Olsson [1].\n2. It stands on the summit of Kestrel Hill [1]."
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory, embedder, splitter, example_docs):
+    from assistant.engine import Engine
+
+    e = Engine(Config(extractor="none"), index_dir=tmp_path_factory.mktemp("lead_in") / "ix")
+    e.__dict__.update(embedder=embedder, splitter=splitter)
+    assert e.index_paths([example_docs / "kestrel_hill_observatory.md"]).ok
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def sources(engine):
+    store = engine.index.store
+    hits = [Hit(cid, 1.0, "test") for (cid,) in store.db.execute("select id from chunks order by id limit 1")]
+    return build_sources(hits, store.chunks([h.chunk_id for h in hits]), store.sentences_of([h.chunk_id for h in hits]),
+                         10_000, lambda t: len(t.split()))
+
+
+def test_lead_ins_are_taken_off():
+    assert strip_lead_in(LEAD_IN + FOUNDED) == FOUNDED
+    assert strip_lead_in("Based on the documents, the observatory was founded in 1898 [1].") == \
+        "The observatory was founded in 1898 [1]."
+    assert strip_lead_in("The answer to this question is:\n\n") == ""
+    # Not a lead-in: an answer that happens to start with "The answer".
+    assert strip_lead_in("The answer is not in the sources.") == "The answer is not in the sources."
+
+
+def test_a_numbered_list_is_items_not_a_sentence_1():
+    assert answer_sentences(LIST) == [
+        "1. It was founded in 1898 by Margarethe Olsson [1].", "2. It stands on the summit of Kestrel Hill [1]."]
+    assert answer_sentences("1. Founded in 1898 [1] 2. On Kestrel Hill [1]") == ["1. Founded in 1898 [1]", "2. On Kestrel Hill [1]"]
+    # A number that is no list item stays where it is.
+    assert answer_sentences("It opened in 1898 [1]. In chapter 2. The flood came.") == [
+        "It opened in 1898 [1].", "In chapter 2.", "The flood came."]
+
+
+def test_streamed_pieces_keep_a_marker_with_its_item():
+    done, rest = split_complete_sentences(STREAMED + " ")
+    assert done == ["The answer to this question is:\n\n", "1. It was founded in 1898 by Margarethe Olsson [1].\n",
+                    "2. It stands on the summit of Kestrel Hill [1]. "]
+    assert rest == ""
+    done, rest = split_complete_sentences(LEAD_IN + LIST + " ")
+    assert done[0] == LEAD_IN + "1. It was founded in 1898 by Margarethe Olsson [1]. "
+
+
+def test_the_short_answer_is_what_follows_the_lead_in():
+    assert clean_span("The answer to this question is: 1898") == "1898"
+    assert clean_span("The answer to this question is:\n1898.") == "1898"
+    assert clean_span("Based on the documents, Margarethe Olsson [1].") == "Margarethe Olsson"
+
+
+def test_the_strict_checks_keep_the_content_after_a_lead_in_and_every_list_item(engine, sources):
+    """What the answerer does with a streamed answer: each piece, its lead-in taken off
+    first, must be supported; then the citations and the entity check."""
+    checker = SupportChecker(sources, engine.embedder.encode)
+    for text in (STREAMED, LEAD_IN + FOUNDED, "Based on the documents, " + FOUNDED[0].lower() + FOUNDED[1:]):
+        done, rest = split_complete_sentences(text + " ")
+        pieces = [p for p in (strip_lead_in(done[0]), *done[1:]) if p.strip()]
+        assert pieces and all(checker.supported(p) for p in pieces), [(p, checker.support(p)) for p in pieces]
+        raw = "".join(pieces).strip()
+        answered, citations = resolve_citations(raw, sources, engine.embedder.encode)
+        assert [c.n for c in citations] == [1]
+        answerer = Answerer(engine.index.store, engine.embedder, generator=None, tag=engine.tag)
+        answer = replace(Answer("When was the Kestrel Hill Observatory founded?", answered, "test"), sources=sources,
+                         citations=citations)
+        answerer._check_entities(answer)
+        assert answer.text == answered != NO_ANSWER, answer.checks
+        assert all(c["supported"] for c in answer.checks), answer.checks
+        assert "1898" in answer.text and "answer to this question" not in answer.text

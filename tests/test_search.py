@@ -1,0 +1,130 @@
+"""Search mode, scope and exact duplicates on real indexes of the example documents."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import main
+from assistant.nlp.query_encoder import QueryEncoder
+from assistant.retrieve.scope import Scope, ScopeError
+from helpers import copy_docs, orphan_counts, vector_orphans
+
+QUESTION = "Who founded the Kestrel Hill Observatory?"
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory, embedder, splitter, example_docs):
+    """The example folder with an identical copy of one file in a sub-folder."""
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    root = tmp_path_factory.mktemp("search")
+    docs = copy_docs(example_docs, root / "docs")
+    (docs / "old").mkdir()
+    shutil.copy2(docs / "kestrel_hill_observatory.md", docs / "old" / "observatory copy.md")
+    engine = Engine(Config(), index_dir=root / "ix")
+    engine.__dict__.update(embedder=embedder, splitter=splitter)
+    report = engine.index_paths([docs])
+    assert report.ok and report.copies == 1 and report.added == 8
+    yield engine, docs
+    engine.close()
+
+
+def test_query_encoder_gives_the_embedders_vectors(embedder):
+    encoder = QueryEncoder(embedder.model_dir)
+    texts = [QUESTION, "tiny", "Ünïcödé — 12% of $355M in 2024?", "word " * 400]
+    reference = embedder.encode(texts)
+    for text, ref in zip(texts, reference):
+        assert np.abs(encoder.encode_one(text) - ref).max() < 1e-4
+
+
+def test_search_lists_passages_with_best_sentence_and_reasons(indexed):
+    engine, docs = indexed
+    found = engine.search(QUESTION, retriever="auto", k=3)
+    top = found[0]
+    assert top.chunk.path == str(docs / "kestrel_hill_observatory.md")
+    assert "founded in 1898" in top.best.text
+    marked = {top.best.text[a:b].lower() for a, b in top.marks}
+    assert "founded" in marked
+    assert any(r.startswith("names Kestrel Hill Observatory") for r in top.reasons())
+    assert top.copies == [str(docs / "old" / "observatory copy.md")]
+
+
+def test_identical_files_are_indexed_once(indexed):
+    engine, docs = indexed
+    store = engine.index.store
+    counts = store.counts()
+    assert counts["documents"] == 8 and counts["copies"] == 1
+    hits = engine.search("Kestrel Hill Observatory director open nights", retriever="dense", k=8)
+    paths = [p.chunk.path for p in hits]
+    assert str(docs / "old" / "observatory copy.md") not in paths
+
+
+def test_a_copy_takes_over_when_its_original_goes(tmp_path, make_engine, example_docs):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("kestrel_hill_observatory.md", "wren_bakery.rst"):
+        shutil.copy2(example_docs / name, docs / name)
+    shutil.copy2(docs / "kestrel_hill_observatory.md", docs / "copy.md")
+    engine = make_engine(tmp_path / "ix")
+    assert engine.index_paths([docs]).copies == 1
+    engine.forget(docs / "kestrel_hill_observatory.md")
+    store = engine.index.store
+    assert store.document(str(docs / "copy.md"))["status"] == "ok"
+    assert store.counts()["documents"] == 2 and store.counts()["copies"] == 0
+    assert engine.search(QUESTION, retriever="dense", k=1)[0].chunk.path == str(docs / "copy.md")
+    assert not any(orphan_counts(store).values()) and not any(vector_orphans(engine.index).values())
+    # Forgotten, it stays out of a rescan; indexed by name, it is now the copy of the one
+    # that took over.
+    assert engine.index_paths([docs]).copies == 0
+    assert engine.index_paths([docs / "kestrel_hill_observatory.md"]).copies == 1
+    assert store.copies_of([str(docs / "copy.md")]) == {str(docs / "copy.md"): [str(docs / "kestrel_hill_observatory.md")]}
+
+
+def test_a_changed_original_leaves_its_copy_indexed_on_its_own(tmp_path, make_engine, example_docs):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy2(example_docs / "kestrel_hill_observatory.md", docs / "a.md")
+    shutil.copy2(docs / "a.md", docs / "b.md")
+    engine = make_engine(tmp_path / "ix")
+    engine.index_paths([docs])
+    (docs / "a.md").write_text("The bakery on Mill Lane sells rye bread.\n")
+    engine.index_paths([docs])
+    store = engine.index.store
+    assert {store.document(str(docs / n))["status"] for n in ("a.md", "b.md")} == {"ok"}
+    assert engine.search(QUESTION, retriever="dense", k=1)[0].chunk.path == str(docs / "b.md")
+
+
+def test_scope_keeps_to_a_folder_a_file_or_a_type(indexed):
+    engine, docs = indexed
+    only_pdf = engine.search(QUESTION, retriever="auto", k=3, scope=Scope.of(types=["pdf"]))
+    assert only_pdf and all(p.chunk.path.endswith(".pdf") for p in only_pdf)
+    one_file = engine.search(QUESTION, retriever="hybrid", k=5, scope=Scope.of([docs / "wren_bakery.rst"]))
+    assert one_file and {p.chunk.path for p in one_file} == {str(docs / "wren_bakery.rst")}
+    # The copy in old/ admits its original's passages.
+    in_old = engine.search(QUESTION, retriever="auto", k=2, scope=Scope.of([docs / "old"]))
+    assert in_old[0].chunk.path == str(docs / "kestrel_hill_observatory.md")
+    with pytest.raises(ScopeError):
+        Scope.of(types=["p df"])
+
+
+def test_search_command_text_and_json(indexed, tmp_path):
+    engine, docs = indexed
+    runner = CliRunner()
+    pre = ["--index", str(engine.index_dir)]
+    out = runner.invoke(main, [*pre, "search", QUESTION, "-k", "2"], catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    assert "kestrel_hill_observatory.md" in out.output and "why:" in out.output
+    out = runner.invoke(main, [*pre, "search", QUESTION, "--json", "--type", "pdf", "-k", "2"], catch_exceptions=False)
+    data = json.loads(out.output)
+    assert data["passages"] and all(p["path"].endswith(".pdf") for p in data["passages"])
+    assert data["passages"][0]["sentence"]["text"] and data["passages"][0]["reasons"]
+    bad = runner.invoke(main, [*pre, "search", QUESTION, "--type", "p df"])
+    assert bad.exit_code == 2 and "unknown file type" in bad.output
+    zero = runner.invoke(main, [*pre, "search", QUESTION, "-k", "0"])
+    assert zero.exit_code == 2
