@@ -13,6 +13,7 @@ from rich.table import Table
 
 from . import models
 from .config import Config, ConfigError, default_config_path
+from .safetext import clean, show_path
 
 console = Console()
 err_console = Console(stderr=True)
@@ -36,6 +37,16 @@ class Context:
             self._engine = Engine(self.config, self.index_override)
         return self._engine
 
+
+
+def shown(text: str | None) -> str:
+    """Document (or model) text as rich markup for a terminal: no control characters."""
+    return escape(clean(text or ""))
+
+
+def shown_path(path) -> str:
+    """A path (or a stored key) as rich markup, its non-printable characters made visible."""
+    return escape(show_path(path))
 
 def _fail(message: str, code: int = 1):
     err_console.print(f"[bold red]error:[/] {escape(message)}")
@@ -99,7 +110,8 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 
             def progress(p):
                 bar.update(task, completed=int(p.fraction * 1000), files=f"{p.files_done}/{p.files_total}",
-                           chunks=p.chunks, eta=eta_text(p.eta_s), stage=p.stage, current=Path(p.current).name[:40])
+                           chunks=p.chunks, eta=eta_text(p.eta_s), stage=p.stage,
+                           current=escape(show_path(Path(p.current).name)[:40]))
 
             report = engine.index_paths(list(paths), on_progress=progress)
     except (models.ModelNotFound, IndexMismatch) as exc:
@@ -126,7 +138,9 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
                     f"{t['prompt']} prompt + {t['completion']} completion tokens, {t['seconds']}s"
                 )
         for path, error in report.failed:
-            console.print(f"[red]skipped[/] {escape(path)}: {escape(error)}")
+            console.print(f"[red]skipped[/] {shown_path(path)}: {shown_path(error)}")
+        for path, error in report.still_failed:
+            console.print(f"[red]still failing[/] {shown_path(path)} (unchanged): {shown_path(error)}")
     sys.exit(0 if report.ok else 1)
 
 
@@ -172,11 +186,11 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
         sys.stdout.write(" (cut: the sources do not say this)")
     sys.stdout.write("\n")
     if answer.understood_as:
-        console.print(f"[dim](understood as: {escape(answer.understood_as)})[/]")
+        console.print(f"[dim](understood as: {shown(answer.understood_as)})[/]")
     for check in answer.flagged:
-        console.print(f"[yellow]not supported by its citations:[/] {escape(check['sentence'])} [dim]({escape(check['reason'])})[/]")
+        console.print(f"[yellow]not supported by its citations:[/] {shown(check['sentence'])} [dim]({shown(check['reason'])})[/]")
     if answer.unsupported and answer.text.startswith("I don't know"):
-        console.print(f"[dim](the model answered \"{escape(answer.unsupported)}\", which no cited sentence states)[/]")
+        console.print(f"[dim](the model answered \"{shown(answer.unsupported)}\", which no cited sentence states)[/]")
     if answer.found:
         console.print("\n[bold]Passages found[/] [dim](none of them states the answer)[/]")
         for p in answer.found:
@@ -184,10 +198,10 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     if answer.citations:
         console.print("\n[bold]Sources[/]")
         for c in answer.citations:
-            where = escape(c.path) + (f", page {c.page}" if c.page else "")
+            where = shown_path(c.path) + (f", page {c.page}" if c.page else "")
             how = " [dim](attributed)[/]" if c.attributed else ""
             console.print(f"[bold cyan][{c.n}][/] {where}, chars {c.start}-{c.end}{how}")
-            console.print(f"    [italic]{escape(c.text)}[/]")
+            console.print(f"    [italic]{shown(c.text)}[/]")
     if explain:
         _print_explanation(answer)
     t = answer.timings
@@ -226,7 +240,7 @@ class StreamPrinter:
 
     @staticmethod
     def _write(text: str) -> None:
-        sys.stdout.write(text)
+        sys.stdout.write(clean(text))
         sys.stdout.flush()
 
 
@@ -238,7 +252,7 @@ def _print_explanation(answer) -> None:
     table.add_column("evidence")
     for s in answer.sources:
         ev = ", ".join(f"{k}={v}" for k, v in s.hit.evidence.items())
-        table.add_row(str(s.n), escape(s.label()), f"{s.hit.score:.4f}", escape(ev))
+        table.add_row(str(s.n), shown_path(s.label()), f"{s.hit.score:.4f}", escape(ev))
     console.print(table)
 
 
@@ -306,14 +320,14 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
 
 
 def _print_passage(p) -> None:
-    where = escape(p.chunk.path) + (f", page {p.page}" if p.page else "")
+    where = shown_path(p.chunk.path) + (f", page {p.page}" if p.page else "")
     console.print(f"[bold cyan][{p.n}][/] {where} [dim](score {p.hit.score:.3f})[/]")
     from rich.padding import Padding
 
     # Line breaks inside a sentence become spaces; the marks keep their offsets.
     lines = [marked_markup(p.best.text.replace("\n", " "), p.marks)] if p.best is not None else []
-    lines.append(f"[dim]why: {escape('; '.join(p.reasons()))}[/]")
-    lines += [f"[dim]identical copy: {escape(copy)}[/]" for copy in p.copies]
+    lines.append(f"[dim]why: {shown('; '.join(p.reasons()))}[/]")
+    lines += [f"[dim]identical copy: {shown_path(copy)}[/]" for copy in p.copies]
     console.print(Padding("\n".join(lines), (0, 0, 0, 4)))
 
 
@@ -321,9 +335,9 @@ def marked_markup(text: str, marks: list[tuple[int, int]]) -> str:
     """Rich markup of `text` with the marked spans in bold (everything else escaped)."""
     out, at = [], 0
     for start, end in marks:
-        out.append(escape(text[at:start]) + f"[bold yellow]{escape(text[start:end])}[/]")
+        out.append(shown(text[at:start]) + f"[bold yellow]{shown(text[start:end])}[/]")
         at = end
-    return "".join(out) + escape(text[at:])
+    return "".join(out) + shown(text[at:])
 
 
 @main.command()
@@ -343,7 +357,7 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
     for f in info["failures"]:
-        console.print(f"[red]failed[/] {escape(f['path'])}: {escape(f['error'] or '')}")
+        console.print(f"[red]failed[/] {shown_path(f['path'])}: {shown_path(f['error'] or '')}")
 
 
 @main.command()
@@ -354,7 +368,7 @@ def forget(obj: Context, path: Path) -> None:
     n = obj.engine.forget(path)
     if n == 0:
         # The index holds absolute paths: name the one compared, a typo or a relative path shows.
-        _fail(f"nothing in the index is under {path.resolve()}: no document was removed")
+        _fail(f"nothing in the index is under {show_path(path.resolve())}: no document was removed")
     console.print(f"removed {n} document(s)")
 
 
@@ -536,11 +550,11 @@ def _watch_lines(r, seconds: float) -> list[str]:
 
     lines = [f"[dim]{time.strftime('%H:%M:%S')}[/] added {r.added}, updated {r.updated}, moved {r.moved}, "
              f"removed {r.removed}, failed {len(r.failed)}; unchanged {r.unchanged} ({seconds:.1f}s)"]
-    lines += [f"  [green]added[/] {escape(p)}" for p in r.added_paths]
-    lines += [f"  [cyan]updated[/] {escape(p)}" for p in r.updated_paths]
-    lines += [f"  [cyan]moved[/] {escape(old)} -> {escape(new)}" for old, new in r.moved_paths]
-    lines += [f"  [yellow]removed[/] {escape(p)}" for p in r.removed_paths]
-    lines += [f"  [red]failed[/] {escape(path)}: {escape(error)}" for path, error in r.failed]
+    lines += [f"  [green]added[/] {shown_path(p)}" for p in r.added_paths]
+    lines += [f"  [cyan]updated[/] {shown_path(p)}" for p in r.updated_paths]
+    lines += [f"  [cyan]moved[/] {shown_path(old)} -> {shown_path(new)}" for old, new in r.moved_paths]
+    lines += [f"  [yellow]removed[/] {shown_path(p)}" for p in r.removed_paths]
+    lines += [f"  [red]failed[/] {shown_path(path)}: {shown_path(error)}" for path, error in r.failed]
     return lines
 
 
@@ -618,8 +632,8 @@ def doctor(obj: Context) -> None:
 
     ok = True
     for check in run_checks(obj.config, obj.index_override):
-        mark = "[green]ok[/]  " if check.ok else "[red]FAIL[/]"
-        ok &= check.ok
+        mark = "[green]ok[/]  " if check.ok else "[yellow]WARN[/]" if check.warning else "[red]FAIL[/]"
+        ok &= check.ok or check.warning
         console.print(f"{mark} {check.name:22} {escape(check.detail)}")
     sys.exit(0 if ok else 1)
 

@@ -90,6 +90,9 @@ class Config:
     # "/scratch.md"). A folder's own `.assistantignore` file adds patterns of its own.
     ignore: list[str] = field(default_factory=list)
     theme: str = "textual-dark"
+    # Seconds an indexer waits for another one writing to the same index directory (one
+    # writer per index, across processes) before it gives up with an error.
+    writer_wait: float = 600.0
 
     def resolved_index_dir(self, override: str | os.PathLike | None = None) -> Path:
         for candidate in (override, os.environ.get(ENV_INDEX), self.index_dir):
@@ -121,6 +124,7 @@ class Config:
         defaults = asdict(type(self)())
         chosen = {k: v for k, v in asdict(self).items() if v != defaults[k]}
         tmp.write_text(tomli_w.dumps(chosen), encoding="utf-8")
+        os.chmod(tmp, 0o600)  # the folders one indexes are nobody else's business
         tmp.replace(path)
         return path
 

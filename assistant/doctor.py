@@ -17,6 +17,7 @@ class Check:
     name: str
     ok: bool
     detail: str
+    warning: bool = False  # not ok, but nothing fails for it: shown as a warning
 
 
 def _version(dist: str) -> str | None:
@@ -96,8 +97,18 @@ def _index_checks(config: Config, index_override: str | None, embedder_ok: bool)
     db_path = directory / DB_NAME
     if not db_path.exists():
         return [Check("index", True, f"no index yet at {directory}")]
-    conn = sqlite3.connect(str(db_path))
     out = []
+    from .store.private import readable_by_others
+
+    exposed = readable_by_others(directory)  # before anything opens (and tightens) it
+    out.append(Check(
+        "index privacy", not exposed,
+        f"{directory} is its owner's alone" if not exposed else
+        f"others can read the index ({', '.join(p.name for p in exposed[:4])}{', ...' if len(exposed) > 4 else ''}): "
+        f"it holds your documents' text; run chmod -R go-rwx {directory}",
+        warning=bool(exposed),
+    ))
+    conn = sqlite3.connect(str(db_path))
     integrity = conn.execute("pragma integrity_check").fetchone()[0]
     out.append(Check("index integrity", integrity == "ok", f"{db_path}: {integrity}"))
     orphans = conn.execute(

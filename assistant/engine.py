@@ -55,7 +55,8 @@ class Engine:
 
     @cached_property
     def index(self) -> Index:
-        return Index(self.index_dir, embedder_name=self.config.embedder, dim=self.embedder.dim)
+        return Index(self.index_dir, embedder_name=self.config.embedder, dim=self.embedder.dim,
+                     writer_timeout=self.config.writer_wait)
 
     @cached_property
     def generator(self) -> LlamaGenerator:

@@ -29,6 +29,7 @@ from .nlp.extract import Extractor, SentenceGraph, compact
 from .nlp.sentences import SentenceSplitter
 from .store import Index
 from .store.db import RowIds, to_blob, to_blob16
+from .safetext import key_path, path_key
 
 BATCH_DOCUMENTS = 32
 # A batch of long files is cut short, so that the first of them are written (and
@@ -52,6 +53,8 @@ class IndexReport:
     removed: int = 0
     copies: int = 0  # identical to a file indexed already: listed, not indexed again
     failed: list[tuple[str, str]] = field(default_factory=list)
+    # Unchanged files that failed on an earlier run and so still fail (path, error).
+    still_failed: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
     sentences: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -64,13 +67,14 @@ class IndexReport:
 
     @property
     def ok(self) -> bool:
-        return not self.failed
+        return not self.failed and not self.still_failed
 
     def as_dict(self) -> dict:
         return {
             "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
             "moved": self.moved, "removed": self.removed, "copies": self.copies, "chunks": self.chunks,
             "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
+            "still_failed": [{"path": p, "error": e} for p, e in self.still_failed],
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "embedder_tokens": self.embedder_tokens,
         }
@@ -97,7 +101,7 @@ class _Meter:
 
     def __init__(self, files: list[Path], on_progress: Callable[[Progress], None] | None):
         self.on_progress = on_progress
-        self.sizes = {str(f): _size(f) for f in files} if on_progress else {}
+        self.sizes = {path_key(f): _size(f) for f in files} if on_progress else {}
         self.total = sum(self.sizes.values())
         self.done = 0
         self.files_total, self.files_done = len(files), 0
@@ -169,6 +173,9 @@ class Indexer:
         # grounded retriever; only with the entity layer, the one thing that uses them.
         self.sentence_vectors = sentence_vectors and extractor is not None
         self.aboutness = aboutness
+        # Told when another process holds the index's writer lock and this run waits for it
+        # (None: a line on stderr).
+        self.on_wait: Callable[[str], None] | None = None
         self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
         self._run_hashes: dict[str, str] = {}
         self._meter = _Meter([], None)  # the progress of the run in flight
@@ -180,6 +187,11 @@ class Indexer:
         self, roots: Iterable[Path], on_progress: Callable[[Progress], None] | None = None,
         remove_missing: bool = True,
     ) -> IndexReport:
+        # One writer per index across processes: the whole run under the index's lock file.
+        with self.index.writing(on_wait=self.on_wait):
+            return self._index_paths(roots, on_progress, remove_missing)
+
+    def _index_paths(self, roots, on_progress, remove_missing) -> IndexReport:
         roots = [Path(r).resolve() for r in roots]
         report = IndexReport()
         self._load_vectors()
@@ -188,12 +200,12 @@ class Indexer:
         rules = IgnoreRules(self.ignore)
         with _Timer(report, "scan"):
             files = list(iter_files(roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir, *excluded], rules=rules))
-        present = {str(p) for p in files}
+        present = {path_key(p) for p in files}
         ignored = self._newly_ignored(roots, present, rules) if remove_missing else []
         vanished = []
         if remove_missing:
             for doc in self.store.documents():
-                p = Path(doc["path"])
+                p = key_path(doc["path"])
                 if doc["path"] not in present and any(_is_within(p, r) for r in roots) and not p.exists():
                     vanished.append(doc)
         by_hash = {d["content_hash"]: d for d in vanished if d["status"] == "ok"}
@@ -204,13 +216,13 @@ class Indexer:
         for path in files:
             item = self._examine(path, report, by_hash)
             if item is None:
-                meter.skipped(str(path))
+                meter.skipped(path_key(path))
             else:
                 pending.append(item)
             if len(pending) >= BATCH_DOCUMENTS or sum(len(p.document.text) for p in pending) >= BATCH_CHARS:
                 self._process(pending, report)
                 pending = []
-            meter.emit(report, str(path), "reading")
+            meter.emit(report, path_key(path), "reading")
         if pending:
             self._process(pending, report)
         self._meter = _Meter([], None)
@@ -233,6 +245,10 @@ class Indexer:
         on_progress: Callable[[Progress], None] | None = None, total: int | None = None,
     ) -> IndexReport:
         """Index in-memory documents (key, text, title), e.g. an evaluation corpus."""
+        with self.index.writing(on_wait=self.on_wait):
+            return self._index_texts(items, on_progress, total)
+
+    def _index_texts(self, items, on_progress, total) -> IndexReport:
         report = IndexReport()
         self._load_vectors()
         pending: list[_Pending] = []
@@ -262,15 +278,19 @@ class Indexer:
 
     def forget(self, root: Path) -> int:
         """Remove a file or every document under a folder; how many were removed."""
+        with self.index.writing(on_wait=self.on_wait):
+            return self._forget(root)
+
+    def _forget(self, root: Path) -> int:
         root = Path(root).resolve()
         report = IndexReport()
         with self.write_lock:
             for doc in self.store.documents():
-                if _is_within(Path(doc["path"]), root):
+                if _is_within(key_path(doc["path"]), root):
                     self._remove(doc["path"], report)
         if report.removed or root.exists():
             # So that the next rescan of the folder around it does not bring it back.
-            self.store.exclude(str(root))
+            self.store.exclude(path_key(root))
         self._run_hashes = {}
         self._promote_stale_copies(report)
         self.refresh_entities(report)
@@ -282,10 +302,10 @@ class Indexer:
     def _lift_exclusions(self, roots: list[Path]) -> list[Path]:
         """Naming a forgotten path to index (or a path inside a forgotten folder) adds it
         back; the exclusions left, for the walk to skip."""
-        excluded = [Path(p) for p in self.store.exclusions()]
+        excluded = [key_path(p) for p in self.store.exclusions()]
         lifted = [e for e in excluded if any(_is_within(r, e) for r in roots)]
         if lifted:
-            self.store.lift_exclusions([str(e) for e in lifted])
+            self.store.lift_exclusions([path_key(e) for e in lifted])
         return [e for e in excluded if e not in lifted]
 
     def _newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules) -> list[str]:
@@ -293,7 +313,7 @@ class Indexer:
         leave out (a pattern or an .assistantignore added since): they leave the index."""
         out = []
         for doc in self.store.documents():
-            p = Path(doc["path"])
+            p = key_path(doc["path"])
             if doc["path"] in present or not p.exists():
                 continue
             if any(r.is_dir() and _is_within(p, r) and rules.ignored(p, r) for r in roots):
@@ -306,7 +326,7 @@ class Indexer:
         self.index.vectors("sentences")
 
     def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, dict]) -> _Pending | None:
-        key = str(path)
+        key = path_key(path)
         with _Timer(report, "load"):
             try:
                 st = path.stat()
@@ -316,6 +336,7 @@ class Indexer:
             old = self.store.document(key)
             if old is not None and old["mtime"] == st.st_mtime and old["size"] == st.st_size:
                 report.unchanged += 1
+                self._note_still_failed(old, report)
                 return None
             try:
                 data = path.read_bytes()
@@ -328,6 +349,7 @@ class Indexer:
                 with self.store.lock, self.store.db.conn:
                     self.store.db["documents"].update(old["id"], {"mtime": st.st_mtime, "size": st.st_size})
                 report.unchanged += 1
+                self._note_still_failed(old, report)
                 return None
             source = moved_from.pop(digest, None)
             if source is not None and old is None:
@@ -357,7 +379,7 @@ class Indexer:
         """An identical file is indexed already (or in this run): list this one as its copy,
         so that one content never fills two places in an answer's sources."""
         original = self._run_hashes.get(digest) or self.store.indexed_with_hash(digest, key)
-        if original is None or original == key or not Path(original).exists():
+        if original is None or original == key or not key_path(original).exists():
             return False
         with self.write_lock:
             self.index.apply_row_changes(self.store.record_copy(key, original, digest, st.st_mtime, st.st_size))
@@ -374,13 +396,18 @@ class Indexer:
         for key in stale:
             with self.write_lock:
                 self.index.apply_row_changes(self.store.delete_document(key))
-            path = Path(key)
+            path = key_path(key)
             item = self._examine(path, report, {}) if path.exists() else None
             if item is not None:
                 item.existed = True  # it was listed before: to the person it is updated, not new
                 pending.append(item)
         if pending:
             self._process(pending, report)
+
+    @staticmethod
+    def _note_still_failed(old: dict, report: IndexReport) -> None:
+        if old.get("status") == "error":
+            report.still_failed.append((old["path"], old.get("error") or "failed on an earlier run"))
 
     def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]

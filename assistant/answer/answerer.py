@@ -69,7 +69,9 @@ class Answer:
             "question": self.question,
             "answer": self.text,
             "retriever": self.retriever,
-            "abstained": self.abstained,
+            # Whatever path led to "I don't know" (no close passage, an unsupported span cut),
+            # the answer abstained.
+            "abstained": self.abstained or self.unknown,
             "relevance": None if self.relevance is None else round(self.relevance, 4),
             "unsupported_cut": self.unsupported,
             "short_answer": self.short,

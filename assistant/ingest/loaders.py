@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import logging
 import re
 import warnings
 from bisect import bisect_right
@@ -235,16 +236,7 @@ def _html_to_text(markup: bytes | str) -> tuple[str, str | None]:
     title = None
     if soup.title is not None:
         title = " ".join(soup.title.get_text().split()) or None
-    for tag in soup.find_all(_DROP_TAGS):
-        tag.decompose()
-    for tag in soup.find_all(_BLOCK_TAGS):
-        tag.insert_before(_PARA)
-        tag.insert_after(_PARA)
-    for tag in soup.find_all("br"):
-        tag.replace_with(_LINE)
-    for tag in soup.find_all(("td", "th")):
-        tag.insert_after(_CELL)
-    raw = soup.get_text()
+    raw = "".join(_text_with_marks(soup))
     paragraphs = []
     for para in raw.split(_PARA):
         lines = []
@@ -256,6 +248,49 @@ def _html_to_text(markup: bytes | str) -> tuple[str, str | None]:
         if lines:
             paragraphs.append("\n".join(lines))
     return _normalise("\n\n".join(paragraphs)), title
+
+
+_BLOCK_SET, _DROP_SET = frozenset(_BLOCK_TAGS), frozenset(_DROP_TAGS)
+
+
+def _text_with_marks(soup) -> list[str]:
+    """The soup's text (what get_text() gives: NavigableString and CData, no comments) with
+    the structure marks: _PARA around a block tag, _LINE for <br>, _CELL after a table
+    cell; dropped tags are skipped whole. One walk over the tree with an explicit stack:
+    linear in its size and free of the recursion limit, however deep the nesting (marking
+    the tree by inserting strings into it cost a walk of the siblings per insert)."""
+    from bs4 import CData, NavigableString, Tag
+
+    keep = (NavigableString, CData)
+    out: list[str] = []
+    # A string to emit on the way out of a tag, or a node to enter (children reversed).
+    stack: list = [iter(soup.contents)]
+    while stack:
+        top = stack[-1]
+        if isinstance(top, str):
+            stack.pop()
+            out.append(top)
+            continue
+        node = next(top, None)
+        if node is None:
+            stack.pop()
+            continue
+        if isinstance(node, Tag):
+            name = node.name
+            if name in _DROP_SET:
+                continue
+            if name == "br":
+                out.append(_LINE)
+                continue
+            if name in _BLOCK_SET:
+                out.append(_PARA)
+                stack.append(_PARA)
+            elif name in ("td", "th"):
+                stack.append(_CELL)
+            stack.append(iter(node.contents))
+        elif type(node) in keep:
+            out.append(node)
+    return out
 
 
 @register("HTML", ".html", ".htm")
@@ -291,6 +326,22 @@ def _join_pages(page_texts: list[str]) -> tuple[str, list[tuple[int, int]]]:
 
 @register("PDF", ".pdf")
 def _load_pdf(data: bytes) -> LoadedDocument:
+    # pypdf reports what it repairs (a wrong startxref, a missing EOF marker) through its
+    # logger and warnings; nothing configures logging here, so Python would print them on
+    # stderr over the progress bar. The document loads or fails with a reason of our own.
+    _quiet_pypdf_logger()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _read_pdf(data)
+
+
+def _quiet_pypdf_logger() -> None:
+    log = logging.getLogger("pypdf")
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())  # a handler: Python's last-resort stderr one stays out
+
+
+def _read_pdf(data: bytes) -> LoadedDocument:
     from pypdf import PdfReader
     from pypdf.errors import DependencyError
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -175,6 +176,9 @@ class ExtractionCache:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # In the index folder, and as private as the index (store/private.py): it holds
+        # what was extracted from the documents. SQLite gives its -wal and -shm this mode.
+        os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
         with self._lock:

@@ -1,5 +1,5 @@
 from .db import ChunkRow, SentenceRow, Store
-from .index import Index, IndexMismatch
+from .index import Index, IndexBusy, IndexMismatch
 from .vectors import VectorIndex
 
-__all__ = ["ChunkRow", "Index", "IndexMismatch", "SentenceRow", "Store", "VectorIndex"]
+__all__ = ["ChunkRow", "Index", "IndexBusy", "IndexMismatch", "SentenceRow", "Store", "VectorIndex"]

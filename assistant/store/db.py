@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from ..imports import hidden
+from .lockfile import FileLock
+from .private import private_dir, private_file
 
 with hidden("pandas"):
     import sqlite_utils
@@ -93,15 +95,20 @@ def from_blob16(blob: bytes) -> np.ndarray:
 class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
+        private_file(self.path)  # before SQLite creates it (its -wal and -shm take its mode)
         conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
         self.db = sqlite_utils.Database(conn)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        # sqlite3 connections are not safe to use from two threads at once.
-        self.lock = threading.RLock()
-        self._create_schema()
+        # Two processes opening a new database at once (two `assistant index` runs) would
+        # collide on the switch to WAL and the schema ("database is locked" at once, the
+        # busy timeout does not cover it): they take turns on a lock file beside it.
+        with FileLock(self.path.with_name(self.path.name + ".init.lock"), timeout=60):
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            # sqlite3 connections are not safe to use from two threads at once.
+            self.lock = threading.RLock()
+            self._create_schema()
 
     def close(self) -> None:
         self.db.conn.close()

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from .db import RowIds, Store, from_blob, from_blob16
+from .lockfile import FileLock, LockTimeout
+from .private import private_dir
 from .vectors import VectorIndex
 
 DB_NAME = "index.db"
+# Held (fcntl.flock) by the one writer of the index for a whole run of the indexer (an
+# `assistant index`, a forget, one run of a watcher or of the UI's indexing), across
+# processes: the vector files are only ever written by its holder.
+WRITER_LOCK = "writer.lock"
 
 # name -> (table, blob column, file, decoder): every hnswlib file and where its vectors
 # live in SQLite.
@@ -26,10 +34,15 @@ class IndexMismatch(Exception):
     pass
 
 
+class IndexBusy(IndexMismatch):
+    """Another process is indexing into the same directory and did not finish in time (a
+    kind of IndexMismatch, so that every command that reports one reports this)."""
+
+
 class Index:
-    def __init__(self, directory: Path, embedder_name: str, dim: int):
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
+    def __init__(self, directory: Path, embedder_name: str, dim: int, writer_timeout: float | None = 600.0):
+        self.dir = private_dir(Path(directory))
+        self.writer_lock = FileLock(self.dir / WRITER_LOCK, timeout=writer_timeout)
         self.store = Store(self.dir / DB_NAME)
         built_with = self.store.get_meta("embedder")
         if built_with is None:
@@ -51,6 +64,44 @@ class Index:
     def chunk_vectors(self) -> VectorIndex:
         return self._sets["chunks"]
 
+    @contextlib.contextmanager
+    def writing(self, on_wait: Callable[[str], None] | None = None):
+        """Be the one writer of this index (across processes) for the block: wait for
+        another indexer to finish (saying so through `on_wait`, default stderr), up to the
+        lock's timeout, then raise IndexBusy."""
+        try:
+            self.writer_lock.acquire(on_wait=on_wait, wait_message=f"waiting for another indexer of {self.dir}…")
+        except LockTimeout as exc:
+            raise IndexBusy(
+                f"another indexer is writing to {self.dir} and did not finish within "
+                f"{self.writer_lock.timeout:g} s; try again when it is done"
+            ) from exc
+        try:
+            yield self
+        finally:
+            self.writer_lock.release()
+
+    def _row_ids(self, name: str) -> set[int]:
+        table, column, _, _ = VECTOR_SETS[name]
+        with self.store.lock:
+            return {r[0] for r in self.store.db.execute(f"select id from {table} where {column} is not null")}
+
+    def _save(self, name: str, version: str) -> None:
+        """Write a set's file, only as the writer (a reader that rebuilt a stale set keeps
+        it in memory when an indexer holds the lock), and only when its ids are the rows'."""
+        vec = self._sets[name]
+        if not self.writer_lock.acquire(blocking=False):
+            return
+        try:
+            if self.store.version != version:
+                return  # the rows moved on since the set was built: leave the stamp stale
+            if vec._ids != self._row_ids(name):
+                ids, vecs = self._blobs(name)
+                vec.rebuild(ids, vecs)
+            vec.save(version)
+        finally:
+            self.writer_lock.release()
+
     def _blobs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         table, column, _, decode = VECTOR_SETS[name]
         with self.store.lock:
@@ -65,10 +116,12 @@ class Index:
             version = self.store.version
             vec = self._sets[name]
             if self._versions[name] != version:
-                if not vec.load(version):
+                # A file stamped current whose ids are not the rows' (written by an older
+                # build without the writer's lock) is rebuilt as a stale one is.
+                if not (vec.load(version) and vec._ids == self._row_ids(name)):
                     ids, vecs = self._blobs(name)
                     vec.rebuild(ids, vecs)
-                    vec.save(version)
+                    self._save(name, version)
                 self._versions[name] = version
             return vec
 
@@ -95,11 +148,11 @@ class Index:
         """Called by the single writer once its changes are applied: stamp and save."""
         with self._lock:
             version = self.store.version
-            for name, vec in self._sets.items():
+            for name in self._sets:
                 # A set that missed some of this writer's changes keeps its old stamp and
                 # is rebuilt from the database the next time it is read.
                 if self._versions[name] == version:
-                    vec.save(version)
+                    self._save(name, version)
         self.store.checkpoint()
 
     def size_on_disk(self) -> int:

@@ -68,6 +68,7 @@ class VectorIndex:
             self._index.resize_index(used + 64)
         tmp = self.path.with_suffix(".tmp")
         self._index.save_index(str(tmp))
+        os.chmod(tmp, 0o600)  # the index is its owner's alone (store/private.py)
         os.replace(tmp, self.path)
         meta = {
             "version": version,
@@ -77,6 +78,7 @@ class VectorIndex:
         }
         tmp_stamp = self.stamp_path().with_suffix(".json.tmp")
         tmp_stamp.write_text(json.dumps(meta))
+        os.chmod(tmp_stamp, 0o600)
         os.replace(tmp_stamp, self.stamp_path())
 
     # -- updates -----------------------------------------------------------------

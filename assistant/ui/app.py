@@ -39,6 +39,7 @@ from .widgets.chat import AnswerView, ChatLog, CitationSelected, search_summary,
 from .widgets.conversations import ConversationList
 from .widgets.sources import OpenSource, SourcesPane
 from .widgets.status import StatusBar
+from ..safetext import key_path, show_path
 
 # The retrievers ctrl+r cycles through (every retriever and variant is in the settings).
 QUICK_RETRIEVERS = ["auto", "hybrid", "hop", "dense", "bm25", "ppr", "slim", "unweaver", "grounded"]
@@ -395,16 +396,16 @@ class AssistantApp(App):
         self.query_one(SourcesPane).action_open()
 
     def on_open_source(self, message: OpenSource) -> None:
-        path = message.path
+        path = str(key_path(message.path))
         if not Path(path).exists():
-            self.notify(f"the file is no longer there: {path}", severity="error")
+            self.notify(f"the file is no longer there: {show_path(path)}", severity="error", markup=False)
             return
         try:
             self.opener(path)
         except OSError as exc:
-            self.notify(f"cannot open {path}: {exc}", severity="error")
+            self.notify(f"cannot open {show_path(path)}: {exc}", severity="error", markup=False)
             return
-        self.notify(f"opened {Path(path).name}")
+        self.notify(f"opened {show_path(Path(path).name)}", markup=False)
 
     # -- retriever and settings ----------------------------------------------------
     def use_retriever(self, name: str) -> None:
@@ -630,7 +631,8 @@ class AssistantApp(App):
                                                   (r.removed + removed, "removed"), (len(r.failed), "failed")) if n]
             self.activity = "indexed: " + ", ".join(parts) if parts else "up to date"
             for path, reason in r.failed[:5]:
-                self.notify(f"{Path(path).name}: {reason}", title="skipped a file", severity="warning")
+                self.notify(f"{show_path(Path(path).name)}: {show_path(reason)}", title="skipped a file",
+                            severity="warning", markup=False)
         else:
             self.activity = f"removed {removed} document(s)"
         self._show_status(info)

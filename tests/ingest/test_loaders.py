@@ -291,3 +291,18 @@ def test_unreadable_file(tmp_path):
         assert load_error(path) == "cannot read: Permission denied"
     finally:
         path.chmod(0o644)
+
+
+def test_html_deeply_nested_loads_with_its_structure(tmp_path):
+    # 20,000 nested blocks: marking each block by inserting strings into the tree walked
+    # the siblings or the subtree per insert (51 s here); one iterative walk takes a second
+    # and has no recursion limit.
+    depth = 20_000
+    inner = "<p>Deep <b>inside</b> the nest.</p><table><tr><td>a</td><td>b<br>c</td></tr></table>"
+    markup = "<html><head><title>Nest</title></head><body>" + "<div><span>" * depth + inner
+    markup += "</span></div>" * depth + "<p>After it.</p></body></html>"
+    path = tmp_path / "nest.html"
+    path.write_text(markup, encoding="utf-8")
+    doc = load(path)
+    assert doc.title == "Nest"
+    assert doc.text == "Deep inside the nest.\n\na | b\nc\n\nAfter it."

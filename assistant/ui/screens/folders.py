@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Static
+from ...safetext import show_path
 
 
 class FolderRequest(Message):
@@ -67,7 +68,7 @@ class FoldersScreen(ModalScreen[None]):
         errors = self.query_one("#error-table", DataTable)
         errors.clear()
         for f in failures:
-            errors.add_row(Text(f["path"]), Text(f["error"] or ""))
+            errors.add_row(Text(show_path(f["path"])), Text(show_path(f["error"] or "")))
         self.query_one("#folder-activity", Static).update(Text(activity))
 
     def _selected(self) -> str | None:

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from ...answer.prompt import NO_ANSWER
+from ...safetext import clean, show_path
 
 
 class CitationSelected(Message):
@@ -52,11 +53,11 @@ class AnswerView(Vertical):
         return self.accepted
 
     def _render_text(self) -> Text:
-        body = Text(self.accepted)
+        body = Text(clean(self.accepted, mark="\ufffd"))
         if self.state == "done":
             mark_answer(body, self.evidence)
         if self.draft:
-            body.append(self.draft, style="dim italic")
+            body.append(clean(self.draft), style="dim italic")
         if self.state == "streaming" and not (self.accepted or self.draft):
             body.append("searching your documents…", style="dim italic")
         return body
@@ -90,7 +91,7 @@ class AnswerView(Vertical):
         row.remove_children()
         buttons = []
         for c in self.evidence.get("citations") or self.evidence.get("found", []):
-            name = (c.get("title") or c["path"].rsplit("/", 1)[-1])[:28]
+            name = (clean(c.get("title")) or show_path(c["path"].rsplit("/", 1)[-1]))[:28]
             page = f" p.{c['page']}" if c.get("page") else ""
             button = Button(Text(f"[{c['n']}] {name}{page}"), classes="citation", compact=True)
             button.citation_n = c["n"]
@@ -126,11 +127,11 @@ def mark_answer(body: Text, evidence: dict) -> None:
         at = plain.find(check["sentence"])
         if at >= 0:
             body.stylize("yellow", at, at + len(check["sentence"]))
-        body.append(f"\n⚠ not supported by its citations: {check['reason']}", style="yellow italic")
+        body.append(f"\n⚠ not supported by its citations: {clean(check['reason'])}", style="yellow italic")
     if evidence.get("found") and evidence.get("mode") != "search":
         body.append("\nThe passages that were found are below and on the right; none of them states it.", style="dim")
     if evidence.get("understood_as"):
-        body.append(f"\n(understood as: {evidence['understood_as']})", style="dim")
+        body.append(f"\n(understood as: {clean(evidence['understood_as'])})", style="dim")
 
 
 def search_summary(query: str, found: list[dict], scope: str | None) -> str:
@@ -140,8 +141,8 @@ def search_summary(query: str, found: list[dict], scope: str | None) -> str:
         return f"No passages found for \"{query}\"{where}."
     lines = [f"{len(found)} passages for \"{query}\"{where}:"]
     for p in found:
-        name = p["path"].rsplit("/", 1)[-1] + (f", p. {p['page']}" if p.get("page") else "")
-        sentence = " ".join((p.get("sentence") or {}).get("text", "").split())
+        name = show_path(p["path"].rsplit("/", 1)[-1]) + (f", p. {p['page']}" if p.get("page") else "")
+        sentence = " ".join(clean((p.get("sentence") or {}).get("text", "")).split())
         lines.append(f"[{p['n']}] {name}: {sentence}")
     return "\n".join(lines)
 

@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from ...safetext import clean, show_path
 
 
 class OpenSource(Message):
@@ -20,11 +21,11 @@ class OpenSource(Message):
 def describe_source(source: dict) -> Text:
     """The header, the chunk text (cited sentences highlighted) and the "why"."""
     out = Text()
-    where = source["path"] + (f", page {source['page']}" if source.get("page") else "")
+    where = show_path(source["path"]) + (f", page {source['page']}" if source.get("page") else "")
     out.append(f"[{source['n']}] ", style="bold")
     out.append(where, style="bold underline")
     out.append("\n")
-    body = Text(source.get("text", ""))
+    body = Text(clean(source.get("text", ""), mark="\ufffd"))
     for start, end in source.get("highlights", []):
         body.stylize("bold reverse", start, end)
     for start, end in source.get("span_highlights", []):
@@ -34,7 +35,7 @@ def describe_source(source: dict) -> Text:
     out.append(f"score {source.get('score', 0):.4f}")
     for key, value in (source.get("evidence") or {}).items():
         out.append(f"\n  {key}: ", style="italic")
-        out.append(_short(value))
+        out.append(clean(_short(value)))
     return out
 
 
@@ -95,7 +96,7 @@ class SourcesPane(Widget):
         cited = {c["n"] for c in evidence.get("citations", [])}
         for s in sources:
             label = Text(f"[{s['n']}] ", style="bold" if s["n"] in cited else "dim")
-            label.append(s.get("title") or s["path"].rsplit("/", 1)[-1])
+            label.append(clean(s.get("title")) or show_path(s["path"].rsplit("/", 1)[-1]))
             if s.get("page"):
                 label.append(f", p. {s['page']}")
             options.add_option(Option(label, id=str(s["n"])))

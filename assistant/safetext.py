@@ -1,0 +1,75 @@
+"""Text that comes from the file system or from documents, made safe to store and to show.
+
+- Paths as keys: the OS hands Python a file name that is not valid UTF-8 with its odd bytes
+  as lone surrogates (surrogateescape, U+DC80..U+DCFF), which SQLite cannot store. The key
+  of such a path writes each of them as NUL + two hex digits: a POSIX path never holds NUL,
+  so the form is unambiguous and `key_path` gives back the very bytes to open. A valid
+  UTF-8 path is its own key.
+- Showing text on a terminal: `clean` drops control characters from document text (C0
+  but tab and newline, ESC, DEL, C1), so a document cannot clear the screen, set the
+  window title or plant a hyperlink; `show_path` makes every non-printable character of
+  a name visible as an escape (`\\n`, `\\x1b`, `\\xe9` for a byte that is not UTF-8).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+_ESCAPED = re.compile("\x00([0-9a-f]{2})")
+# C0 except \t and \n, DEL, C1.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def path_key(path: str | Path) -> str:
+    """The text under which a path is stored (valid UTF-8 whatever the name's bytes)."""
+    s = str(path)
+    if _SURROGATE.search(s):
+        s = _SURROGATE.sub(lambda m: "\x00%02x" % (ord(m.group()) - 0xDC00), s)
+    return s
+
+
+def key_os(key: str) -> str:
+    """The inverse of path_key: the OS's own (surrogateescape) text of a stored path."""
+    if "\x00" not in key:
+        return key
+    return _ESCAPED.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), key)
+
+
+def key_path(key: str) -> Path:
+    return Path(key_os(key))
+
+
+def clean(text: str | None, mark: str = "") -> str:
+    """Document text without the control characters a terminal would obey; `mark` (one
+    character, e.g. U+FFFD) stands in for each where offsets into the text must hold."""
+    if not text:
+        return text or ""
+    return _CONTROL.sub(mark, text)
+
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def show_path(path: str | Path | None) -> str:
+    """A path (or a stored key, or a name) with whatever is not printable made visible."""
+    if path is None:
+        return ""
+    s = key_os(str(path))
+    if s.isprintable():
+        return s
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if 0xDC80 <= o <= 0xDCFF:
+            out.append("\\x%02x" % (o - 0xDC00))
+        elif ch.isprintable():
+            out.append(ch)
+        elif ch in _NAMED:
+            out.append(_NAMED[ch])
+        elif o <= 0xFF:
+            out.append("\\x%02x" % o)
+        else:
+            out.append("\\u%04x" % o if o <= 0xFFFF else "\\U%08x" % o)
+    return "".join(out)
