@@ -112,6 +112,16 @@ def test_a_question_without_an_answer(tmp_path):
         conversation_json(history, conversation.id + 1)
 
 
+def test_markdown_export_carries_no_terminal_escapes(tmp_path):
+    history = History(Store(tmp_path / "index.db"))
+    conversation = history.create()
+    history.add(conversation.id, "user", "What does the note say?")
+    history.add(conversation.id, "assistant", "It says \x1b]0;owned\x07hello\x1bc and \x9bgoodbye.", "auto", {})
+    text = conversation_markdown(history, conversation.id)
+    assert "hello" in text and "goodbye" in text
+    assert not any(ch in text for ch in "\x1b\x07\x9b")
+
+
 def test_ctrl_e_writes_the_conversation_in_the_terminal_ui(asked, make_engine, tmp_path, monkeypatch):
     """The UI's export (here, beside the CLI's: it reads the same recorded conversation)."""
     ix, answer = asked

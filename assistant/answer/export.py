@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+from ..safetext import clean
 from ..store.history import History, Message
 
 FORMATS = ("md", "json")
@@ -37,7 +38,8 @@ def conversation_markdown(history: History, conversation_id: int) -> str:
              f"Conversation {data['id']}, {data['created_at']} to {data['updated_at']}.", ""]
     for i, turn in enumerate(data["turns"], start=1):
         lines += _turn_markdown(i, turn)
-    return "\n".join(lines).rstrip() + "\n"
+    # Read in a terminal as often as in an editor: nothing a document said may drive it.
+    return clean("\n".join(lines).rstrip()) + "\n"
 
 
 def conversation_text(history: History, conversation_id: int, fmt: str = "md") -> str:
