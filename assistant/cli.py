@@ -110,7 +110,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 
             def progress(p):
                 bar.update(task, completed=int(p.fraction * 1000), files=f"{p.files_done}/{p.files_total}",
-                           chunks=p.chunks, eta=eta_text(p.eta_s), stage=p.stage,
+                           chunks=p.chunks, eta=p.time_left(), stage=p.stage,
                            current=escape(show_path(Path(p.current).name)[:40]))
 
             report = engine.index_paths(list(paths), on_progress=progress)
@@ -208,13 +208,6 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, first token "
                   f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; conversation {conversation} "
                   "(follow up with --continue)[/]")
-
-
-def eta_text(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    minutes, secs = divmod(int(seconds), 60)
-    return f"about {minutes}:{secs:02d} left" if minutes < 60 else f"about {minutes // 60} h {minutes % 60} min left"
 
 
 class StreamPrinter:

@@ -25,7 +25,7 @@ from .ingest.walk import IgnoreRules, iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
 from .nlp.aboutness import section_mentions, subject_mention, title_mention_in
-from .nlp.extract import Extractor, SentenceGraph, compact
+from .nlp.extract import Extractor, compact
 from .nlp.sentences import SentenceSplitter
 from .store import Index
 from .store.db import RowIds, to_blob, to_blob16
@@ -92,6 +92,13 @@ class Progress:
     stage: str = ""  # "parsing 120/480 sentences", "embedding 64/300 chunks"
     fraction: float = 0.0  # of the run's work, by the size of the files still to index
     eta_s: float | None = None  # None until there is something to go by
+
+    def time_left(self) -> str:
+        """The ETA as the CLI and the status bar show it ("" while unknown)."""
+        if self.eta_s is None:
+            return ""
+        minutes, seconds = divmod(int(self.eta_s), 60)
+        return f"{minutes}:{seconds:02d} left" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min left"
 
 
 class _Meter:

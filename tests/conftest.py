@@ -174,3 +174,21 @@ def cli(config_file, embedder, splitter):
 
     return run
 
+
+@pytest.fixture
+def quick_cli(tmp_path, embedder, splitter):
+    """Like `cli`, with a config of this test's own that skips the entity layer
+    (`extractor = "none"`): for tests of files and folders, not of entities."""
+    from click.testing import CliRunner
+
+    from assistant.cli import main
+
+    config_file = tmp_path / "config.toml"
+    config_file.write_text('extractor = "none"\n')
+
+    def run(*args: str, index: Path):
+        return CliRunner().invoke(main, ["--config", str(config_file), "--index", str(index), *args],
+                                  catch_exceptions=False)
+
+    return run
+

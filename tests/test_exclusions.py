@@ -8,10 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
 
-from assistant.cli import main
 from assistant.config import Config
 from assistant.ingest.loaders import SUPPORTED_SUFFIXES
 from assistant.ingest.walk import IGNORE_FILE, IgnoreRules, iter_files
@@ -35,21 +32,8 @@ def indexed_paths(engine) -> set[str]:
     return {d["path"] for d in engine.index.store.documents()}
 
 
-@pytest.fixture
-def cli(tmp_path, embedder, splitter):
-    """`assistant --config CFG --index IX ARGS...` in-process (the models are loaded once)."""
-    config_file = tmp_path / "config.toml"
-    config_file.write_text('extractor = "none"\n')
-
-    def run(*args: str, index: Path):
-        return CliRunner().invoke(main, ["--config", str(config_file), "--index", str(index), *args],
-                                  catch_exceptions=False)
-
-    return run
-
-
 # -- forget ---------------------------------------------------------------------------
-def test_a_forgotten_file_stays_forgotten_until_it_is_indexed_by_name(tmp_path, make_engine, cli):
+def test_a_forgotten_file_stays_forgotten_until_it_is_indexed_by_name(tmp_path, make_engine, quick_cli):
     docs = write(tmp_path / "docs", TEXTS)
     bakery, sub = docs / "bakery.md", docs / "sub"
     engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
@@ -71,7 +55,7 @@ def test_a_forgotten_file_stays_forgotten_until_it_is_indexed_by_name(tmp_path, 
     assert engine.index_paths([docs]).added == 0
 
     # `assistant index THAT-FILE` adds it back, and the next rescan keeps it.
-    result = cli("index", str(bakery), index=tmp_path / "ix")
+    result = quick_cli("index", str(bakery), index=tmp_path / "ix")
     assert result.exit_code == 0 and "added 1" in result.output, result.output
     assert engine.index_paths([docs]).added == 0
     assert indexed_paths(engine) == {str(docs / "ferry.md"), str(bakery)}

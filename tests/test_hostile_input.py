@@ -11,9 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from assistant.cli import main
 from assistant.config import Config
 from helpers import squash
 
@@ -23,19 +21,6 @@ HOSTILE = ("The lighthouse keeper rang the bell \x1bc at dawn.\x1b]0;pwned\x07 "
 CONTROL = [chr(c) for c in [*range(0, 9), *range(11, 32), *range(0x7F, 0xA0)]]
 
 
-@pytest.fixture
-def cli(tmp_path, embedder, splitter):
-    """`assistant --config CFG --index IX ARGS...` in-process (the models are loaded once)."""
-    config_file = tmp_path / "config.toml"
-    config_file.write_text('extractor = "none"\n')
-
-    def run(*args: str, index: Path):
-        return CliRunner().invoke(main, ["--config", str(config_file), "--index", str(index), *args],
-                                  catch_exceptions=False)
-
-    return run
-
-
 def _no_control(text: str) -> None:
     bad = sorted({c for c in text if c in CONTROL and c != "\n"})
     assert not bad, f"control characters reach the terminal: {bad!r}"
@@ -43,7 +28,7 @@ def _no_control(text: str) -> None:
 
 # -- 1. file names that are not UTF-8 ----------------------------------------------------
 @pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8 needs a bytes file system")
-def test_a_file_name_that_is_not_utf8_is_indexed_and_shown_escaped(tmp_path, cli):
+def test_a_file_name_that_is_not_utf8_is_indexed_and_shown_escaped(tmp_path, quick_cli):
     docs = tmp_path / "d"
     docs.mkdir()
     (docs / "good.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
@@ -52,60 +37,60 @@ def test_a_file_name_that_is_not_utf8_is_indexed_and_shown_escaped(tmp_path, cli
     assert (docs / LATIN).exists()
     ix = tmp_path / "ix"
 
-    result = cli("index", str(docs), index=ix)
+    result = quick_cli("index", str(docs), index=ix)
     assert result.exit_code == 0, result.output
     assert "added 2" in result.output and "failed 0" in result.output
 
     # Found by a search, named with its odd byte escaped.
-    found = cli("search", "When was the clock tower built?", index=ix)
+    found = quick_cli("search", "When was the clock tower built?", index=ix)
     assert found.exit_code == 0, found.output
     assert "latin\\xe9name.txt" in squash(found.output)
 
     # A second run finds it unchanged (its key opens the same file again).
-    again = cli("index", str(docs), index=ix)
+    again = quick_cli("index", str(docs), index=ix)
     assert again.exit_code == 0 and "unchanged 2" in again.output, again.output
 
     # Forgotten by its name as the OS gives it, and gone from the index.
-    forgot = cli("forget", str(docs / LATIN), index=ix)
+    forgot = quick_cli("forget", str(docs / LATIN), index=ix)
     assert forgot.exit_code == 0 and "removed 1" in forgot.output, forgot.output
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8 needs a bytes file system")
-def test_a_file_name_that_is_not_utf8_that_fails_is_reported_escaped(tmp_path, cli):
+def test_a_file_name_that_is_not_utf8_that_fails_is_reported_escaped(tmp_path, quick_cli):
     docs = tmp_path / "d"
     docs.mkdir()
     (docs / "good.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
     with open(os.path.join(os.fsencode(docs), b"bad\xff\nname.pdf"), "wb") as f:
         f.write(b"not a pdf at all")
     ix = tmp_path / "ix"
-    result = cli("index", str(docs), index=ix)
+    result = quick_cli("index", str(docs), index=ix)
     assert result.exit_code == 1, result.output
     assert "added 1" in result.output and "failed 1" in result.output
     assert "bad\\xff\\nname.pdf" in squash(result.output)
-    status = cli("status", index=ix)
+    status = quick_cli("status", index=ix)
     assert "bad\\xff\\nname.pdf" in squash(status.output), status.output
 
 
 # -- 2. terminal escapes in documents ------------------------------------------------------
 @pytest.fixture
-def hostile_index(tmp_path, cli):
+def hostile_index(tmp_path, quick_cli):
     docs = tmp_path / "d"
     docs.mkdir()
     (docs / "lighthouse.txt").write_text(HOSTILE)
     (docs / "ferry\x1b[2Jnote.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
     ix = tmp_path / "ix"
-    result = cli("index", str(docs), index=ix)
+    result = quick_cli("index", str(docs), index=ix)
     assert result.exit_code == 0, result.output
     _no_control(result.output)
     return ix
 
 
-def test_search_prints_no_terminal_escapes_from_documents(hostile_index, cli):
-    result = cli("search", "When does the lighthouse keeper ring the bell?", index=hostile_index)
+def test_search_prints_no_terminal_escapes_from_documents(hostile_index, quick_cli):
+    result = quick_cli("search", "When does the lighthouse keeper ring the bell?", index=hostile_index)
     assert result.exit_code == 0, result.output
     assert "lighthouse keeper rang the bell" in result.output
     _no_control(result.output)
-    assert "ferry\\x1b[2Jnote.txt" in squash(cli("search", "When does the ferry leave?", index=hostile_index).output)
+    assert "ferry\\x1b[2Jnote.txt" in squash(quick_cli("search", "When does the ferry leave?", index=hostile_index).output)
 
 
 def test_the_terminal_ui_shows_no_terminal_escapes_from_documents(hostile_index, make_engine):
@@ -174,23 +159,23 @@ def test_doctor_warns_about_an_index_others_can_read(tmp_path, make_engine, umas
 
 
 # -- 4. smaller ones -----------------------------------------------------------------------
-def test_a_rerun_lists_files_that_still_fail_and_exits_1(tmp_path, cli):
+def test_a_rerun_lists_files_that_still_fail_and_exits_1(tmp_path, quick_cli):
     docs = tmp_path / "d"
     docs.mkdir()
     (docs / "good.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
     (docs / "two\nlines.pdf").write_bytes(b"not a pdf at all")
     ix = tmp_path / "ix"
-    first = cli("index", str(docs), index=ix)
+    first = quick_cli("index", str(docs), index=ix)
     assert first.exit_code == 1 and "failed 1" in first.output, first.output
-    again = cli("index", str(docs), index=ix)
+    again = quick_cli("index", str(docs), index=ix)
     assert "unchanged 2" in again.output, again.output
     assert again.exit_code == 1, again.output
     assert "still failing" in again.output and "two\\nlines.pdf" in squash(again.output)
     # The file alone, named on the command line: the same.
-    alone = cli("index", str(docs / "two\nlines.pdf"), index=ix)
+    alone = quick_cli("index", str(docs / "two\nlines.pdf"), index=ix)
     assert alone.exit_code == 1 and "two\\nlines.pdf" in squash(alone.output), alone.output
     # status escapes the newline in its name.
-    status = cli("status", index=ix)
+    status = quick_cli("status", index=ix)
     assert "two\\nlines.pdf" in squash(status.output), status.output
     assert not any(line.startswith("lines.pdf") for line in status.output.splitlines())
 

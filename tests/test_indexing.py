@@ -282,6 +282,8 @@ def test_progress_moves_through_a_long_file(tmp_path, make_engine, example_docs,
 
 
 def test_progress_meter_counts_only_the_work_left(tmp_path):
+    from dataclasses import replace
+
     from assistant.indexing import IndexReport, _Meter
 
     files = []
@@ -296,3 +298,6 @@ def test_progress_meter_counts_only_the_work_left(tmp_path):
     meter.finished([str(files[1])])
     meter.emit(IndexReport(), str(files[1]))
     assert seen[-1].fraction == 1.0 and seen[-1].files_done == 2 and seen[-1].eta_s is None
+    assert seen[-1].time_left() == ""
+    assert replace(seen[-1], eta_s=125.0).time_left() == "2:05 left"
+    assert replace(seen[-1], eta_s=3 * 3600 + 7 * 60).time_left() == "3 h 07 min left"

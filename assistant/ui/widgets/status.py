@@ -15,12 +15,6 @@ def human_size(n: int) -> str:
     return f"{n} B"
 
 
-def eta_text(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    return f"ETA {int(seconds // 60)}:{int(seconds % 60):02d}"
-
-
 class StatusBar(Horizontal):
     def compose(self):
         yield Static(id="status-index")
@@ -50,7 +44,7 @@ class StatusBar(Horizontal):
         bar.display = True
         bar.update(total=1000, progress=int(progress.fraction * 1000))
         parts = [f"indexing {progress.files_done}/{progress.files_total} files", f"{progress.chunks} chunks",
-                 f"{entities} entities", progress.stage, eta_text(progress.eta_s)]
+                 f"{entities} entities", progress.stage, progress.time_left()]
         self.query_one("#status-activity", Static).update(Text(" · ".join(p for p in parts if p)))
 
     def show_activity(self, message: str) -> None:
