@@ -128,3 +128,21 @@ def test_search_command_text_and_json(indexed, tmp_path):
     assert bad.exit_code == 2 and "unknown file type" in bad.output
     zero = runner.invoke(main, [*pre, "search", QUESTION, "-k", "0"])
     assert zero.exit_code == 2
+
+
+def test_search_from_a_fresh_process_imports_neither_torch_nor_the_answer_model(indexed):
+    """What keeps `assistant search` quick to start: the question is embedded in numpy,
+    spaCy comes without torch, and no LLM is loaded (bench/startup.py measures the time)."""
+    import subprocess
+    import sys
+
+    engine, _ = indexed
+    probe = ("import runpy, sys, atexit\n"
+             "atexit.register(lambda: print('LOADED', sorted(m for m in ('torch', 'sentence_transformers', "
+             "'transformers', 'llama_cpp', 'pandas') if m in sys.modules), file=sys.stderr))\n"
+             f"sys.argv = ['assistant', '--index', {str(engine.index_dir)!r}, 'search', {QUESTION!r}]\n"
+             "runpy.run_module('assistant', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "kestrel_hill_observatory.md" in done.stdout
+    assert "LOADED []" in done.stderr, done.stderr
