@@ -345,6 +345,8 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"index      {escape(info['index'])}")
     console.print(f"embedder   {info['embedder']}")
     copies = f", {info['copies']} identical copies" if info.get("copies") else ""
+    if info.get("partial"):
+        copies += f", {info['partial']} large being indexed in sections"
     console.print(f"documents  {info['documents']} ({info['failed']} failed{copies})")
     console.print(f"chunks     {info['chunks']}   sentences {info['sentences']}")
     console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")

@@ -93,6 +93,12 @@ class Config:
     # Seconds an indexer waits for another one writing to the same index directory (one
     # writer per index, across processes) before it gives up with an error.
     writer_wait: float = 600.0
+    # The budget of one file: reading and parsing it (in a reader process) may take this
+    # many seconds and this much memory; a file over either is skipped with its reason and
+    # the rest of the folder goes on. Files larger than max_file_mb are not read at all.
+    file_timeout_s: float = 120.0
+    file_memory_mb: int = 2048
+    max_file_mb: int = 200
 
     def resolved_index_dir(self, override: str | os.PathLike | None = None) -> Path:
         for candidate in (override, os.environ.get(ENV_INDEX), self.index_dir):

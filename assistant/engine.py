@@ -14,7 +14,7 @@ from .answer.answerer import Answer, Answerer
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
-from .indexing import Indexer, IndexReport, Progress
+from .indexing import FileBudget, Indexer, IndexReport, Progress
 from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
@@ -100,6 +100,7 @@ class Engine:
             extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
             write_lock=self.index_lock, sentence_vectors=self.config.sentence_vectors,
             aboutness=self.config.aboutness, ignore=self.config.ignore,
+            budget=FileBudget(self.config.file_timeout_s, self.config.file_memory_mb, self.config.max_file_mb),
         )
 
     @cached_property
@@ -244,5 +245,7 @@ class Engine:
         }
 
     def close(self) -> None:
+        if "indexer" in self.__dict__:
+            self.indexer.close()
         if "index" in self.__dict__:
             self.index.close()

@@ -13,14 +13,15 @@ import contextlib
 import hashlib
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 
 from .ingest.chunker import chunk_sentences
-from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, load
+from .ingest.isolate import IsolatedLoader
+from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError
 from .ingest.walk import IgnoreRules, iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
@@ -35,6 +36,12 @@ BATCH_DOCUMENTS = 32
 # A batch of long files is cut short, so that the first of them are written (and
 # searchable) before the last are read.
 BATCH_CHARS = 1_000_000
+# A document longer than this is large: it is indexed alone, after the other files of the
+# run (so it never holds them up), one section of about this size at a time, each section
+# written as it is done (so memory stays bounded and a killed run resumes where it was).
+SECTION_CHARS = 200_000
+# Large documents wait for the end of the run in memory, up to this much text in all.
+DEFERRED_CHARS = 64_000_000
 # Sentences parsed and chunks embedded between two progress reports.
 EXTRACT_SLICE = 256
 EMBED_SLICE = 64
@@ -118,9 +125,11 @@ class _Meter:
         self.total -= self.sizes.get(path, 0)
         self.files_done += 1
 
-    def finished(self, paths: list[str]) -> None:
-        self.done += sum(self.sizes.get(p, 0) for p in paths)
-        self.files_done += len(paths)
+    def finished(self, paths: list[str], share: float = 1.0, files: int | None = None) -> None:
+        """`share` of each file's bytes is done (less than 1: a section of a large file),
+        and `files` of them are complete."""
+        self.done += share * sum(self.sizes.get(p, 0) for p in paths)
+        self.files_done += len(paths) if files is None else files
 
     def emit(self, report: IndexReport, current: str, stage: str = "", batch: list[str] = (), share: float = 0.0) -> None:
         if self.on_progress is None:
@@ -140,6 +149,15 @@ def _size(path: Path) -> int:
 
 
 @dataclass
+class FileBudget:
+    """What one file may cost to read and parse (ingest/isolate.py) and its largest size."""
+
+    timeout_s: float = 120.0
+    memory_mb: int = 2048
+    max_file_mb: int = 200
+
+
+@dataclass
 class _Pending:
     path: str
     content_hash: str
@@ -147,6 +165,20 @@ class _Pending:
     size: int
     existed: bool
     document: LoadedDocument
+    # A large document goes through in sections: the one this item carries (None: all of
+    # it), the ord of its first chunk, and whether it ends the document.
+    part: tuple[int, int] | None = None
+    first_chunk: int = 0
+    last: bool = True
+    resume_chars: int = 0  # a large document half-written by an earlier run: done up to here
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return self.part or (0, len(self.document.text))
+
+    @property
+    def opens_document(self) -> bool:
+        return self.bounds[0] == 0
 
 
 class _Timer:
@@ -165,7 +197,7 @@ class Indexer:
         self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
         write_lock: contextlib.AbstractContextManager | None = None, sentence_vectors: bool = False,
-        aboutness: bool = True, ignore: Iterable[str] = (),
+        aboutness: bool = True, ignore: Iterable[str] = (), budget: FileBudget | None = None,
     ):
         self.index = index
         # Held while this writer changes the database and vectors (never while it parses or
@@ -186,8 +218,14 @@ class Indexer:
         self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
         self._run_hashes: dict[str, str] = {}
         self._meter = _Meter([], None)  # the progress of the run in flight
+        self.budget = budget or FileBudget()
+        self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb)
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
+
+    def close(self) -> None:
+        """Stop the reader process (it is started again by the next run)."""
+        self.reader.close()
 
     # -- entry points ------------------------------------------------------------
     def index_paths(
@@ -218,20 +256,30 @@ class Indexer:
         by_hash = {d["content_hash"]: d for d in vanished if d["status"] == "ok"}
 
         pending: list[_Pending] = []
+        large: list[_Pending] = []  # indexed last, a section at a time
         tokens_before = self.embedder.tokens_embedded
         self._meter = meter = _Meter(files, on_progress)
         for path in files:
             item = self._examine(path, report, by_hash)
             if item is None:
                 meter.skipped(path_key(path))
+            elif len(item.document.text) > SECTION_CHARS:
+                large.append(item)
             else:
                 pending.append(item)
             if len(pending) >= BATCH_DOCUMENTS or sum(len(p.document.text) for p in pending) >= BATCH_CHARS:
                 self._process(pending, report)
                 pending = []
+            if sum(len(p.document.text) for p in large) > DEFERRED_CHARS:
+                if pending:
+                    self._process(pending, report)
+                pending = []
+                self._process_large(large, report)
+                large = []
             meter.emit(report, path_key(path), "reading")
         if pending:
             self._process(pending, report)
+        self._process_large(large, report)
         self._meter = _Meter([], None)
         with _Timer(report, "write"), self.write_lock:
             for doc in vanished:
@@ -341,16 +389,22 @@ class Indexer:
                 self._fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
                 return None
             old = self.store.document(key)
-            if old is not None and old["mtime"] == st.st_mtime and old["size"] == st.st_size:
+            half_done = old is not None and old["status"] == "partial"
+            if old is not None and old["mtime"] == st.st_mtime and old["size"] == st.st_size and not half_done:
                 report.unchanged += 1
                 self._note_still_failed(old, report)
                 return None
+            if st.st_size > self.budget.max_file_mb * 1024 * 1024:
+                self._fail(key, f"larger than {self.budget.max_file_mb} MB (the max_file_mb setting); skipped",
+                           st.st_mtime, st.st_size, None, report)
+                return None
             try:
-                data = path.read_bytes()
+                digest = _file_digest(path)
             except OSError as exc:
                 self._fail(key, f"cannot read: {exc.strerror or exc}", st.st_mtime, st.st_size, None, report)
                 return None
-            digest = hashlib.sha256(data).hexdigest()
+            if half_done and old["content_hash"] == digest:
+                return self._resumed(path, key, old, st, report)
             if old is not None and old["content_hash"] == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
                 with self.store.lock, self.store.db.conn:
@@ -371,16 +425,28 @@ class Indexer:
                 return None
             if self._record_if_copy(key, digest, st, report):
                 return None
-            try:
-                document = load(path)
-            except LoadError as exc:
-                self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
-                return None
-            except Exception as exc:  # a parser bug must not stop the whole run
-                self._fail(key, f"unexpected {type(exc).__name__}: {exc}", st.st_mtime, st.st_size, digest, report)
+            document = self._load(key, path, st, digest, report)
+            if document is None:
                 return None
         self._run_hashes[digest] = key
         return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
+
+    def _load(self, key: str, path: Path, st, digest: str, report: IndexReport) -> LoadedDocument | None:
+        """The file read and parsed under its budget, or None with its failure recorded."""
+        try:
+            return self.reader.load(path)
+        except LoadError as exc:
+            self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
+            return None
+
+    def _resumed(self, path: Path, key: str, old: dict, st, report: IndexReport) -> _Pending | None:
+        """A large document an earlier run was stopped in: carry on after its last section."""
+        document = self._load(key, path, st, old["content_hash"], report)
+        if document is None:
+            return None
+        self._run_hashes[old["content_hash"]] = key
+        return _Pending(key, old["content_hash"], st.st_mtime, st.st_size, True, document,
+                        resume_chars=old.get("indexed_chars") or 0)
 
     def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
         """An identical file is indexed already (or in this run): list this one as its copy,
@@ -408,8 +474,8 @@ class Indexer:
             if item is not None:
                 item.existed = True  # it was listed before: to the person it is updated, not new
                 pending.append(item)
-        if pending:
-            self._process(pending, report)
+        self._process([p for p in pending if len(p.document.text) <= SECTION_CHARS], report)
+        self._process_large([p for p in pending if len(p.document.text) > SECTION_CHARS], report)
 
     @staticmethod
     def _note_still_failed(old: dict, report: IndexReport) -> None:
@@ -430,11 +496,33 @@ class Indexer:
         report.removed += 1
         report.removed_paths.append(key)
 
-    def _process(self, batch: list[_Pending], report: IndexReport) -> None:
+    def _process_large(self, items: list[_Pending], report: IndexReport) -> None:
+        """Each large document alone, a section at a time, each section written when done."""
+        for item in items:
+            bounds = section_bounds(item.document.text)
+            first_chunk = self.store.chunk_count(item.path) if item.resume_chars else 0
+            for n, (start, end) in enumerate(bounds):
+                if end <= item.resume_chars:
+                    continue
+                section = replace(item, part=(start, end), first_chunk=first_chunk, last=n == len(bounds) - 1)
+                self._process([section], report, f"part {n + 1}/{len(bounds)}: ")
+                first_chunk = self.store.chunk_count(item.path)
+
+    def _process(self, batch: list[_Pending], report: IndexReport, label: str = "") -> None:
+        if not batch:
+            return
         paths = [p.path for p in batch]
-        tick = lambda stage, share: self._meter.emit(report, paths[-1], stage, paths, share)  # noqa: E731
+        # A section is this share of its file's bytes, for the progress bar.
+        start, end = batch[0].bounds
+        scale = (end - start) / max(1, len(batch[0].document.text))
+        tick = lambda stage, share: self._meter.emit(  # noqa: E731
+            report, paths[-1], label + stage, paths, share * scale)
         with _Timer(report, "sentences"):
-            spans = self.splitter.split_many([p.document.text for p in batch])
+            spans = []
+            for item, found in zip(batch, self.splitter.split_many(
+                    [p.document.text[p.bounds[0]:p.bounds[1]] for p in batch])):
+                base = item.bounds[0]
+                spans.append([(base + s, base + e) for s, e in found])
         tick("splitting", 0.1)
         with _Timer(report, "chunk"):
             planned = []
@@ -476,7 +564,7 @@ class Indexer:
                 n_sents = sum(len(c.sentences) for c in chunks)
                 svecs = sentence_vecs[s_offset: s_offset + n_sents] if sentence_vecs is not None else None
                 s_offset += n_sents
-                if not chunks:
+                if not chunks and item.part is None:
                     self._fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
                     continue
                 chunk_rows, sentence_rows = [], []
@@ -501,25 +589,29 @@ class Indexer:
                         row["vec"] = to_blob16(v)
                 record = {
                     "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
-                    "size": item.size, "status": "ok", "error": None, "title": doc.title,
+                    "size": item.size, "status": "ok" if item.last else "partial", "error": None,
+                    "title": doc.title, "indexed_chars": item.bounds[1],
                     "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
                 }
                 added, removed = self.store.write_document(
                     record, chunk_rows, sentence_rows, graphs[b] if graphs is not None else None,
-                    notes[b] if notes is not None else None,
+                    notes[b] if notes is not None else None, first_ord=item.first_chunk,
+                    append=not item.opens_document,
                 )
                 self.index.apply_row_changes(
                     removed, added, vecs, svecs.astype(np.float32) if svecs is not None else None
                 )
                 report.chunks += len(chunks)
                 report.sentences += sum(len(s) for s in sentence_rows)
+                if not item.last:
+                    continue
                 if item.existed:
                     report.updated += 1
                     report.updated_paths.append(item.path)
                 else:
                     report.added += 1
                     report.added_paths.append(item.path)
-        self._meter.finished(paths)
+        self._meter.finished(paths, scale, files=sum(p.last for p in batch))
         tick("written", 0.0)
 
     def _embed_chunks(self, texts: list[str], tick: Callable[[float, str], None]) -> np.ndarray:
@@ -579,14 +671,15 @@ class Indexer:
                     chunk_graphs, chunk_texts = flat[k: k + n], texts[k: k + n]
                     k += n
                     title_mention, person = (None, False)
-                    if title and ci == 0 and chunk_graphs:
+                    opening = ci == 0 and item.opens_document
+                    if title and opening and chunk_graphs:
                         title_mention, person = title_mention_in(title, chunk_graphs[0], offsets[k - n], chunk_texts[0])
-                    if title_mention is None and self.aboutness and ci == 0 and chunk_graphs:
+                    if title_mention is None and self.aboutness and opening and chunk_graphs:
                         # No title names the document: what its opening sentence is about.
                         title_mention, person = subject_mention(chunk_graphs[0], offsets[k - n], chunk_texts[0])
                     if self.aboutness:
                         section_mentions(item.document.text, chunk_graphs, offsets[k - n: k], chunk_texts,
-                                         skip_first=ci == 0 and title_mention is not None)
+                                         skip_first=opening and title_mention is not None)
                     if self.coref is not None:
                         res = self.coref.resolve(chunk_texts, offsets[k - n: k], chunk_graphs, title_mention, person)
                     else:
@@ -663,6 +756,31 @@ class Indexer:
                 eid: describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
                 for eid, name in dirty if eid in notes
             }
+
+
+def _file_digest(path: Path) -> str:
+    """sha256 of a file, read a block at a time (never the whole file in memory)."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def section_bounds(text: str, size: int | None = None) -> list[tuple[int, int]]:
+    """Cut a long text into sections of about `size` characters, each ending at a paragraph
+    break where there is one (else a line break, else a space): no sentence spans two. The
+    cuts depend on the text alone, so a resumed run cuts where the stopped one did."""
+    size = size or SECTION_CHARS
+    bounds, start = [], 0
+    while len(text) - start > size:
+        end = cut = start + size
+        for separator in ("\n\n", "\n", " "):
+            at = text.rfind(separator, start + size // 2, end)
+            if at >= 0:
+                cut = at + len(separator)
+                break
+        bounds.append((start, cut))
+        start = cut
+    bounds.append((start, len(text)))
+    return bounds
 
 
 def _is_within(path: Path, root: Path) -> bool:

@@ -44,7 +44,7 @@ def orphan_counts(store) -> dict[str, int]:
         "sentences_chunk": q("select count(*) from sentences where chunk_id not in (select id from chunks)"),
         "sentences_doc": q("select count(*) from sentences where document_id not in (select id from documents)"),
         "chunks_of_failed": q(
-            "select count(*) from chunks where document_id in (select id from documents where status != 'ok')"
+            "select count(*) from chunks where document_id in (select id from documents where status not in ('ok', 'partial'))"
         ),
     }
 

@@ -60,7 +60,7 @@ def register(fmt: str, *suffixes: str) -> Callable[[Loader], Loader]:
         def wrapped(data: bytes) -> LoadedDocument:
             try:
                 return fn(data)
-            except LoadError:
+            except (LoadError, MemoryError):  # a MemoryError is the reader's budget (isolate.py)
                 raise
             except Exception as exc:  # parsers raise anything from KeyError to struct.error
                 raise LoadError(f"corrupt {fmt}: {_one_line(exc)}") from exc

@@ -140,15 +140,17 @@ class SentenceSplitter:
         result: list[list[Span]] = [[] for _ in texts]
         with self._lock:
             docs = self.nlp.pipe(paras, batch_size=128)
-            for (i, base), doc in zip(jobs, docs):
+            for (i, base), para, doc in zip(jobs, paras, docs):
+                # `para`, never `doc.text`: spaCy rebuilds that from every token on each
+                # access, which made a long paragraph quadratic (minutes per MB).
                 spans = []
                 for sent in doc.sents:
                     s, e = sent.start_char, sent.end_char
-                    while e > s and doc.text[e - 1].isspace():
+                    while e > s and para[e - 1].isspace():
                         e -= 1
                     if e > s:
                         spans.append((s, e))
-                result[i].extend((base + s, base + e) for s, e in merge_list_markers(doc.text, spans))
+                result[i].extend((base + s, base + e) for s, e in merge_list_markers(para, spans))
         return result
 
     def split(self, text: str) -> list[Span]:

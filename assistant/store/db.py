@@ -129,6 +129,10 @@ class Store:
             # Identical files are indexed once: a copy (status "copy") names the document
             # that holds its content. Older databases gain the column empty.
             db["documents"].add_column("copy_of", str)
+        if "indexed_chars" not in db["documents"].columns_dict:
+            # A large document is written a section at a time (status "partial" until its
+            # last): how far its sections go, so that a stopped run resumes there.
+            db["documents"].add_column("indexed_chars", int)
         db["documents"].create_index(["path"], unique=True, if_not_exists=True)
         db["documents"].create_index(["content_hash"], if_not_exists=True)
         db["chunks"].create(
@@ -257,10 +261,12 @@ class Store:
 
     def write_document(
         self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,
-        notes: list[dict[str, str]] | None = None,
+        notes: list[dict[str, str]] | None = None, first_ord: int = 0, append: bool = False,
     ) -> tuple[RowIds, RowIds]:
         """Replace everything stored for doc['path'] in one transaction; the ids of the new
-        rows and of the rows it replaced.
+        rows and of the rows it replaced. With `append`, the chunks are the next section of a
+        large document already begun: they are added after its chunks (from `first_ord`) and
+        the document's row takes the new values of `doc`.
 
         `sentences[i]` are the sentence rows of `chunks[i]`; `graphs[i][j]`, when given, is
         the extracted SentenceGraph of sentence j of chunk i; `notes[i]`, when given, maps a
@@ -268,12 +274,17 @@ class Store:
         class the chunk's graphs ground, so that every note belongs to a mention).
         """
         with self.lock, self.db.atomic():
-            removed = self._delete_document_rows(doc["path"])
             doc = {**doc, "indexed_at": time.time()}
-            doc_id = self.db["documents"].insert(doc).last_pk
+            row = self.db.execute("select id from documents where path = ?", [doc["path"]]).fetchone()
+            if append and row is not None:
+                removed, doc_id = RowIds(), row[0]
+                self.db["documents"].update(doc_id, doc)
+            else:
+                removed = self._delete_document_rows(doc["path"])
+                doc_id = self.db["documents"].insert(doc).last_pk
             added = RowIds()
             for i, chunk in enumerate(chunks):
-                chunk_id = self.db["chunks"].insert({**chunk, "document_id": doc_id, "ord": i}).last_pk
+                chunk_id = self.db["chunks"].insert({**chunk, "document_id": doc_id, "ord": first_ord + i}).last_pk
                 added.chunks.append(chunk_id)
                 for j, sent in enumerate(sentences[i]):
                     sentence_id = self.db["sentences"].insert({**sent, "document_id": doc_id, "chunk_id": chunk_id}).last_pk
@@ -284,6 +295,13 @@ class Store:
                     self._write_notes(notes[i], graphs[i], doc_id, chunk_id)
             self._bump_version()
         return added, removed
+
+    def chunk_count(self, path: str) -> int:
+        """How many chunks the document at `path` has (0 if it is not indexed)."""
+        with self.lock:
+            return self.db.execute(
+                "select count(*) from chunks c join documents d on d.id = c.document_id where d.path = ?", [path]
+            ).fetchone()[0]
 
     def _entity_id(self, key: str, name: str, kind: str) -> int:
         row = self.db.execute("select id, kind from entities where key = ?", [key]).fetchone()
@@ -553,6 +571,7 @@ class Store:
                 "documents": q("select count(*) from documents where status = 'ok'"),
                 "failed": q("select count(*) from documents where status = 'error'"),
                 "copies": q("select count(*) from documents where status = 'copy'"),
+                "partial": q("select count(*) from documents where status = 'partial'"),
                 "chunks": q("select count(*) from chunks"),
                 "sentences": q("select count(*) from sentences"),
                 "entities": q("select count(*) from entities"),
