@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import models
 from .config import Config
+from .store.health import fts5_available, index_health
 
 
 @dataclass
@@ -32,12 +33,8 @@ def run_checks(config: Config, index_override: str | None = None) -> list[Check]
     for dist in ("torch", "sentence-transformers", "spacy", "llama-cpp-python", "hnswlib", "sqlite-utils", "textual"):
         v = _version(dist)
         checks.append(Check(dist, v is not None or dist == "textual", v or "not installed"))
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.execute("create virtual table t using fts5(x)")
-        checks.append(Check("sqlite fts5", True, sqlite3.sqlite_version))
-    except sqlite3.OperationalError as exc:
-        checks.append(Check("sqlite fts5", False, str(exc)))
+    missing_fts5 = fts5_available()
+    checks.append(Check("sqlite fts5", missing_fts5 is None, missing_fts5 or sqlite3.sqlite_version))
 
     checks.append(_accelerator())
     embedder_ok = False
@@ -108,17 +105,10 @@ def _index_checks(config: Config, index_override: str | None, embedder_ok: bool)
         f"it holds your documents' text; run chmod -R go-rwx {directory}",
         warning=bool(exposed),
     ))
-    conn = sqlite3.connect(str(db_path))
-    integrity = conn.execute("pragma integrity_check").fetchone()[0]
-    out.append(Check("index integrity", integrity == "ok", f"{db_path}: {integrity}"))
-    orphans = conn.execute(
-        "select (select count(*) from chunks where document_id not in (select id from documents))"
-        " + (select count(*) from sentences where chunk_id not in (select id from chunks))"
-    ).fetchone()[0]
-    out.append(Check("index orphans", orphans == 0, f"{orphans} orphan rows"))
-    n_chunks = conn.execute("select count(*) from chunks").fetchone()[0]
-    n_docs = conn.execute("select count(*) from documents where status='ok'").fetchone()[0]
-    conn.close()
+    health = index_health(db_path)
+    out.append(Check("index integrity", health.integrity == "ok", f"{db_path}: {health.integrity}"))
+    out.append(Check("index orphans", health.orphans == 0, f"{health.orphans} orphan rows"))
+    n_chunks, n_docs = health.chunks, health.documents
     if embedder_ok:
         from .engine import Engine
 

@@ -84,8 +84,14 @@ class Engine:
         context = BuildContext(
             nlp=lambda: load_spacy(str(self.spacy_dir), PARSE_COMPONENTS),
             generator=lambda: self.generator, config=self.config, index_dir=self.index_dir,
+            extraction_cache=self._extraction_cache,
         )
         return build_extractor(self.config.extractor, context)
+
+    def _extraction_cache(self):
+        from .store.extraction_cache import ExtractionCache
+
+        return ExtractionCache(self.index_dir / "llm_extract_cache.sqlite")
 
     @cached_property
     def coref(self):

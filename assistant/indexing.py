@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from .ingest.chunker import chunk_sentences
+from .ingest.chunker import Chunk, chunk_sentences
 from .ingest.isolate import IsolatedLoader
 from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError
 from .ingest.walk import IgnoreRules, iter_files
@@ -179,6 +179,56 @@ class _Pending:
     @property
     def opens_document(self) -> bool:
         return self.bounds[0] == 0
+
+
+@dataclass
+class _Work:
+    """A document (or a section of one) on its way through a batch: its chunks, then what
+    each stage adds to them: per chunk, the sentence graphs, the sentences' resolved texts
+    and the extractor's notes; the chunk and sentence vectors."""
+
+    item: _Pending
+    chunks: list[Chunk]
+    graphs: list | None = None
+    resolved: list[list[str]] | None = None
+    notes: list[dict[str, str]] | None = None
+    vectors: np.ndarray | None = None
+    sentence_vectors: np.ndarray | None = None
+
+    def chunk_texts(self) -> list[str]:
+        text = self.item.document.text
+        return [text[c.start:c.end] for c in self.chunks]
+
+    def sentence_texts(self) -> list[str]:
+        """Each sentence as resolved by coreference where it was, else as written."""
+        if self.resolved is not None:
+            return [t for texts in self.resolved for t in texts]
+        text = self.item.document.text
+        return [text[s:e] for c in self.chunks for s, e in c.sentences]
+
+    def rows(self) -> tuple[list[dict], list[list[dict]]]:
+        """The chunk rows and, per chunk, its sentence rows, as the store writes them."""
+        doc = self.item.document
+        chunk_rows, sentence_rows = [], []
+        for c, v in zip(self.chunks, self.vectors):
+            chunk_rows.append({
+                "start": c.start, "end": c.end, "n_tokens": c.n_tokens,
+                "page_start": doc.page_at(c.start), "page_end": doc.page_at(max(c.start, c.end - 1)),
+                "text": doc.text[c.start:c.end], "embedding": to_blob(v),
+            })
+            sentence_rows.append([
+                {"ord": j, "start": s, "end": e, "page": doc.page_at(s), "text": doc.text[s:e]}
+                for j, (s, e) in enumerate(c.sentences)
+            ])
+        if self.resolved is not None:
+            for rows, texts in zip(sentence_rows, self.resolved):
+                for row, text in zip(rows, texts):
+                    if text != row["text"]:
+                        row["resolved_text"] = text
+        if self.sentence_vectors is not None:
+            for row, v in zip((row for rows in sentence_rows for row in rows), self.sentence_vectors):
+                row["vec"] = to_blob16(v)
+        return chunk_rows, sentence_rows
 
 
 class _Timer:
@@ -407,8 +457,7 @@ class Indexer:
                 return self._resumed(path, key, old, st, report)
             if old is not None and old["content_hash"] == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
-                with self.store.lock, self.store.db.conn:
-                    self.store.db["documents"].update(old["id"], {"mtime": st.st_mtime, "size": st.st_size})
+                self.store.touch_document(key, st.st_mtime, st.st_size)
                 report.unchanged += 1
                 self._note_still_failed(old, report)
                 return None
@@ -417,8 +466,7 @@ class Indexer:
                 # A rename: the content is indexed already, only its path changes.
                 with self.write_lock:
                     self.store.move_document(source["path"], key)
-                    with self.store.lock, self.store.db.conn:
-                        self.store.db.execute("update documents set mtime = ? where path = ?", [st.st_mtime, key])
+                    self.store.touch_document(key, st.st_mtime)
                     self.index.apply_row_changes(RowIds())
                 report.moved += 1
                 report.moved_paths.append((source["path"], key))
@@ -509,119 +557,112 @@ class Indexer:
                 first_chunk = self.store.chunk_count(item.path)
 
     def _process(self, batch: list[_Pending], report: IndexReport, label: str = "") -> None:
+        """Split, chunk, extract and embed a batch of documents (or one section of a large
+        one) together, then write each document in its own transaction."""
         if not batch:
             return
-        paths = [p.path for p in batch]
-        # A section is this share of its file's bytes, for the progress bar.
-        start, end = batch[0].bounds
-        scale = (end - start) / max(1, len(batch[0].document.text))
-        tick = lambda stage, share: self._meter.emit(  # noqa: E731
-            report, paths[-1], label + stage, paths, share * scale)
-        with _Timer(report, "sentences"):
-            spans = []
-            for item, found in zip(batch, self.splitter.split_many(
-                    [p.document.text[p.bounds[0]:p.bounds[1]] for p in batch])):
-                base = item.bounds[0]
-                spans.append([(base + s, base + e) for s, e in found])
+        tick = self._ticker(batch, report, label)
+        works = self._plan(batch, report)
         tick("splitting", 0.1)
-        with _Timer(report, "chunk"):
-            planned = []
-            for item, sents in zip(batch, spans):
-                text = item.document.text
-                chunks = chunk_sentences(
-                    text, sents, self.chunk_tokens, self.embedder.count_tokens, self.embedder.token_spans
-                )
-                planned.append(chunks)
-        graphs = notes = None
         embedded_from = 0.1
         if self.extractor is not None:
-            graphs, resolved, notes = self._extract(batch, planned, report, lambda f, stage: tick(stage, 0.1 + 0.6 * f))
+            graphs, resolved, notes = self._extract(batch, [w.chunks for w in works], report,
+                                                    lambda f, stage: tick(stage, 0.1 + 0.6 * f))
+            for n, work in enumerate(works):
+                work.graphs, work.resolved = graphs[n], resolved[n]
+                work.notes = notes[n] if notes is not None else None
             embedded_from = 0.7
         with _Timer(report, "embed"):
-            flat = [item.document.text[c.start:c.end] for item, chunks in zip(batch, planned) for c in chunks]
-            vectors = self._embed_chunks(flat, lambda f, stage: tick(stage, embedded_from + (0.95 - embedded_from) * f))
-        sentence_vecs = None
+            self._embed_chunks(works, lambda f, stage: tick(stage, embedded_from + (0.95 - embedded_from) * f))
         if self.sentence_vectors:
-            # The coreference-resolved text where there is one ("He directed..." -> "Mandoki
-            # directed..."): GroundedKG grounds its nodes to sentences as resolved, class
-            # descriptions are built from the resolved text, and a resolved sentence stands
-            # on its own, so its vector says what it is about. Timed on its own ("embed_sentences")
-            # so that a build report shows what the option costs.
+            # Timed on its own so that a build report shows what the option costs.
             with _Timer(report, "embed_sentences"):
-                sentence_texts = [
-                    resolved[b][ci][j] if graphs is not None else item.document.text[s:e]
-                    for b, (item, chunks) in enumerate(zip(batch, planned))
-                    for ci, c in enumerate(chunks) for j, (s, e) in enumerate(c.sentences)
-                ]
-                # Rounded to float16 now, so the set built here equals one rebuilt from the blobs.
-                sentence_vecs = self.embedder.encode(sentence_texts).astype(np.float16)
+                self._embed_sentences(works)
         with _Timer(report, "write"), self.write_lock:
-            offset, s_offset = 0, 0
-            for b, (item, chunks) in enumerate(zip(batch, planned)):
-                doc = item.document
-                vecs = vectors[offset: offset + len(chunks)]
-                offset += len(chunks)
-                n_sents = sum(len(c.sentences) for c in chunks)
-                svecs = sentence_vecs[s_offset: s_offset + n_sents] if sentence_vecs is not None else None
-                s_offset += n_sents
-                if not chunks and item.part is None:
-                    self._fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
-                    continue
-                chunk_rows, sentence_rows = [], []
-                for c, v in zip(chunks, vecs):
-                    chunk_rows.append({
-                        "start": c.start, "end": c.end, "n_tokens": c.n_tokens,
-                        "page_start": doc.page_at(c.start), "page_end": doc.page_at(max(c.start, c.end - 1)),
-                        "text": doc.text[c.start:c.end], "embedding": to_blob(v),
-                    })
-                    sentence_rows.append([
-                        {"ord": j, "start": s, "end": e, "page": doc.page_at(s), "text": doc.text[s:e]}
-                        for j, (s, e) in enumerate(c.sentences)
-                    ])
-                if graphs is not None:
-                    for rows, texts in zip(sentence_rows, resolved[b]):
-                        for row, text in zip(rows, texts):
-                            if text != row["text"]:
-                                row["resolved_text"] = text
-                if svecs is not None:
-                    flat_rows = [row for rows in sentence_rows for row in rows]
-                    for row, v in zip(flat_rows, svecs):
-                        row["vec"] = to_blob16(v)
-                record = {
-                    "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
-                    "size": item.size, "status": "ok" if item.last else "partial", "error": None,
-                    "title": doc.title, "indexed_chars": item.bounds[1],
-                    "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
-                }
-                added, removed = self.store.write_document(
-                    record, chunk_rows, sentence_rows, graphs[b] if graphs is not None else None,
-                    notes[b] if notes is not None else None, first_ord=item.first_chunk,
-                    append=not item.opens_document,
-                )
-                self.index.apply_row_changes(
-                    removed, added, vecs, svecs.astype(np.float32) if svecs is not None else None
-                )
-                report.chunks += len(chunks)
-                report.sentences += sum(len(s) for s in sentence_rows)
-                if not item.last:
-                    continue
-                if item.existed:
-                    report.updated += 1
-                    report.updated_paths.append(item.path)
-                else:
-                    report.added += 1
-                    report.added_paths.append(item.path)
-        self._meter.finished(paths, scale, files=sum(p.last for p in batch))
+            for work in works:
+                self._write(work, report)
+        start, end = batch[0].bounds
+        self._meter.finished([p.path for p in batch], (end - start) / max(1, len(batch[0].document.text)),
+                             files=sum(p.last for p in batch))
         tick("written", 0.0)
 
-    def _embed_chunks(self, texts: list[str], tick: Callable[[float, str], None]) -> np.ndarray:
+    def _ticker(self, batch: list[_Pending], report: IndexReport, label: str) -> Callable[[str, float], None]:
+        """Progress within a batch: `tick(stage, share of the batch done)`. A section counts
+        as its share of its file's bytes."""
+        paths = [p.path for p in batch]
+        start, end = batch[0].bounds
+        scale = (end - start) / max(1, len(batch[0].document.text))
+        return lambda stage, share: self._meter.emit(report, paths[-1], label + stage, paths, share * scale)
+
+    def _plan(self, batch: list[_Pending], report: IndexReport) -> list[_Work]:
+        """Sentences (spaCy, all texts at once) and the chunks they pack into, per document."""
+        with _Timer(report, "sentences"):
+            found = self.splitter.split_many([p.document.text[p.bounds[0]:p.bounds[1]] for p in batch])
+        with _Timer(report, "chunk"):
+            works = []
+            for item, spans in zip(batch, found):
+                base = item.bounds[0]
+                sentences = [(base + s, base + e) for s, e in spans]
+                works.append(_Work(item, chunk_sentences(
+                    item.document.text, sentences, self.chunk_tokens, self.embedder.count_tokens,
+                    self.embedder.token_spans,
+                )))
+        return works
+
+    def _embed_chunks(self, works: list[_Work], tick: Callable[[float, str], None]) -> None:
         """Chunk vectors, a slice at a time so that progress moves through a long file."""
+        texts = [text for work in works for text in work.chunk_texts()]
         parts = []
         for start in range(0, len(texts), EMBED_SLICE):
             parts.append(self.embedder.encode(texts[start: start + EMBED_SLICE]))
             done = min(len(texts), start + EMBED_SLICE)
             tick(done / len(texts), f"embedding {done}/{len(texts)} chunks")
-        return np.concatenate(parts) if parts else self.embedder.encode([])
+        vectors = np.concatenate(parts) if parts else self.embedder.encode([])
+        for work, part in zip(works, _split_by(vectors, [len(w.chunks) for w in works])):
+            work.vectors = part
+
+    def _embed_sentences(self, works: list[_Work]) -> None:
+        """One vector per sentence, of its coreference-resolved text where there is one
+        ("He directed..." -> "Mandoki directed..."): GroundedKG grounds its nodes to
+        sentences as resolved, and a resolved sentence stands on its own, so its vector says
+        what it is about."""
+        texts = [text for work in works for text in work.sentence_texts()]
+        # Rounded to float16 now, so the set built here equals one rebuilt from the blobs.
+        vectors = self.embedder.encode(texts).astype(np.float16)
+        for work, part in zip(works, _split_by(vectors, [len(w.sentence_texts()) for w in works])):
+            work.sentence_vectors = part
+
+    def _write(self, work: _Work, report: IndexReport) -> None:
+        """One document (or section) in its own transaction, its vectors beside it."""
+        item = work.item
+        if not work.chunks and item.part is None:
+            self._fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
+            return
+        chunk_rows, sentence_rows = work.rows()
+        doc = item.document
+        record = {
+            "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
+            "size": item.size, "status": "ok" if item.last else "partial", "error": None,
+            "title": doc.title, "indexed_chars": item.bounds[1],
+            "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
+        }
+        added, removed = self.store.write_document(
+            record, chunk_rows, sentence_rows, work.graphs, work.notes, first_ord=item.first_chunk,
+            append=not item.opens_document,
+        )
+        svecs = work.sentence_vectors
+        self.index.apply_row_changes(removed, added, work.vectors,
+                                     svecs.astype(np.float32) if svecs is not None else None)
+        report.chunks += len(work.chunks)
+        report.sentences += sum(len(s) for s in sentence_rows)
+        if not item.last:
+            return
+        if item.existed:
+            report.updated += 1
+            report.updated_paths.append(item.path)
+        else:
+            report.added += 1
+            report.added_paths.append(item.path)
 
     # -- the entity layer ------------------------------------------------------------
     def _extract(self, batch: list[_Pending], planned: list, report: IndexReport,
@@ -692,12 +733,9 @@ class Indexer:
 
     def refresh_entities(self, report: IndexReport) -> None:
         """Describe and embed the entity classes this run touched; drop orphans' vectors."""
-        db = self.store.db
-        with self.store.lock:
-            dirty = db.execute("select id, name from entities where dirty = 1").fetchall()
-            live = {r[0] for r in db.execute("select id from entities")}
-        desc_vec = self.index.vectors("entity_descriptions")
-        gone = [i for i in list(desc_vec._ids) if i not in live]
+        dirty = self.store.dirty_entities()
+        live = self.store.entity_ids()
+        gone = [i for i in self.index.vectors("entity_descriptions").ids if i not in live]
         if not dirty and not gone:
             return
         # The extractor's own descriptions, where it wrote any (UnWeaver: the per-chunk
@@ -705,20 +743,7 @@ class Indexer:
         written = self._class_descriptions(dirty, report)
         with _Timer(report, "entity_vectors"):
             ids = [r[0] for r in dirty]
-            contexts: dict[int, list[str]] = defaultdict(list)
-            chunk_sets: dict[int, set[int]] = defaultdict(set)
-            with self.store.lock:
-                for start in range(0, len(ids), 500):
-                    part = ids[start: start + 500]
-                    marks = ",".join("?" * len(part))
-                    for eid, cid, text in db.execute(
-                        f"select m.entity_id, m.chunk_id, coalesce(s.resolved_text, s.text) from mentions m"
-                        f" join sentences s on s.id = m.sentence_id where m.entity_id in ({marks})"
-                        f" order by m.id", part,
-                    ):
-                        chunk_sets[eid].add(cid)
-                        if len(contexts[eid]) < 4 and text not in contexts[eid]:
-                            contexts[eid].append(text)
+            contexts, chunk_sets = self.store.entity_contexts(ids)
             name_vecs = self.embedder.encode([r[1] for r in dirty]) if dirty else np.zeros((0, self.index.dim))
             described = [eid for eid, _ in dirty if eid in written]
             written_vecs = dict(zip(described, self.embedder.encode([written[e] for e in described]))) if described else {}
@@ -737,11 +762,10 @@ class Indexer:
                 dv = dv / (np.linalg.norm(dv) or 1.0)
                 rows.append((desc[:DESCRIPTION_CHARS], to_blob16(dv), eid))
                 desc_list.append(dv)
-            with self.write_lock, self.store.lock, db.atomic():
-                db.conn.executemany(
-                    "update entities set description = ?, desc_vec = ?, dirty = 0 where id = ?", rows
-                )
-                self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1), name="entity_descriptions")
+            with self.write_lock:
+                self.store.write_entity_descriptions(rows)
+                self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1),
+                                                name="entity_descriptions")
 
     def _class_descriptions(self, dirty: list, report: IndexReport) -> dict[int, str]:
         """entity id -> description built from the extractor's per-chunk notes."""
@@ -756,6 +780,11 @@ class Indexer:
                 eid: describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
                 for eid, name in dirty if eid in notes
             }
+
+
+def _split_by(rows: np.ndarray, counts: list[int]) -> list[np.ndarray]:
+    """Consecutive slices of `rows`, of these lengths."""
+    return np.split(rows, np.cumsum(counts)[:-1]) if counts else []
 
 
 def _file_digest(path: Path) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from assistant.store.extraction_cache import ExtractionCache
 from assistant import models
 from assistant.config import Config
 from assistant.eval.datasets import load_dataset
@@ -90,7 +91,7 @@ def main() -> None:
     gen = LlamaGenerator(model_path, n_ctx=config.llm_context_tokens, threads=args.threads)
     _ = gen.llm  # load outside the timing
     with tempfile.TemporaryDirectory() as tmp:
-        ex = LlmExtractor(gen, cache_path=Path(tmp) / "llm_cache.sqlite", max_entities=args.max_entities)
+        ex = LlmExtractor(gen, cache=ExtractionCache(Path(tmp) / "llm_cache.sqlite"), max_entities=args.max_entities)
         per_chunk_s, results = [], []
         for i, (doc_text, chunk) in enumerate(chunks):
             t = time.perf_counter()

@@ -119,6 +119,7 @@ class BuildContext:
     generator: Callable[[], object]  # the configured LLM (assistant.nlp.llm.LlamaGenerator)
     config: object  # assistant.config.Config
     index_dir: Path  # where the index keeps its files (caches beside it)
+    extraction_cache: Callable[[], object] = lambda: None  # store.ExtractionCache in the index folder
 
 
 def _factory(name: str) -> Callable[..., Extractor]:

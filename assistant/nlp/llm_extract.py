@@ -31,13 +31,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import os
 import re
-import sqlite3
-import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .extract import Mention, SentenceGraph, register_extractor
 from .llm import InvalidJSON
@@ -170,48 +166,6 @@ def empty_stats() -> dict:
 # ----------------------------------------------------------------------------- cache
 
 
-class ExtractionCache:
-    """(chunk hash, model key) -> raw JSON, in one SQLite file. One writer at a time."""
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # In the index folder, and as private as the index (store/private.py): it holds
-        # what was extracted from the documents. SQLite gives its -wal and -shm this mode.
-        os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-        with self._lock:
-            self._db.execute("pragma journal_mode=wal")
-            self._db.execute(
-                "create table if not exists llm_extractions (chunk_hash text not null, model text not null,"
-                " json text not null, created real not null, primary key (chunk_hash, model))"
-            )
-            self._db.commit()
-
-    def get(self, chunk_hash: str, model: str) -> str | None:
-        with self._lock:
-            row = self._db.execute(
-                "select json from llm_extractions where chunk_hash = ? and model = ?", (chunk_hash, model)
-            ).fetchone()
-        return row[0] if row else None
-
-    def put(self, chunk_hash: str, model: str, raw: str) -> None:
-        with self._lock:
-            self._db.execute(
-                "insert or replace into llm_extractions values (?, ?, ?, ?)", (chunk_hash, model, raw, time.time())
-            )
-            self._db.commit()
-
-    def __len__(self) -> int:
-        with self._lock:
-            return self._db.execute("select count(*) from llm_extractions").fetchone()[0]
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
 def chunk_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -336,7 +290,7 @@ class LlmExtractor:
 
     name = "llm"
 
-    def __init__(self, generator, cache_path: Path | None = None, max_entities: int = 8,
+    def __init__(self, generator, cache=None, max_entities: int = 8,
                  name_chars: int = 60, description_chars: int = 240, fuzzy_threshold: float = 0.85,
                  group_chars: int = 1500):
         self.generator = generator
@@ -345,13 +299,14 @@ class LlmExtractor:
         self.description_chars = description_chars
         self.fuzzy_threshold = fuzzy_threshold
         self.group_chars = group_chars
-        self.cache = ExtractionCache(cache_path) if cache_path is not None else None
+        # (chunk hash, model key) -> raw JSON; anything with get/put (store.ExtractionCache).
+        self.cache = cache
         self.stats = empty_stats()
         self.last: list[ChunkExtraction] = []  # what the last extract() call produced, per group
 
     @classmethod
     def from_context(cls, context) -> LlmExtractor:
-        extractor = cls(context.generator(), cache_path=context.index_dir / "llm_extract_cache.sqlite")
+        extractor = cls(context.generator(), cache=context.extraction_cache())
         # Questions are linked to entity classes through spaCy: an LLM call per question
         # would cost seconds before retrieval starts (grounded still parses with the LLM).
         extractor.nlp = context.nlp()

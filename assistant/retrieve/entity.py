@@ -12,7 +12,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..nlp.normalize import entity_key
-from ..store.db import from_blob16
 from .base import Hit, Resources, register
 from .baseline import BM25Retriever, DenseRetriever, stop_words
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
@@ -481,8 +480,7 @@ class GroundedRetriever:
     def _lemma_vectors(self):
         version = self.res.index.store.version
         if self._lemmas is None or self._lemmas[0] != version:
-            with self.res.store.lock:
-                lemmas = [r[0] for r in self.res.store.db.execute("select distinct lemma from actions where lemma != ''")]
+            lemmas = self.res.store.action_lemmas()
             vecs = self.res.embedder.encode(lemmas) if lemmas else np.zeros((0, self.res.index.dim), dtype=np.float32)
             self._lemmas = (version, lemmas, vecs)
         return self._lemmas[1], self._lemmas[2]
@@ -491,18 +489,11 @@ class GroundedRetriever:
         """Similarity of the question node to NeighborEmbed / AttentionEmbed of each row."""
         store = self.res.store
         ids = [int(graph.entity_ids[r]) for r in rows]
-        marks = ",".join("?" * len(ids))
-        with store.lock:
-            pairs = store.db.execute(
-                f"""select m1.entity_id, m2.entity_id from edges e1
-                    join edges e2 on e2.source_action = e1.source_action and e2.mention_id != e1.mention_id
-                    join mentions m1 on m1.id = e1.mention_id join mentions m2 on m2.id = e2.mention_id
-                    where m1.entity_id in ({marks})""", ids).fetchall()
         neighbours: dict[int, set[int]] = {}
-        for a, b in pairs:
+        for a, b in store.co_arguments(ids):
             neighbours.setdefault(a, set()).add(b)
         wanted = sorted(set(ids) | {b for s in neighbours.values() for b in s})
-        vecs = _entity_vectors(store, wanted)
+        vecs = store.entity_vectors(wanted)
         out = {}
         for r, eid in zip(rows, ids):
             v = vecs.get(eid)
@@ -553,20 +544,12 @@ class GroundedRetriever:
         retcount: dict[int, int] = {}
         sentence_chunk: dict[int, int] = {}
         store = self.res.store
-        with store.lock:
-            for row in selected_entities:
-                for sid, cid in store.db.execute(
-                    "select sentence_id, chunk_id from mentions where entity_id = ? limit ?",
-                    [int(graph.entity_ids[row]), self.per_node],
-                ):
-                    retcount[sid] = retcount.get(sid, 0) + 1
-                    sentence_chunk[sid] = cid
-            for lemma in dict.fromkeys(selected_lemmas):
-                for sid, cid in store.db.execute(
-                    "select sentence_id, chunk_id from actions where lemma = ? limit ?", [lemma, self.per_node]
-                ):
-                    retcount[sid] = retcount.get(sid, 0) + 1
-                    sentence_chunk[sid] = cid
+        grounded = [store.sentences_mentioning(int(graph.entity_ids[row]), self.per_node) for row in selected_entities]
+        grounded += [store.sentences_with_action(lemma, self.per_node) for lemma in dict.fromkeys(selected_lemmas)]
+        for pairs in grounded:
+            for sid, cid in pairs:
+                retcount[sid] = retcount.get(sid, 0) + 1
+                sentence_chunk[sid] = cid
         kept = {s: n for s, n in retcount.items() if n >= self.min_retcount}
         if not kept:
             return self.dense.search(query, k)
@@ -576,7 +559,7 @@ class GroundedRetriever:
         if self.tau is not None:
             missing = [s for s in sids if s not in sent_sim]
             if missing:  # an index without sentence vectors: embed the candidates now
-                texts = _sentence_texts(store, missing)
+                texts = store.sentence_texts(missing)
                 vecs = self.res.embedder.encode([texts[s] for s in missing])
                 sent_sim |= {s: float(v @ q) for s, v in zip(missing, vecs)}
             sids = [s for s in sids if sent_sim[s] >= self.tau]
@@ -602,29 +585,6 @@ class GroundedRetriever:
                 evidence["sentence_similarity"] = round(best_sim, 4)
             hits.append(Hit(cid, score, self.name, evidence))
         return hits
-
-
-def _sentence_texts(store, ids: list[int]) -> dict[int, str]:
-    """The text a sentence vector is made of: coreference resolved where it was."""
-    with store.lock:
-        return dict(store.db.execute(
-            f"select id, coalesce(resolved_text, text) from sentences where id in ({','.join('?' * len(ids))})", ids
-        ).fetchall())
-
-
-def _entity_vectors(store, ids: list[int]) -> dict[int, np.ndarray]:
-    if not ids:
-        return {}
-    out = {}
-    with store.lock:
-        for start in range(0, len(ids), 500):
-            part = ids[start: start + 500]
-            for eid, blob in store.db.execute(
-                f"select id, desc_vec from entities where id in ({','.join('?' * len(part))})", part
-            ):
-                if blob is not None:
-                    out[eid] = from_blob16(blob)
-    return out
 
 
 register(

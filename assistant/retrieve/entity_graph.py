@@ -43,11 +43,8 @@ class QueryEntity:
 
 class EntityGraph:
     def __init__(self, res: Resources):
-        store = res.index.store
-        with store.lock:
-            ents = store.db.execute("select id, key, name, kind from entities order by id").fetchall()
-            mentions = store.db.execute("select entity_id, chunk_id, kind, sentence_id from mentions").fetchall()
-            chunk_rows = store.db.execute("select id, document_id from chunks order by id").fetchall()
+        found = res.index.store.graph_rows()
+        ents, mentions, chunk_rows = found.entities, found.mentions, found.chunks
         self.entity_ids = np.array([e[0] for e in ents], dtype=np.int64)
         self.keys = {e[1]: i for i, e in enumerate(ents)}
         self.names = [e[2] for e in ents]

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..imports import hidden
+from .entity_rows import EntityRows
 from .lockfile import FileLock
 from .private import private_dir, private_file
 
@@ -92,7 +93,7 @@ def from_blob16(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob, dtype=np.float16).astype(np.float32)
 
 
-class Store:
+class Store(EntityRows):
     def __init__(self, path: Path):
         self.path = Path(path)
         private_dir(self.path.parent)
@@ -427,6 +428,13 @@ class Store:
                 """select c.path from documents c left join documents o on o.path = c.copy_of and o.status = 'ok'
                    where c.status = 'copy' and (o.id is null or o.content_hash != c.content_hash) order by c.path"""
             )]
+
+    def touch_document(self, path: str, mtime: float, size: int | None = None) -> None:
+        """A file touched but not changed (or renamed): only its mtime (and size) move on."""
+        values = {"mtime": mtime} if size is None else {"mtime": mtime, "size": size}
+        with self.lock, self.db.atomic():
+            sets = ", ".join(f"{k} = ?" for k in values)
+            self.db.execute(f"update documents set {sets} where path = ?", [*values.values(), path])
 
     def move_document(self, old_path: str, new_path: str) -> None:
         with self.lock, self.db.atomic():

@@ -121,6 +121,11 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self._ids)
 
+    @property
+    def ids(self) -> frozenset[int]:
+        """The labels this set holds (a copy: the set may change under a reader)."""
+        return frozenset(self._ids)
+
     # -- queries -----------------------------------------------------------------
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest ids with their similarity (dot product of normalised vectors = cosine)."""

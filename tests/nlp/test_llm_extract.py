@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from assistant.store.extraction_cache import ExtractionCache
 from assistant.nlp.extract import make_extractor
 from assistant.nlp.llm_extract import (
     TYPES,
@@ -101,7 +102,7 @@ def test_chunk_grounding_flags_and_counts(tmp_path):
         {"name": "Dragon Dice", "type": "WORK", "description": "A dice game."},
         {"name": "Tim Brown", "type": "PERSON", "description": "Not in the text."},
     ]})
-    ex = LlmExtractor(gen, cache_path=tmp_path / "c.sqlite")
+    ex = LlmExtractor(gen, cache=ExtractionCache(tmp_path / "c.sqlite"))
     r = ex.extract_chunks([ChunkText(sents, resolved, offs)])[0]
     assert r.ungrounded == ["Tim Brown"] and ex.stats["ungrounded"] == 1 and ex.stats["grounded"] == 2
     assert [e.grounded for e in r.entities] == [True, True, False]
@@ -119,7 +120,7 @@ def test_chunk_grounding_flags_and_counts(tmp_path):
 
 def test_class_description_concatenates_then_shortens_once(tmp_path):
     gen = FakeGenerator({"description": "Lester Smith is a game designer who made Dragon Dice."})
-    ex = LlmExtractor(gen, cache_path=tmp_path / "c.sqlite")
+    ex = LlmExtractor(gen, cache=ExtractionCache(tmp_path / "c.sqlite"))
     short_notes = ["A game designer.", "He made Dragon Dice.", "A game designer."]
     assert ex.class_description("Lester Smith", short_notes, threshold=100) == "A game designer. He made Dragon Dice."
     assert gen.calls == 0
@@ -127,7 +128,7 @@ def test_class_description_concatenates_then_shortens_once(tmp_path):
     first = ex.class_description("Lester Smith", long_notes, threshold=100, limit_chars=100)
     assert first == "Lester Smith is a game designer who made Dragon Dice." and gen.calls == 1
     # The same class again (a rebuild): from the cache, no call.
-    again = LlmExtractor(gen, cache_path=tmp_path / "c.sqlite")
+    again = LlmExtractor(gen, cache=ExtractionCache(tmp_path / "c.sqlite"))
     assert again.class_description("Lester Smith", long_notes, threshold=100, limit_chars=100) == first
     assert gen.calls == 1 and again.stats["shorten_cached"] == 1
 
@@ -169,7 +170,7 @@ def _chunk(doc: str) -> ChunkText:
 @pytest.fixture(scope="module")
 def real_run(tiny_generator, tmp_path_factory):
     cache = tmp_path_factory.mktemp("llm_cache") / "cache.sqlite"
-    ex = LlmExtractor(tiny_generator, cache_path=cache, max_entities=4, name_chars=40, description_chars=120)
+    ex = LlmExtractor(tiny_generator, cache=ExtractionCache(cache), max_entities=4, name_chars=40, description_chars=120)
     chunks = [_chunk(p) for p in PASSAGES]
     results = ex.extract_chunks(chunks)
     return ex, chunks, results, dict(ex.stats)
