@@ -116,8 +116,17 @@ class Store(EntityRows):
 
     # -- schema ------------------------------------------------------------------
     def _create_schema(self) -> None:
+        self.db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+        self._create_text_tables()
+        self._create_entity_tables()
+        self._create_user_tables()
+        if self.get_meta("schema_version") is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+            self.set_meta("version", "0")
+
+    def _create_text_tables(self) -> None:
+        """Documents, their chunks and sentences, and the full-text index of the chunks."""
         db = self.db
-        db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
         db["documents"].create(
             {
                 "id": int, "path": str, "content_hash": str, "mtime": float, "size": int,
@@ -163,8 +172,11 @@ class Store(EntityRows):
         db["sentences"].create_index(["document_id"], if_not_exists=True)
         if "chunks_fts" not in db.table_names():
             db["chunks"].enable_fts(["text"], tokenize="porter", create_triggers=True)
-        # The entity layer (DESIGN.md): classes of equivalent mentions, every mention,
-        # action and role edge grounded to a sentence and a character span.
+
+    def _create_entity_tables(self) -> None:
+        """The entity layer (DESIGN.md): classes of equivalent mentions, every mention,
+        action and role edge grounded to a sentence and a character span."""
+        db = self.db
         db["entities"].create(
             {
                 "id": int, "key": str, "name": str, "kind": str, "n_mentions": int,
@@ -210,6 +222,10 @@ class Store(EntityRows):
             pk="id", if_not_exists=True,
         )
         db["edges"].create_index(["document_id"], if_not_exists=True)
+
+    def _create_user_tables(self) -> None:
+        """What the person did: paths forgotten, conversations."""
+        db = self.db
         # Paths the person forgot (`assistant forget`): a rescan of the folder around them
         # must not bring them back, until they are indexed again by name.
         db["exclusions"].create({"path": str, "created_at": float}, pk="path", if_not_exists=True)
@@ -224,9 +240,6 @@ class Store(EntityRows):
             },
             pk="id", foreign_keys=[("conversation_id", "conversations", "id")], if_not_exists=True,
         )
-        if self.get_meta("schema_version") is None:
-            self.set_meta("schema_version", SCHEMA_VERSION)
-            self.set_meta("version", "0")
 
     # -- meta --------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
