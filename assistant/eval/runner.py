@@ -143,7 +143,6 @@ def run_eval(
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> dict:
     from ..engine import Engine
-    from ..indexing import IndexReport
 
     config = config or Config()
     if settings.extractor:
@@ -152,126 +151,18 @@ def run_eval(
         config = replace(config, llm=settings.llm)
     progress = on_progress or (lambda stage, done, total: None)
     ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
-    label = settings.name or Path(settings.questions).stem
-
-    extra = {"no_titles": True} if settings.no_titles else {}
-    extra |= {"as_files": True} if settings.as_files else {}
-    key = _corpus_key(ds, config, {"fmt": settings.fmt, **extra})
-    cache_root = settings.cache_dir or Path(".cache") / "eval"
-    index_dir = Path(cache_root) / f"{settings.fmt}-{key}"
-    if settings.rebuild and index_dir.exists():
-        shutil.rmtree(index_dir)
-    build_record = index_dir / "build.json"
+    index_dir = _index_dir(ds, config, settings)
     engine = Engine(config, index_dir=index_dir)
-
-    # -- index -------------------------------------------------------------------
-    if build_record.exists():
-        build = json.loads(build_record.read_text())
-        build["reused"] = True
-    else:
-        if index_dir.exists():
-            shutil.rmtree(index_dir)  # an interrupted build: start clean
-        t0 = time.perf_counter()
-        total = len(ds.passages)
-        try:
-            if settings.as_files:
-                folder = write_passage_files(ds, index_dir / "files")
-                report: IndexReport = engine.indexer.index_paths(
-                    [folder], on_progress=lambda p: progress("index", p.files_done, total))
-            else:
-                items = (indexed_passage(p, settings.no_titles) for p in ds.passages)
-                report = engine.indexer.index_texts(
-                    items, on_progress=lambda p: progress("index", p.files_done, total), total=total
-                )
-        except BaseException:
-            # A missing model or an interrupt: no half-built index left to look like a cache.
-            engine.close()
-            shutil.rmtree(index_dir, ignore_errors=True)
-            raise
-        build = {
-            "seconds_total": round(time.perf_counter() - t0, 2),
-            "seconds_by_stage": {k: round(v, 2) for k, v in report.seconds.items()},
-            "documents": report.added, "chunks": report.chunks, "sentences": report.sentences,
-            "embedder_tokens": report.embedder_tokens,
-            "reused": False,
-            "extractor": config.extractor or "none",
-            **engine.extractor_costs(),
-        }
-        build["index_bytes"] = engine.index.size_on_disk()
-        build_record.write_text(json.dumps(build, indent=2))
+    build = _built_index(engine, ds, settings, index_dir, progress)
     no_title = settings.no_titles or settings.as_files
     corpus_bytes = sum(len(indexed_passage(p, no_title)[1].encode()) for p in ds.passages)
-    pid_of = passage_id_of(ds, settings.as_files)
     build["corpus_bytes"] = corpus_bytes
     build["index_to_corpus"] = round(build["index_bytes"] / max(1, corpus_bytes), 2)
 
-    groups = gold_groups(ds)
-    questions = ds.questions
-    scored = [q for q in questions if q.gold_pids]
-    max_k = max(settings.ks)
     results: dict[str, dict] = {}
     per_question: dict[str, list] = {}
-    store = engine.index.store
     for name in settings.retrievers:
-        retriever = engine.retriever(name)
-        # Loads lazily built state; not a question of the set, whose query parse an LLM
-        # extractor would then answer from its cache (and count no tokens for).
-        retriever.search("warm up", 5)
-        latencies, tokens_before = [], engine.embedder.tokens_embedded
-        llm_before = _llm_tokens(engine)
-        recalls = {k: [] for k in settings.ks}
-        coverage = {k: [] for k in settings.ks}
-        ndcgs, in_context, rows = [], [], []
-        # Folder mode reads deeper: a question's own document is one long file among many.
-        depth = max(50, max_k * 3) if settings.as_files else max_k * 3
-        for i, q in enumerate(questions):
-            engine.resources.forget_queries()
-            t = time.perf_counter()
-            hits = retriever.search(q.question, depth)
-            latencies.append(time.perf_counter() - t)
-            chunks = store.chunks([h.chunk_id for h in hits])
-            ranked, context, own = [], [], []
-            gold = set(q.gold_pids)
-            for h in hits:
-                c = chunks.get(h.chunk_id)
-                if c is None:
-                    continue
-                pid = pid_of(c.path)
-                if pid not in ranked:
-                    ranked.append(pid)
-                if len(ranked) <= 5:
-                    context.append(c.text)
-                if pid in gold:
-                    own.append(c.text)
-            row = {"qid": q.qid, "ranked": ranked[:max_k]}
-            if settings.as_files and gold and q.answers:
-                for k in settings.ks:
-                    row[f"C@{k}"] = answer_coverage(" ".join(own[:k]), q.answers)
-                    coverage[k].append(row[f"C@{k}"])
-            if gold:
-                for k in settings.ks:
-                    r = recall_at_k(ranked, gold, k, group_of=groups)
-                    recalls[k].append(r)
-                    row[f"R@{k}"] = r
-                ndcgs.append(ndcg_at_k(ranked, gold, 10, group_of=groups))
-            if q.answers:
-                in_context.append(float(answer_in_context(" ".join(context), q.answers)))
-            rows.append(row)
-            progress(name, i + 1, len(questions))
-        lat = summarize([x * 1000 for x in latencies])
-        results[name] = {
-            **{f"recall@{k}": _pct(recalls[k]) for k in settings.ks},
-            **({f"coverage@{k}": _pct(coverage[k]) for k in settings.ks} if settings.as_files else {}),
-            "ndcg@10": _pct(ndcgs),
-            "answer_in_context@5": _pct(in_context),
-            "latency_ms_p50": round(lat["p50"], 2),
-            "latency_ms_p95": round(lat["p95"], 2),
-            "query_embedder_tokens": engine.embedder.tokens_embedded - tokens_before,
-            # An LLM at query time (slim:decompose; grounded over an llm-extracted index).
-            "query_llm_tokens": _llm_tokens(engine) - llm_before,
-        }
-        per_question[name] = rows
-
+        results[name], per_question[name] = _score_retriever(engine, name, ds, settings, progress)
     answers = None
     if settings.answer:
         answers = _answer_eval(engine, ds, settings, per_question, progress)
@@ -280,14 +171,14 @@ def run_eval(
                 results[name].update({f"answer_{k}": v for k, v in scores.items()})
 
     report = {
-        "dataset": label,
+        "dataset": settings.name or Path(settings.questions).stem,
         "format": settings.fmt,
         "settings": {
             **{k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(settings).items()},
             "config": asdict(config),
         },
-        "corpus": {"passages": len(ds.passages), "questions": len(questions),
-                   "questions_with_gold": len(scored), "notes": ds.notes},
+        "corpus": {"passages": len(ds.passages), "questions": len(ds.questions),
+                   "questions_with_gold": len([q for q in ds.questions if q.gold_pids]), "notes": ds.notes},
         "index": {**build, "dir": str(index_dir)},
         "retrievers": results,
         "answers": answers,
@@ -299,6 +190,132 @@ def run_eval(
     write_report(report, per_question, Path(settings.out), settings.ks)
     engine.close()
     return report
+
+
+def _index_dir(ds, config: Config, settings: EvalSettings) -> Path:
+    """The cached index of this corpus built with these settings (cleared by --rebuild)."""
+    extra = {"no_titles": True} if settings.no_titles else {}
+    extra |= {"as_files": True} if settings.as_files else {}
+    key = _corpus_key(ds, config, {"fmt": settings.fmt, **extra})
+    index_dir = Path(settings.cache_dir or Path(".cache") / "eval") / f"{settings.fmt}-{key}"
+    if settings.rebuild and index_dir.exists():
+        shutil.rmtree(index_dir)
+    return index_dir
+
+
+def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) -> dict:
+    """The build record of the cached index, building it first when there is none."""
+    build_record = index_dir / "build.json"
+    if build_record.exists():
+        return json.loads(build_record.read_text()) | {"reused": True}
+    if index_dir.exists():
+        shutil.rmtree(index_dir)  # an interrupted build: start clean
+    t0 = time.perf_counter()
+    total = len(ds.passages)
+    try:
+        if settings.as_files:
+            folder = write_passage_files(ds, index_dir / "files")
+            report = engine.indexer.index_paths([folder], on_progress=lambda p: progress("index", p.files_done, total))
+        else:
+            items = (indexed_passage(p, settings.no_titles) for p in ds.passages)
+            report = engine.indexer.index_texts(
+                items, on_progress=lambda p: progress("index", p.files_done, total), total=total
+            )
+    except BaseException:
+        # A missing model or an interrupt: no half-built index left to look like a cache.
+        engine.close()
+        shutil.rmtree(index_dir, ignore_errors=True)
+        raise
+    build = {
+        "seconds_total": round(time.perf_counter() - t0, 2),
+        "seconds_by_stage": {k: round(v, 2) for k, v in report.seconds.items()},
+        "documents": report.added, "chunks": report.chunks, "sentences": report.sentences,
+        "embedder_tokens": report.embedder_tokens,
+        "reused": False,
+        "extractor": engine.config.extractor or "none",
+        **engine.extractor_costs(),
+    }
+    build["index_bytes"] = engine.index.size_on_disk()
+    build_record.write_text(json.dumps(build, indent=2))
+    return build
+
+
+def _score_retriever(engine, name: str, ds, settings: EvalSettings, progress) -> tuple[dict, list[dict]]:
+    """One retriever over every question: its scores and a row per question."""
+    retriever = engine.retriever(name)
+    # Loads lazily built state; not a question of the set, whose query parse an LLM
+    # extractor would then answer from its cache (and count no tokens for).
+    retriever.search("warm up", 5)
+    latencies, tokens_before, llm_before = [], engine.embedder.tokens_embedded, _llm_tokens(engine)
+    scoring = _Scoring(ds, settings, engine.index.store)
+    rows = []
+    for i, q in enumerate(ds.questions):
+        engine.resources.forget_queries()
+        t = time.perf_counter()
+        hits = retriever.search(q.question, scoring.depth)
+        latencies.append(time.perf_counter() - t)
+        rows.append(scoring.score(q, hits))
+        progress(name, i + 1, len(ds.questions))
+    lat = summarize([x * 1000 for x in latencies])
+    return {
+        **scoring.summary(),
+        "latency_ms_p50": round(lat["p50"], 2),
+        "latency_ms_p95": round(lat["p95"], 2),
+        "query_embedder_tokens": engine.embedder.tokens_embedded - tokens_before,
+        # An LLM at query time (slim:decompose; grounded over an llm-extracted index).
+        "query_llm_tokens": _llm_tokens(engine) - llm_before,
+    }, rows
+
+
+class _Scoring:
+    """Recall, nDCG, answer-in-context and (folder mode) answer coverage, question by question."""
+
+    def __init__(self, ds, settings: EvalSettings, store):
+        self.settings, self.store, self.ks = settings, store, settings.ks
+        self.groups = gold_groups(ds)
+        self.pid_of = passage_id_of(ds, settings.as_files)
+        # Folder mode reads deeper: a question's own document is one long file among many.
+        self.depth = max(50, max(self.ks) * 3) if settings.as_files else max(self.ks) * 3
+        self.recalls = {k: [] for k in self.ks}
+        self.coverage = {k: [] for k in self.ks}
+        self.ndcgs, self.in_context = [], []
+
+    def score(self, q, hits) -> dict:
+        chunks = self.store.chunks([h.chunk_id for h in hits])
+        ranked, context, own = [], [], []
+        gold = set(q.gold_pids)
+        for h in hits:
+            c = chunks.get(h.chunk_id)
+            if c is None:
+                continue
+            pid = self.pid_of(c.path)
+            if pid not in ranked:
+                ranked.append(pid)
+            if len(ranked) <= 5:
+                context.append(c.text)
+            if pid in gold:
+                own.append(c.text)
+        row = {"qid": q.qid, "ranked": ranked[:max(self.ks)]}
+        if self.settings.as_files and gold and q.answers:
+            for k in self.ks:
+                row[f"C@{k}"] = answer_coverage(" ".join(own[:k]), q.answers)
+                self.coverage[k].append(row[f"C@{k}"])
+        if gold:
+            for k in self.ks:
+                row[f"R@{k}"] = recall_at_k(ranked, gold, k, group_of=self.groups)
+                self.recalls[k].append(row[f"R@{k}"])
+            self.ndcgs.append(ndcg_at_k(ranked, gold, 10, group_of=self.groups))
+        if q.answers:
+            self.in_context.append(float(answer_in_context(" ".join(context), q.answers)))
+        return row
+
+    def summary(self) -> dict:
+        return {
+            **{f"recall@{k}": _pct(self.recalls[k]) for k in self.ks},
+            **({f"coverage@{k}": _pct(self.coverage[k]) for k in self.ks} if self.settings.as_files else {}),
+            "ndcg@10": _pct(self.ndcgs),
+            "answer_in_context@5": _pct(self.in_context),
+        }
 
 
 def _llm_tokens(engine) -> int:
