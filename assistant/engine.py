@@ -67,12 +67,7 @@ class Engine:
 
     @cached_property
     def resources(self) -> Resources:
-        return Resources(
-            self.index, self.embedder,
-            options={"spacy_dir": self.spacy_dir, "config": self.config, "extractor": self.extractor,
-                     # loaded only by a retriever that asks for it (slim:decompose)
-                     "llm": lambda: self.generator},
-        )
+        return Resources(self.index, self.embedder, extractor=self.extractor, llm=lambda: self.generator)
 
     @cached_property
     def extractor(self):

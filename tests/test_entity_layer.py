@@ -4,7 +4,6 @@ be rebuilt from the database."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from assistant.config import Config
 from assistant.retrieve import make
@@ -111,8 +110,7 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
         assert hits and all(h.retriever == "grounded" for h in hits)
         assert ("sentence_similarity" in hits[0].evidence) == on
         # VectorSim: stored vectors, or the candidates embedded now on the index without.
-        options = engine.resources.options | {"grounded_tau": 0.2}
-        filtered = make("grounded", replace(engine.resources, options=options)).search(question, 5)
+        filtered = make("grounded", engine.resources, tau=0.2).search(question, 5)
         assert filtered and all(h.evidence["sentence_similarity"] >= 0.2 for h in filtered)
         paths = {store.chunks([h.chunk_id])[h.chunk_id].path for h in hits[:3]}
         answers[on] = paths

@@ -19,9 +19,14 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..registry import Registry
 from .extract import Mention, SentenceGraph
 
 log = logging.getLogger(__name__)
+
+# Coreference backends by name; fastcoref's module (torch, transformers) is imported only
+# when it is chosen.
+COREF = Registry("coreference backend", modules={"fastcoref": "assistant.nlp.coref_fast"})
 
 PERSON_PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself"}
 THING_PRONOUNS = {"it", "its", "itself"}
@@ -92,7 +97,7 @@ class RuleCoref:
                 elif m.kind == "PROPN":
                     # Untyped: never chosen, but it makes a nearby pronoun ambiguous.
                     candidates.append(Antecedent(m.key, m.name or m.text, None, si))
-            resolved_texts.append(_apply(text, replacements))
+            resolved_texts.append(apply_replacements(text, replacements))
         return resolved_texts
 
     def _pick(self, candidates: list[Antecedent], si: int, person: bool) -> Antecedent | None:
@@ -124,44 +129,21 @@ def _expletive(text: str, after: int) -> bool:
     return bool(_EXPLETIVE_NEXT.match(text[after:]))
 
 
-def _apply(text: str, replacements: list[tuple[int, int, str]]) -> str:
+def apply_replacements(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end) span replaced by its name (the resolved sentence)."""
     for start, end, name in sorted(replacements, reverse=True):
         text = text[:start] + name + text[end:]
     return text
 
 
 def make_coref(name: str, spacy_dir=None, nlp=None, model: str = "") -> CorefResolver | None:
-    """A resolver by configured name: "rules", "fastcoref" or "none".
-
-    "fastcoref" needs its weights on disk (`model`, a local directory, else the Hugging
-    Face cache) and a spaCy pipeline for its tokenizer (`nlp`, else loaded from
-    `spacy_dir`); without the weights it falls back to the rules, with a warning.
-    """
+    """A resolver by configured name ("rules", "fastcoref", any registered backend) or
+    None for "none"."""
     if name in ("", "none"):
         return None
-    if name == "rules":
-        return RuleCoref()
-    if name == "fastcoref":
-        import importlib.util
+    return COREF.build(name, spacy_dir=spacy_dir, nlp=nlp, model=model)
 
-        from .coref_fast import FastCoref, find_weights
 
-        if importlib.util.find_spec("fastcoref") is None:
-            log.warning("coref = fastcoref but the fastcoref package is not installed "
-                        "(pip install 'assistant[coref]'); using the rule-based coreference.")
-            return RuleCoref()
-        found, looked = find_weights(model)
-        if found is None:
-            log.warning(
-                "fastcoref weights not found (looked in: %s); using the rule-based coreference. "
-                "Fetch them on a machine with a network (`hf download biu-nlp/f-coref`) and copy "
-                "the Hugging Face cache over, or set coref_model to the model's directory.",
-                "; ".join(looked),
-            )
-            return RuleCoref()
-        if nlp is None:
-            from .sentences import load_spacy
-
-            nlp = load_spacy(str(spacy_dir), ())  # fastcoref needs only the tokenizer
-        return FastCoref(found, nlp)
-    raise KeyError(f"unknown coreference backend '{name}'; choose rules, fastcoref or none")
+@COREF.register("rules", "pronouns resolved by rules over the parse (the default)")
+def _rules(spacy_dir=None, nlp=None, model: str = "") -> RuleCoref:
+    return RuleCoref()

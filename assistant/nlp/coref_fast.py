@@ -21,7 +21,7 @@ import logging
 import warnings
 from pathlib import Path
 
-from .coref import POSSESSIVES, REFLEXIVES, _apply
+from .coref import COREF, POSSESSIVES, REFLEXIVES, RuleCoref, apply_replacements, log as coref_log
 from .extract import PRONOUNS, Mention
 
 HF_REPOS = ("biu-nlp/f-coref", "biu-nlp/lingmess-coref")
@@ -112,7 +112,7 @@ class FastCoref:
                         # "the film": indexed under the antecedent too, its text left as is.
                         graphs[si].mentions.append(
                             Mention(m.start, m.end, m.text, named.key, "COREF", named.name or named.text))
-        return [_apply(text, r) for text, r in zip(sentences, replacements)]
+        return [apply_replacements(text, r) for text, r in zip(sentences, replacements)]
 
     @staticmethod
     def _mentions_in(span, by_span, sentences, offsets):
@@ -172,3 +172,31 @@ def _load(model_dir: Path, nlp):
     lingmess = any("LingMess" in a for a in config.get("architectures") or []) or "lingmess" in str(model_dir)
     model_class, collator = classes["LingMessModel" if lingmess else "FCorefModel"]
     return CorefModel(str(model_dir), model_class, collator, False, "cpu", nlp)
+
+
+@COREF.register("fastcoref", "F-Coref (fastcoref), where its weights are on disk; else the rules")
+def build_fastcoref(spacy_dir=None, nlp=None, model: str = ""):
+    """fastcoref needs its weights on disk (`model`, a local directory, else the Hugging
+    Face cache) and a spaCy pipeline for its tokenizer (`nlp`, else loaded from
+    `spacy_dir`); without the package or the weights it falls back to the rules, with a
+    warning."""
+    import importlib.util
+
+    if importlib.util.find_spec("fastcoref") is None:
+        coref_log.warning("coref = fastcoref but the fastcoref package is not installed "
+                          "(pip install 'assistant[coref]'); using the rule-based coreference.")
+        return RuleCoref()
+    found, looked = find_weights(model)
+    if found is None:
+        coref_log.warning(
+            "fastcoref weights not found (looked in: %s); using the rule-based coreference. "
+            "Fetch them on a machine with a network (`hf download biu-nlp/f-coref`) and copy "
+            "the Hugging Face cache over, or set coref_model to the model's directory.",
+            "; ".join(looked),
+        )
+        return RuleCoref()
+    if nlp is None:
+        from .sentences import load_spacy
+
+        nlp = load_spacy(str(spacy_dir), ())  # fastcoref needs only the tokenizer
+    return FastCoref(found, nlp)

@@ -3,13 +3,14 @@ each carrying the evidence of why it was chosen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from ..nlp.embedder import Embedder
+from ..registry import Registry
 from ..store import Index
 
 
@@ -34,7 +35,11 @@ class Resources:
 
     index: Index
     embedder: Embedder
-    options: dict[str, Any] = field(default_factory=dict)
+    # The index's extractor (parses questions the way the documents were parsed); None
+    # for an index built without the entity layer.
+    extractor: Any = None
+    # The answer model, loaded only by a retriever that asks for it (slim:decompose).
+    llm: Callable[[], Any] | None = None
     _query_cache: dict[str, np.ndarray] = field(default_factory=dict)
 
     def embed_query(self, query: str) -> np.ndarray:
@@ -57,62 +62,38 @@ class Resources:
 
 
 RetrieverFactory = Callable[[Resources], Retriever]
-_REGISTRY: dict[str, RetrieverFactory] = {}
-_DESCRIPTIONS: dict[str, str] = {}
-_VARIANTS: dict[str, tuple[str, tuple[str, ...]]] = {}
+_BASELINE, _ENTITY = "assistant.retrieve.baseline", "assistant.retrieve.entity"
+RETRIEVERS = Registry("retriever", modules={
+    **dict.fromkeys(("dense", "bm25", "hybrid"), _BASELINE),
+    **dict.fromkeys(("slim", "unweaver", "ppr", "hop", "auto", "grounded"), _ENTITY),
+})
 
 
-def register(name: str, description: str, variant_option: str | None = None, variants: tuple[str, ...] = ()):
+def register(name: str, description: str, variant_setting: str | None = None, variants: tuple[str, ...] = ()):
     """Register a retriever factory under a name usable everywhere (--retriever NAME).
 
-    A retriever with variants is also reachable as NAME:VARIANT (e.g. unweaver:pav), which
-    sets `variant_option` in the options it is built with.
+    A retriever with variants is also reachable as NAME:VARIANT (e.g. unweaver:pav): the
+    variant is the value of one of its constructor's settings (`rule="pav"`).
     """
-
-    def deco(factory: RetrieverFactory) -> RetrieverFactory:
-        _REGISTRY[name] = factory
-        _DESCRIPTIONS[name] = description
-        if variant_option:
-            _VARIANTS[name] = (variant_option, variants)
-        return factory
-
-    return deco
+    return RETRIEVERS.register(name, description, variant_setting, variants)
 
 
 def variants() -> dict[str, tuple[str, ...]]:
-    _load_builtin()
-    return {name: v for name, (_, v) in _VARIANTS.items()}
+    return {e.name: e.variants for e in RETRIEVERS.entries() if e.variants}
 
 
 def available() -> dict[str, str]:
-    _load_builtin()
-    return dict(_DESCRIPTIONS)
+    return {e.name: e.description for e in RETRIEVERS.entries()}
 
 
 def make(name: str, resources: Resources, **settings) -> Retriever:
     """The retriever NAME (or NAME:VARIANT); `settings` are its constructor's keyword
     arguments (hop's `relation_bonus`, auto's `lexical_weight`...)."""
-    _load_builtin()
-    base, _, variant = name.partition(":")
-    if base not in _REGISTRY:
-        raise KeyError(f"unknown retriever '{name}'; choose one of: {', '.join(sorted(_REGISTRY))}")
-    if variant:
-        option, allowed = _VARIANTS.get(base, (None, ()))
-        if variant not in allowed:
-            raise KeyError(f"retriever '{base}' has no variant '{variant}'; variants: {', '.join(allowed) or 'none'}")
-        resources = replace(resources, options={**resources.options, option: variant})
-    retriever = _REGISTRY[base](resources, **settings)
-    if variant:
+    retriever = RETRIEVERS.build(name, resources, **settings)
+    if ":" in name:
         retriever.name = name
     return retriever
 
 
 def is_known(name: str) -> bool:
-    _load_builtin()
-    base, _, variant = name.partition(":")
-    return base in _REGISTRY and (not variant or variant in _VARIANTS.get(base, (None, ()))[1])
-
-
-def _load_builtin() -> None:
-    # Importing the modules registers them.
-    from . import baseline, entity  # noqa: F401
+    return RETRIEVERS.is_known(name)

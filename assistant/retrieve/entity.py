@@ -82,18 +82,18 @@ class SlimRetriever:
 
     name = "slim"
 
-    def __init__(self, res: Resources, top_k_classes: int = 3):
+    def __init__(self, res: Resources, top_k_classes: int = 3, mode: str = "plain"):
         self.res = res
         self.top_k = top_k_classes
         self.dense = DenseRetriever(res)
-        self.decompose = res.options.get("slim_mode") == "decompose"
+        self.decompose = mode == "decompose"
 
     def sub_questions(self, query: str) -> list[str]:
-        if not self.decompose or "llm" not in self.res.options:
+        if not self.decompose or self.res.llm is None:
             return []
         from ..nlp.decompose import decompose
 
-        return decompose(query, self.res.options["llm"]())
+        return decompose(query, self.res.llm())
 
     def context_order(self, hits: list[Hit]) -> list[Hit]:
         return _document_order(self.res, hits)
@@ -156,7 +156,7 @@ class UnWeaverRetriever:
     def __init__(self, res: Resources, k0: int = 20, rule: str = "approval"):
         self.res = res
         self.k0 = k0
-        self.rule = res.options.get("unweaver_rule", rule)
+        self.rule = rule
         self.dense = DenseRetriever(res)
 
     def voters(self, query: str, graph: EntityGraph) -> dict[int, float]:
@@ -261,11 +261,11 @@ class PPRRetriever:
 
 register(
     "slim", "SlimRAG: question entities -> entity->chunk map; sim x matched-entity count",
-    variant_option="slim_mode", variants=("decompose",),
+    variant_setting="mode", variants=("decompose",),
 )(SlimRetriever)
 register(
     "unweaver", "UnWeaver: top entity classes vote for chunks (approval, pav, cc or aligned)",
-    variant_option="unweaver_rule", variants=("approval", "pav", "cc", "aligned"),
+    variant_setting="rule", variants=("approval", "pav", "cc", "aligned"),
 )(UnWeaverRetriever)
 register("ppr", "Personalised PageRank over the chunk-entity graph seeded by linked entities")(PPRRetriever)
 
@@ -288,9 +288,8 @@ class HopRetriever:
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
                  dense_depth: int = 30, rare_df: int = 3):
         self.res = res
-        opts = res.options
-        self.link_bonus = opts.get("hop_link_bonus", link_bonus)
-        self.hop_bonus = opts.get("hop_hop_bonus", hop_bonus)
+        self.link_bonus = link_bonus
+        self.hop_bonus = hop_bonus
         self.relation_bonus = relation_bonus
         self.max_hops = max_hops
         self.decay = decay
@@ -421,7 +420,7 @@ class AutoRetriever(HopRetriever):
 
     def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
         # An index built without the entity layer (extractor "none"): dense + keywords only.
-        return super().reach(graph, query) if self.res.options.get("extractor") is not None else {}
+        return super().reach(graph, query) if self.res.extractor is not None else {}
 
     def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
         lexical = {h.chunk_id: h.score for h in self.bm25.search(query, self.lexical_depth)}
@@ -465,13 +464,12 @@ class GroundedRetriever:
                  embedding: str = "basic", beta: float = 0.8, per_node_sentences: int = 200,
                  sentence_weight: float = 1.0):
         self.res = res
-        opts = res.options
-        self.top_k = opts.get("grounded_top_k", top_k)
-        self.tau = opts.get("grounded_tau", tau)
-        self.min_retcount = opts.get("grounded_min_retcount", min_retcount)
-        self.embedding = opts.get("grounded_embedding", embedding)
+        self.top_k = top_k
+        self.tau = tau
+        self.min_retcount = min_retcount
+        self.embedding = embedding
         # A chunk's score adds this much of its best grounded sentence's similarity.
-        self.sentence_weight = opts.get("grounded_sentence_weight", sentence_weight)
+        self.sentence_weight = sentence_weight
         self.beta = beta
         self.per_node = per_node_sentences
         self.dense = DenseRetriever(res)
@@ -589,5 +587,5 @@ class GroundedRetriever:
 
 register(
     "grounded", "GroundedKG: question nodes -> similar entity/action nodes -> their grounded sentences",
-    variant_option="grounded_embedding", variants=("basic", "neighbor", "attention"),
+    variant_setting="embedding", variants=("basic", "neighbor", "attention"),
 )(GroundedRetriever)

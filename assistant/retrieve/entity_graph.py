@@ -177,7 +177,7 @@ def entity_graph(res: Resources) -> EntityGraph:
 
 def query_extractor(res: Resources):
     """The index's extractor, run on questions (the papers parse the query the same way)."""
-    ex = res.options.get("extractor")
+    ex = res.extractor
     if ex is None:
         raise RuntimeError("entity retrievers need the entity layer: index with extractor = 'spacy'")
     return ex
