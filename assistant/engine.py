@@ -28,9 +28,16 @@ PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatize
 
 
 class Engine:
-    def __init__(self, config: Config | None = None, index_dir: str | Path | None = None):
+    def __init__(self, config: Config | None = None, index_dir: str | Path | None = None, *,
+                 embedder: Embedder | None = None, splitter: SentenceSplitter | None = None,
+                 generator: LlamaGenerator | None = None, extractor=None):
+        """Models given here are used as they are (tests share one loaded model between
+        engines); the others are loaded from the config on first use."""
         self.config = config or Config()
         self.index_dir = self.config.resolved_index_dir(index_dir)
+        given = {"embedder": embedder, "splitter": splitter, "generator": generator, "extractor": extractor}
+        # Each is a cached_property: a value in the instance's dict is what it returns.
+        self.__dict__.update({name: model for name, model in given.items() if model is not None})
         self._retrievers: dict[str, Retriever] = {}
         self._lock = threading.Lock()
         # One writer and many readers share the index in this process (the terminal UI

@@ -131,16 +131,15 @@ def make_engine(embedder, splitter, request):
     """Build an Engine on a fresh index directory, sharing the session-loaded models.
 
     `make_engine(dir)`; the LLM is shared too when the test asks for it
-    (`make_engine(dir, llm=True)`), so tests that never generate never load it.
+    (`make_engine(dir, llm=True)`), so tests that never generate never load it; other
+    models are passed by name (`make_engine(dir, generator=tiny, extractor=amr)`).
     """
     engines: list[Engine] = []
 
-    def build(index_dir: Path, llm: bool = False, config: Config | None = None) -> Engine:
-        engine = Engine(config or Config(), index_dir=index_dir)
-        engine.__dict__["embedder"] = embedder
-        engine.__dict__["splitter"] = splitter
+    def build(index_dir: Path, llm: bool = False, config: Config | None = None, **models) -> Engine:
         if llm:
-            engine.__dict__["generator"] = request.getfixturevalue("generator")
+            models.setdefault("generator", request.getfixturevalue("generator"))
+        engine = Engine(config or Config(), index_dir=index_dir, embedder=embedder, splitter=splitter, **models)
         engines.append(engine)
         return engine
 

@@ -101,8 +101,7 @@ def engine_over_passages(directory: Path, passages: list[dict], embedder, splitt
     from assistant.config import Config
     from assistant.engine import Engine
 
-    engine = Engine(Config(), index_dir=directory)
-    engine.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
+    engine = Engine(Config(), index_dir=directory, embedder=embedder, splitter=splitter, generator=generator)
     as_text = as_text or (lambda p: p["text"])
     report = engine.indexer.index_texts((p["title"], as_text(p), p["title"]) for p in passages)
     assert report.ok and report.added == len(passages)

@@ -145,9 +145,7 @@ def indexed(tmp_path_factory, embedder, splitter):
     for name, (content, _) in {**FAILS, **INDEXED}.items():
         _write(bad, name, content)
     config = Config(extractor="none", file_timeout_s=60, file_memory_mb=400, max_file_mb=2)
-    engine = Engine(config, index_dir=root / "ix")
-    engine.__dict__["embedder"] = embedder
-    engine.__dict__["splitter"] = splitter
+    engine = Engine(config, index_dir=root / "ix", embedder=embedder, splitter=splitter)
     report = engine.index_paths([folder])
     yield engine, folder, report
     engine.close()

@@ -21,8 +21,8 @@ def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path, tiny_generat
     folder.mkdir()
     for name, text in DOCS.items():
         (folder / name).write_text(text, encoding="utf-8")
-    engine = make_engine(tmp_path / "index", config=Config(extractor="llm"))
-    engine.__dict__["generator"] = tiny_generator  # the tiny model: this tests the plumbing
+    # The tiny model: this tests the plumbing.
+    engine = make_engine(tmp_path / "index", config=Config(extractor="llm"), generator=tiny_generator)
     report = engine.index_paths([folder])
     assert report.ok and report.added == 2
     store = engine.index.store

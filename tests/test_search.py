@@ -27,8 +27,7 @@ def indexed(tmp_path_factory, embedder, splitter, example_docs):
     docs = copy_docs(example_docs, root / "docs")
     (docs / "old").mkdir()
     shutil.copy2(docs / "kestrel_hill_observatory.md", docs / "old" / "observatory copy.md")
-    engine = Engine(Config(), index_dir=root / "ix")
-    engine.__dict__.update(embedder=embedder, splitter=splitter)
+    engine = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
     report = engine.index_paths([docs])
     assert report.ok and report.copies == 1 and report.added == 8
     yield engine, docs

@@ -11,7 +11,7 @@ from typing import Callable
 import numpy as np
 
 from ..nlp.embedder import Embedder
-from ..retrieve.base import Hit, Retriever
+from ..retrieve.base import Hit, OrdersContext, Retriever
 from ..retrieve.scope import Scope, scoped_search
 from ..store.db import Store
 from .check import check_sentence
@@ -152,8 +152,8 @@ class Answerer:
             relevance = self.relevance(question, hits) if hits else 0.0
             # A retriever may ask for its chunks in another order in the prompt (SlimRAG
             # reassembles them in document order); the token budget applies in that order.
-            order = getattr(retriever, "context_order", None)
-            ordered = order(hits) if order is not None and relevance >= self.min_relevance else hits
+            reorder = isinstance(retriever, OrdersContext) and relevance >= self.min_relevance
+            ordered = retriever.context_order(hits) if reorder else hits
             chunks = self.store.chunks([h.chunk_id for h in ordered])
             sentences = self.store.sentences_of([h.chunk_id for h in ordered])
         answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -27,6 +27,14 @@ class Retriever(Protocol):
     name: str
 
     def search(self, query: str, k: int) -> list[Hit]: ...
+
+
+@runtime_checkable
+class OrdersContext(Protocol):
+    """A retriever that wants its chunks in another order in the prompt than by score
+    (SlimRAG reassembles them in document order)."""
+
+    def context_order(self, hits: list[Hit]) -> list[Hit]: ...
 
 
 @dataclass

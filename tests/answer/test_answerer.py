@@ -18,8 +18,7 @@ def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
     from assistant.config import Config
     from assistant.engine import Engine
 
-    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("answer") / "ix")
-    e.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
+    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("answer") / "ix", embedder=embedder, splitter=splitter, generator=generator)
     assert e.index_paths([example_docs]).ok
     yield e
     e.close()

@@ -15,9 +15,7 @@ from assistant.store import ChunkRow, SentenceRow
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, embedder, splitter, example_docs):
-    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("cite") / "ix")
-    e.__dict__["embedder"] = embedder
-    e.__dict__["splitter"] = splitter
+    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("cite") / "ix", embedder=embedder, splitter=splitter)
     report = e.index_paths([example_docs])
     assert report.ok
     yield e

@@ -28,8 +28,7 @@ STREAMED = "The answer to this question is:\n\n1. It was founded in 1898 by Marg
 def engine(tmp_path_factory, embedder, splitter, example_docs):
     from assistant.engine import Engine
 
-    e = Engine(Config(extractor="none"), index_dir=tmp_path_factory.mktemp("lead_in") / "ix")
-    e.__dict__.update(embedder=embedder, splitter=splitter)
+    e = Engine(Config(extractor="none"), index_dir=tmp_path_factory.mktemp("lead_in") / "ix", embedder=embedder, splitter=splitter)
     assert e.index_paths([example_docs / "kestrel_hill_observatory.md"]).ok
     yield e
     e.close()

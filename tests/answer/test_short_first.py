@@ -31,8 +31,7 @@ def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
     from assistant.config import Config
     from assistant.engine import Engine
 
-    e = Engine(Config(retriever="hop"), index_dir=tmp_path_factory.mktemp("short") / "ix")
-    e.__dict__.update(embedder=embedder, splitter=splitter, generator=generator)
+    e = Engine(Config(retriever="hop"), index_dir=tmp_path_factory.mktemp("short") / "ix", embedder=embedder, splitter=splitter, generator=generator)
     assert e.index_paths([example_docs]).ok
     yield e
     e.close()

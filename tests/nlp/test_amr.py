@@ -325,9 +325,9 @@ def test_index_built_with_the_amr_extractor_serves_every_retriever(tmp_path, mak
     (docs / "peter.md").write_text(
         f"# Peter\n\n{PETER_TEXT} {GATE_TEXT} {TEACHER_TEXT} {PUBLISH_TEXT}\n", encoding="utf-8"
     )
-    engine = make_engine(tmp_path / "ix", config=Config(extractor="amr"))
     # What Engine.extractor builds for extractor = "amr", with the table for a parser.
-    engine.__dict__["extractor"] = AmrExtractor(parser=TableParser(TABLE), nlp=parse_nlp)
+    amr = AmrExtractor(parser=TableParser(TABLE), nlp=parse_nlp)
+    engine = make_engine(tmp_path / "ix", config=Config(extractor="amr"), extractor=amr)
     report = engine.index_paths([docs])
     assert report.ok and report.added == 1
     counts = engine.index.store.counts()

@@ -29,9 +29,7 @@ def engine(tmp_path_factory, embedder, splitter):
     folder.mkdir()
     for name, text in FILES.items():
         (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(), index_dir=root / "ix")
-    e.__dict__["embedder"] = embedder
-    e.__dict__["splitter"] = splitter
+    e = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
     e.indexer.index_paths([folder])
     yield e
     e.close()
@@ -81,9 +79,7 @@ def test_a_third_hop_follows_relation_words_only_when_asked(tmp_path, embedder, 
     }
     for name, text in chain.items():
         (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(), index_dir=tmp_path / "ix")
-    e.__dict__["embedder"] = embedder
-    e.__dict__["splitter"] = splitter
+    e = Engine(Config(), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
     try:
         e.indexer.index_paths([folder])
         question = "Where did the mother of the director of film Gaby: A True Story live?"
@@ -106,9 +102,7 @@ def test_auto_works_on_an_index_without_the_entity_layer(tmp_path, embedder, spl
     folder.mkdir()
     for name, text in FILES.items():
         (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(extractor="none"), index_dir=tmp_path / "ix")
-    e.__dict__["embedder"] = embedder
-    e.__dict__["splitter"] = splitter
+    e = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
     try:
         e.indexer.index_paths([folder])
         hits = e.retriever("auto").search("Which actress was born in Tokyo?", 2)
