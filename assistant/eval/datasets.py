@@ -197,6 +197,17 @@ def _aliases(rec: dict) -> list:
     return out
 
 
+def _gold_of(index, titles: list[str]) -> tuple[list[str], bool]:
+    """The passages of these gold titles (each once), and whether only some were found."""
+    gold: list[str] = []
+    found = 0
+    for title in titles:
+        pids = index.find(title)
+        found += bool(pids)
+        gold.extend(p for p in pids if p not in gold)
+    return gold, 0 < found < len(titles)
+
+
 def _no_gold_note(questions: list[Question]) -> str:
     n = sum(1 for q in questions if not q.gold_pids)
     return f"{n} of {len(questions)} questions have no gold passage in the corpus"
@@ -429,13 +440,8 @@ def _read_hotpot_like(
     partial = 0
     for i, rec in enumerate(recs):
         titles = _support_titles(_field(rec, "supporting_facts", qpath, i))
-        gold: list[str] = []
-        found = 0
-        for t in titles:
-            pids = index.find(t)
-            found += bool(pids)
-            gold.extend(p for p in pids if p not in gold)
-        partial += 0 < found < len(titles)
+        gold, some = _gold_of(index, titles)
+        partial += some
         questions.append(
             Question(
                 qid=str(rec.get("_id", rec.get("id", i))),
@@ -509,13 +515,8 @@ def _read_2wiki(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
             subjects = _support_titles(rec["supporting_facts"])
         else:
             raise ValueError(f"{qpath}: record {i} has neither 'evidence' nor 'supporting_facts'")
-        gold: list[str] = []
-        found = 0
-        for s in subjects:
-            pids = index.find(s)
-            found += bool(pids)
-            gold.extend(p for p in pids if p not in gold)
-        partial += 0 < found < len(subjects)
+        gold, some = _gold_of(index, subjects)
+        partial += some
         questions.append(
             Question(
                 qid=str(rec.get("id", rec.get("_id", i))),
