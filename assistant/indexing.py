@@ -76,6 +76,21 @@ class IndexReport:
     def ok(self) -> bool:
         return not self.failed and not self.still_failed
 
+    @property
+    def changed(self) -> bool:
+        """Whether the run found anything to do (a watcher's rescan mostly finds nothing)."""
+        return bool(self.added or self.updated or self.moved or self.removed or self.failed)
+
+    def summary(self, also_removed: int = 0, every_count: bool = True) -> str:
+        """The counts in words, as the CLI, the watcher and the UI show them: every count
+        ("added 2, updated 0, ..., failed 0; unchanged 5"), or only those that are not
+        zero ("2 added, 1 failed"; "" when none)."""
+        counts = [("added", self.added), ("updated", self.updated), ("moved", self.moved),
+                  ("removed", self.removed + also_removed), ("failed", len(self.failed))]
+        if every_count:
+            return ", ".join(f"{what} {n}" for what, n in counts) + f"; unchanged {self.unchanged}"
+        return ", ".join(f"{n} {what}" for what, n in counts if n)
+
     def as_dict(self) -> dict:
         return {
             "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
@@ -761,7 +776,8 @@ class Indexer:
                 dv = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * context
                 dv = dv / (np.linalg.norm(dv) or 1.0)
                 rows.append((desc[:DESCRIPTION_CHARS], to_blob16(dv), eid))
-                desc_list.append(dv)
+                # Rounded as the blob is, so this set equals one rebuilt from the blobs.
+                desc_list.append(dv.astype(np.float16).astype(np.float32))
             with self.write_lock:
                 self.store.write_entity_descriptions(rows)
                 self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1),

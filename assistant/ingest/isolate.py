@@ -5,44 +5,79 @@ PDF with a million objects, HTML nested a hundred thousand deep). Here such a fi
 at most `timeout_s` and `memory_mb`: the reader process is killed (or its allocation
 fails), the file gets its one-line reason, and the next file goes to a fresh reader.
 The reader lives across files, so its start-up (about 0.2 s) is paid once per run.
+
+The reader is a plain child process (`python -m assistant.ingest.isolate`) that talks
+over its stdin and stdout in length-prefixed pickles: unlike multiprocessing it needs no
+real stderr in the parent (the terminal UI replaces it) and imports nothing of the
+parent's main module.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import pickle
 import resource
+import select
+import struct
+import subprocess
+import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from .loaders import LoadedDocument, LoadError, load
 
-# multiprocessing's spawn start: a fresh interpreter that imports only what loading needs
-# (a fork would copy the indexer's models and threads).
-_CONTEXT = multiprocessing.get_context("spawn")
 START_TIMEOUT_S = 60
+_SIZE = struct.Struct("<Q")
 
 
-def _serve(conn, memory_mb: int) -> None:
+def _send(stream: BinaryIO, message) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_SIZE.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: BinaryIO):
+    head = stream.read(_SIZE.size)
+    if len(head) < _SIZE.size:
+        raise EOFError("the reader closed its output")
+    (size,) = _SIZE.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("the reader stopped mid-answer")
+    return pickle.loads(data)
+
+
+def serve(memory_mb: int) -> None:
     """The reader process: load each path it is sent, answer with the document or why not."""
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    conn.send(("ready", None))  # a file's time starts once the reader is up
+    # The answers go out on a copy of fd 1; fd 1 itself (and sys.stdout) now lead to
+    # stderr, so that a parser that prints cannot corrupt them.
+    stdin, stdout = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    _send(stdout, ("ready", None))  # a file's time starts once the reader is up
     while True:
         try:
-            path = conn.recv()
+            path = _receive(stdin)
         except EOFError:  # the indexer is gone
             return
         if path is None:
             return
         try:
-            conn.send(("ok", load(Path(path))))
+            answer = ("ok", load(Path(path)))
         except LoadError as exc:
-            conn.send(("error", str(exc)))
+            answer = ("error", str(exc))
         except MemoryError:
-            conn.send(("error", f"needs more than {memory_mb} MB of memory to read (the per-file limit, "
-                                f"file_memory_mb)"))
+            answer = ("error", f"needs more than {memory_mb} MB of memory to read (the per-file limit, "
+                               f"file_memory_mb)")
         except Exception as exc:  # a parser bug: this file fails, the reader goes on
-            conn.send(("error", f"unexpected {type(exc).__name__}: {exc}"))
+            answer = ("error", f"unexpected {type(exc).__name__}: {exc}")
+        try:
+            _send(stdout, answer)
+        except MemoryError:  # the document is too large to hand back within the limit
+            _send(stdout, ("error", f"needs more than {memory_mb} MB of memory to read (the per-file "
+                                    f"limit, file_memory_mb)"))
 
 
 class IsolatedLoader:
@@ -52,56 +87,65 @@ class IsolatedLoader:
     def __init__(self, timeout_s: float = 120.0, memory_mb: int = 2048):
         self.timeout_s = timeout_s
         self.memory_mb = memory_mb
-        self._process = None
-        self._conn = None
+        self._process: subprocess.Popen | None = None
 
     def load(self, path: Path) -> LoadedDocument:
-        conn = self._reader()
+        process = self._reader()
         try:
-            conn.send(str(path))
-            if not conn.poll(self.timeout_s):
+            _send(process.stdin, str(path))
+            if not _readable(process.stdout, self.timeout_s):
                 self.close(kill=True)
                 raise LoadError(f"took longer than {self.timeout_s:g} s to read (the per-file limit, "
                                 f"file_timeout_s); skipped")
-            kind, value = conn.recv()
-        except (EOFError, OSError) as exc:
-            code = self._process.exitcode if self._process is not None else None
+            kind, value = _receive(process.stdout)
+        except (EOFError, OSError, pickle.UnpicklingError) as exc:
+            code = process.poll()
             self.close(kill=True)
             raise LoadError(_died(code, self.memory_mb)) from exc
         if kind == "error":
             raise LoadError(value)
         return value
 
-    def _reader(self):
-        if self._process is None or not self._process.is_alive():
+    def _reader(self) -> subprocess.Popen:
+        if self._process is None or self._process.poll() is not None:
             self.close(kill=True)
-            parent, child = _CONTEXT.Pipe()
-            self._process = _CONTEXT.Process(target=_serve, args=(child, self.memory_mb), daemon=True,
-                                             name="assistant-reader")
-            self._process.start()
-            child.close()
-            self._conn = parent
-            if not parent.poll(START_TIMEOUT_S) or parent.recv()[0] != "ready":
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "assistant.ingest.isolate", str(self.memory_mb)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            )
+            try:
+                ready = _readable(self._process.stdout, START_TIMEOUT_S) and _receive(self._process.stdout)[0]
+            except (EOFError, OSError, pickle.UnpicklingError):
+                ready = False
+            if ready != "ready":
                 self.close(kill=True)
                 raise LoadError(f"the reader process did not start within {START_TIMEOUT_S} s")
-        return self._conn
+        return self._process
 
     def close(self, kill: bool = False) -> None:
         """Stop the reader: politely between runs, at once when it overran its limit."""
-        process, conn = self._process, self._conn
-        self._process = self._conn = None
+        process, self._process = self._process, None
         if process is None:
             return
-        if not kill and process.is_alive():
+        if not kill and process.poll() is None:
             try:
-                conn.send(None)
-                process.join(timeout=2)
-            except (OSError, EOFError):
+                _send(process.stdin, None)
+                process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
                 pass
-        if process.is_alive():
+        if process.poll() is None:
             process.kill()
-            process.join(timeout=5)
-        conn.close()
+            process.wait(timeout=5)
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def _readable(stream: BinaryIO, timeout: float) -> bool:
+    ready, _, _ = select.select([stream], [], [], timeout)
+    return bool(ready)
 
 
 def _died(exitcode: int | None, memory_mb: int) -> str:
@@ -109,3 +153,7 @@ def _died(exitcode: int | None, memory_mb: int) -> str:
         return (f"the reader was stopped by signal {-exitcode} while reading this file (out of memory? "
                 f"the per-file limit is {memory_mb} MB, file_memory_mb); skipped")
     return "the reader stopped while reading this file; skipped"
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

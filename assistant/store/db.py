@@ -170,8 +170,16 @@ class Store(EntityRows):
             db["sentences"].add_column("vec", bytes)
         db["sentences"].create_index(["chunk_id", "ord"], if_not_exists=True)
         db["sentences"].create_index(["document_id"], if_not_exists=True)
-        if "chunks_fts" not in db.table_names():
-            db["chunks"].enable_fts(["text"], tokenize="porter", create_triggers=True)
+        self._ensure_fts("chunks", ["text"], "porter")
+
+    def _ensure_fts(self, table: str, columns: list[str], tokenize: str) -> None:
+        """A full-text index over `table` with the three triggers that keep it in step.
+        sqlite-utils creates them in separate statements: a set-up stopped between them
+        (a kill during the first run) is redone whole, the index filled from the table."""
+        triggers = {t.name for t in self.db.triggers}
+        if f"{table}_fts" in self.db.table_names() and {f"{table}_ai", f"{table}_ad", f"{table}_au"} <= triggers:
+            return
+        self.db[table].enable_fts(columns, tokenize=tokenize, create_triggers=True, replace=True)
 
     def _create_entity_tables(self) -> None:
         """The entity layer (DESIGN.md): classes of equivalent mentions, every mention,
@@ -186,10 +194,9 @@ class Store(EntityRows):
         )
         db["entities"].create_index(["key"], unique=True, if_not_exists=True)
         db["entities"].create_index(["dirty"], if_not_exists=True)
-        if "entities_fts" not in db.table_names():
-            # Trigrams find a question's "Lothair 2" or "Aldri Annet Enn Brak" among class
-            # names that are spelled a little differently, without a vector per class.
-            db["entities"].enable_fts(["name"], tokenize="trigram", create_triggers=True)
+        # Trigrams find a question's "Lothair 2" or "Aldri Annet Enn Brak" among class
+        # names that are spelled a little differently, without a vector per class.
+        self._ensure_fts("entities", ["name"], "trigram")
         db["mentions"].create(
             {
                 "id": int, "entity_id": int, "document_id": int, "chunk_id": int, "sentence_id": int,

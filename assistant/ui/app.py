@@ -28,6 +28,7 @@ from ..answer.export import conversation_markdown
 from ..answer.prompt import NO_ANSWER
 from ..engine import Engine
 from ..store.history import History
+from ..sync import IndexRun, run_index, watch_folders
 from ..watch import FolderWatcher
 from .screens.folders import FolderRequest, FoldersScreen
 from .screens.help import HelpScreen
@@ -544,10 +545,10 @@ class AssistantApp(App):
 
     def _start_watcher(self, folders: list[str]) -> None:
         options = {"debounce_s": 1.0} | self.watch_options
-        self.watcher = FolderWatcher(
-            [Path(f) for f in folders], on_change=self._on_folders_changed,
-            ignore=[self.engine.index_dir], on_notice=self._on_watch_notice, **options,
-            ignore_patterns=self.engine.config.ignore,
+        # The watcher's runs index on its own thread (not the UI's), one at a time.
+        self.watcher = watch_folders(
+            self.engine, folders, on_run=self._index_done, on_start=lambda: self._from_thread(self._index_begin),
+            on_progress=self._progress_reporter(), on_notice=self._on_watch_notice, **options,
         )
         self.watcher.start()
         self.watch_note = f"watching ({self.watcher.mode})"
@@ -569,10 +570,6 @@ class AssistantApp(App):
 
         self._from_thread(show)
 
-    def _on_folders_changed(self, roots: list[Path]) -> None:
-        # Called on the watcher's own thread: index right there, it is not the UI's.
-        self._run_index(roots)
-
     def _from_thread(self, callback: Callable, *args) -> bool:
         """Run callback on the UI thread, from any thread (the watcher reports from the
         thread that started it, which may be the UI's own)."""
@@ -590,29 +587,28 @@ class AssistantApp(App):
         self._run_index(roots, forget)
 
     def _run_index(self, roots: list[Path], forget: Iterable[Path] = ()) -> None:
+        if self._from_thread(self._index_begin):
+            self._index_done(run_index(self.engine, roots, forget, on_progress=self._progress_reporter()))
+
+    def _progress_reporter(self) -> Callable:
+        """A progress callback for one indexer thread that shows at most one update per
+        PROGRESS_EVERY_S (and the last)."""
         last = [0.0]
-        store = self.engine.index.store
 
         def progress(p) -> None:
             now = time.monotonic()
             if now - last[0] < PROGRESS_EVERY_S and p.files_done < p.files_total:
                 return
             last[0] = now
-            entities = store.counts()["entities"]
+            entities = self.engine.index.store.counts()["entities"]
             self._from_thread(self._index_progress, p, entities)
 
-        if not self._from_thread(self._index_begin):
-            return
-        report, error, removed = None, None, 0
-        try:
-            for path in forget:
-                removed += self.engine.forget(path)
-            if roots:
-                report = self.engine.index_paths(roots, on_progress=progress)
-        except Exception as exc:  # noqa: BLE001 - reported, and the index stays consistent
-            error = exc
+        return progress
+
+    def _index_done(self, run: IndexRun) -> None:
+        """On the indexer's thread: what the index holds now, then the UI shows the run."""
         info = self.engine.status()
-        self._from_thread(self._index_end, report, removed, error, info)
+        self._from_thread(self._index_end, run.report, run.forgotten, run.error, info)
 
     def _index_begin(self) -> None:
         self.indexing += 1
@@ -626,11 +622,9 @@ class AssistantApp(App):
             self.activity = f"indexing failed: {error}"
             self.notify(str(error), title="indexing failed", severity="error")
         elif report is not None:
-            r = report
-            parts = [f"{n} {what}" for n, what in ((r.added, "added"), (r.updated, "updated"), (r.moved, "moved"),
-                                                  (r.removed + removed, "removed"), (len(r.failed), "failed")) if n]
-            self.activity = "indexed: " + ", ".join(parts) if parts else "up to date"
-            for path, reason in r.failed[:5]:
+            changes = report.summary(also_removed=removed, every_count=False)
+            self.activity = f"indexed: {changes}" if changes else "up to date"
+            for path, reason in report.failed[:5]:
                 self.notify(f"{show_path(Path(path).name)}: {show_path(reason)}", title="skipped a file",
                             severity="warning", markup=False)
         else:

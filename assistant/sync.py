@@ -1,0 +1,59 @@
+"""Folders kept in step with the index: the one orchestration of watching and indexing,
+used by the terminal UI and by `assistant watch`. A watcher's settled changes are
+indexed by the engine, one run at a time on the watcher's worker thread; each run, with
+its report or its error, goes to the caller."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .indexing import IndexReport, Progress
+from .watch import FolderWatcher
+
+
+@dataclass
+class IndexRun:
+    report: IndexReport | None  # None when only forgetting, or when the run failed
+    error: Exception | None
+    seconds: float
+    forgotten: int = 0  # documents removed by `forget` before indexing
+
+
+def run_index(engine, roots: list[Path], forget: Iterable[Path] = (),
+              on_progress: Callable[[Progress], None] | None = None) -> IndexRun:
+    """Forget these paths, then index those roots. A failure is returned, not raised:
+    each document is written in its own transaction, so the index stays consistent."""
+    t0 = time.perf_counter()
+    report, error, forgotten = None, None, 0
+    try:
+        for path in forget:
+            forgotten += engine.forget(path)
+        if roots:
+            report = engine.index_paths(roots, on_progress=on_progress)
+    except Exception as exc:  # noqa: BLE001 - the caller reports it
+        error = exc
+    return IndexRun(report, error, time.perf_counter() - t0, forgotten)
+
+
+def watch_folders(
+    engine, folders: Iterable[Path], on_run: Callable[[IndexRun], None],
+    on_start: Callable[[], bool] | None = None, on_progress: Callable[[Progress], None] | None = None,
+    on_notice: Callable[[str], None] | None = None, **watch_options,
+) -> FolderWatcher:
+    """A watcher (not started) over `folders` whose changes the engine indexes. `on_start`
+    is called before each run and may return False to skip it (the UI has closed);
+    `on_run` gets each run. The index's own folder and the config's ignore patterns are
+    left out."""
+
+    def on_change(roots: list[Path]) -> None:
+        if on_start is not None and on_start() is False:
+            return
+        on_run(run_index(engine, roots, on_progress=on_progress))
+
+    return FolderWatcher(
+        [Path(f) for f in folders], on_change, ignore=[engine.index_dir], on_notice=on_notice,
+        ignore_patterns=engine.config.ignore, **watch_options,
+    )
