@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -13,7 +16,8 @@ from rich.table import Table
 
 from . import models
 from .config import Config, ConfigError, default_config_path
-from .safetext import clean, show_path
+from .nlp.extract import EXTRACTORS
+from .safetext import clean, json_text, show_path
 
 console = Console()
 err_console = Console(stderr=True)
@@ -53,7 +57,98 @@ def _fail(message: str, code: int = 1):
     sys.exit(code)
 
 
-@click.group(invoke_without_command=True)
+# The exit status of a command stopped by the disk it writes to: full, over its quota or
+# read-only (EX_IOERR of sysexits.h). 1 is a command that failed otherwise (or an index run
+# with files that could not be indexed), 2 a usage error, 130 Ctrl-C.
+DISK_EXIT = 74
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 8, 10, 13
+
+
+def _statvfs(path: Path):
+    """os.statvfs of `path`, or of its nearest parent that exists; None if none answers."""
+    if not hasattr(os, "statvfs"):
+        return None
+    for p in (path, *path.parents):
+        try:
+            return os.statvfs(p)
+        except OSError:
+            continue
+    return None
+
+
+def disk_trouble(exc: BaseException, index_dir: Path, command: str | None) -> str | None:
+    """The one line to print when `exc` says the disk under the index (or under the file
+    it names) is full, over quota or read-only; None for any other error.
+
+    Recognised: an OSError with errno ENOSPC, EDQUOT or EROFS; an sqlite3.OperationalError
+    of a full disk ("database or disk is full"), of a read-only database on a read-only
+    file system, or a disk I/O error where less than 1 MiB is left (SQLite cannot extend
+    its shared-memory file on a full disk). SQLite has rolled its transaction back."""
+    where = Path(index_dir)
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+        kind = {errno.ENOSPC: "full", errno.EDQUOT: "quota", errno.EROFS: "read-only"}[exc.errno]
+        reason = exc.strerror or os.strerror(exc.errno)
+        named = Path(os.path.abspath(exc.filename)) if isinstance(exc.filename, str) else None
+        if named is not None and not named.is_relative_to(where):
+            where = named.parent  # not the index: a file elsewhere
+    elif isinstance(exc, sqlite3.OperationalError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        primary = code & 0xFF if isinstance(code, int) else None
+        text = str(exc).lower()
+        st = _statvfs(where)
+        if primary == _SQLITE_FULL or "database or disk is full" in text:
+            kind = "full"
+        elif (primary == _SQLITE_READONLY or "readonly database" in text) and st and st.f_flag & os.ST_RDONLY:
+            kind = "read-only"
+        elif (primary == _SQLITE_IOERR or "disk i/o error" in text) and st and st.f_bavail * st.f_frsize < 1 << 20:
+            kind = "full"
+        else:
+            return None
+        reason = os.strerror(errno.EROFS if kind == "read-only" else errno.ENOSPC)
+    else:
+        return None
+    shown_where = show_path(where)
+    kept = ("nothing indexed so far was lost" if command in ("index", "watch", None)
+            else "the index is as it was" if command in ("ask", "search", "status", "export")
+            else "what was done so far is kept")
+    if kind == "read-only":
+        return (f"the file system holding {shown_where} is read-only ({reason}); make it writable or "
+                f"choose another --index, then run the command again — {kept}")
+    if kind == "quota":
+        return (f"your disk quota for {shown_where} is used up ({reason}); free some space and run the "
+                f"command again — {kept}")
+    return f"the disk holding {shown_where} is full ({reason}); free some space and run the command again — {kept}"
+
+
+def _fail_on_disk(message: str):
+    """Print the disk's trouble as one line (never wrapped) and exit with DISK_EXIT."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    sys.exit(DISK_EXIT)
+
+
+class _Commands(click.Group):
+    """The command group, which turns a full (or over-quota, or read-only) disk met by any
+    command (index, forget, ask, search, status...; watch: see watch_cmd) into one line on
+    stderr and the exit status DISK_EXIT (74) instead of a traceback. Whatever was
+    committed stays, SQLite rolls back the transaction in flight, and the vector files are
+    never stamped for rows they do not hold (store/index.py): the index opens as it was."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (OSError, sqlite3.OperationalError) as exc:
+            obj = ctx.obj
+            if not isinstance(obj, Context):
+                raise
+            engine = obj._engine
+            index_dir = engine.index_dir if engine is not None else obj.config.resolved_index_dir(obj.index_override)
+            message = disk_trouble(exc, index_dir, ctx.invoked_subcommand)
+            if message is None:
+                raise
+            _fail_on_disk(message)
+
+
+@click.group(cls=_Commands, invoke_without_command=True)
 @click.option("--index", "index_dir", envvar="ASSISTANT_INDEX", help="Index directory (default: the user data dir).")
 @click.option("--config", "config_path", envvar="ASSISTANT_CONFIG", help="Config file (default: the user config dir).")
 @click.version_option(package_name="assistant")
@@ -87,7 +182,7 @@ def tui(obj: Context, add_folders: tuple[Path, ...], no_watch: bool) -> None:
 @main.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
-@click.option("--extractor", type=click.Choice(["spacy", "llm", "amr", "none"]),
+@click.option("--extractor", type=click.Choice([*EXTRACTORS.names(), "none"]),
               help="Entity extractor for this index (default: the config's; fixed once the index has documents).")
 @click.pass_obj
 def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: str | None) -> None:
@@ -121,11 +216,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
         click.echo(json.dumps({**report.as_dict(), **costs}, indent=2))
     else:
         total = sum(report.seconds.values())
-        console.print(
-            f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
-            f"moved {report.moved}, removed {report.removed}, failed {len(report.failed)}; "
-            f"{report.chunks} chunks, {report.sentences} sentences in {total:.1f}s"
-        )
+        console.print(f"{report.summary()}; {report.chunks} chunks, {report.sentences} sentences in {total:.1f}s")
         counts = engine.index.store.counts()
         console.print(
             f"index: {counts['documents']} documents, {counts['chunks']} chunks, "
@@ -178,7 +269,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
         _fail(str(exc).strip("'\""))
     chats.record(conversation, answer)
     if as_json:
-        click.echo(json.dumps({**answer.as_dict(), "conversation": conversation}, indent=2, ensure_ascii=False))
+        click.echo(json_text({**answer.as_dict(), "conversation": conversation}, indent=2))
         return
     if answer.text == EMPTY_INDEX:
         sys.stdout.write(answer.text)
@@ -297,9 +388,8 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
     took = time.perf_counter() - t0
     name = retriever or obj.config.retriever
     if as_json:
-        click.echo(json.dumps({"query": query, "retriever": name, "scope": scope.describe() if scope else None,
-                               "seconds": round(took, 4), "passages": [p.as_dict() for p in found]},
-                              indent=2, ensure_ascii=False))
+        click.echo(json_text({"query": query, "retriever": name, "scope": scope.describe() if scope else None,
+                              "seconds": round(took, 4), "passages": [p.as_dict() for p in found]}, indent=2))
         return
     if not found:
         where = f" in {scope.describe()}" if scope else ""
@@ -340,7 +430,7 @@ def status(obj: Context, as_json: bool) -> None:
     """What the index holds, and the files that could not be indexed."""
     info = obj.engine.status()
     if as_json:
-        click.echo(json.dumps(info, indent=2))
+        click.echo(json.dumps(info, indent=2))  # ensure_ascii: every control character escaped
         return
     console.print(f"index      {escape(info['index'])}")
     console.print(f"embedder   {info['embedder']}")
@@ -489,7 +579,7 @@ def _answer_context_list(ctx, param, value: str) -> list[str]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"), show_default=True)
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), help="Where evaluation indexes are kept.")
 @click.option("--rebuild", is_flag=True, help="Rebuild the dataset's index even if a cached one matches.")
-@click.option("--extractor", type=click.Choice(["spacy", "llm", "amr", "none"]),
+@click.option("--extractor", type=click.Choice([*EXTRACTORS.names(), "none"]),
               help="Entity extractor to index with (default: the config's); the report gives its time and LLM tokens.")
 @click.option("--answer-context", "answer_contexts", default="chunks,sentences", show_default=True,
               callback=_answer_context_list,
@@ -543,8 +633,7 @@ def _watch_lines(r, seconds: float) -> list[str]:
     changed, so a person sees which files it saw without looking in the index."""
     import time
 
-    lines = [f"[dim]{time.strftime('%H:%M:%S')}[/] added {r.added}, updated {r.updated}, moved {r.moved}, "
-             f"removed {r.removed}, failed {len(r.failed)}; unchanged {r.unchanged} ({seconds:.1f}s)"]
+    lines = [f"[dim]{time.strftime('%H:%M:%S')}[/] {r.summary()} ({seconds:.1f}s)"]
     lines += [f"  [green]added[/] {shown_path(p)}" for p in r.added_paths]
     lines += [f"  [cyan]updated[/] {shown_path(p)}" for p in r.updated_paths]
     lines += [f"  [cyan]moved[/] {shown_path(old)} -> {shown_path(new)}" for old, new in r.moved_paths]
@@ -563,10 +652,9 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
     """Index PATHS, then keep the index up to date as files change (Ctrl-C stops)."""
     import signal
     import threading
-    import time
 
     from .store import IndexMismatch
-    from .watch import FolderWatcher
+    from .sync import IndexRun, watch_folders
 
     try:
         engine = obj.engine
@@ -576,22 +664,27 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
     fatal: list[str] = []
     stopped = threading.Event()
 
-    def on_change(roots: list[Path]) -> None:
-        t0 = time.perf_counter()
-        try:
-            r = engine.index_paths(roots)
-        except (models.ModelNotFound, IndexMismatch) as exc:
-            fatal.append(str(exc))
+    disk: list[str] = []  # a full or read-only disk: every later run would fail the same way
+
+    def on_run(run: IndexRun) -> None:
+        if isinstance(run.error, (models.ModelNotFound, IndexMismatch)):
+            fatal.append(str(run.error))
             stopped.set()
             return
-        if not (r.added or r.updated or r.moved or r.removed or r.failed) and watcher.runs > 0:
+        if run.error is not None and (message := disk_trouble(run.error, engine.index_dir, "watch")):
+            disk.append(message)
+            stopped.set()
+            return
+        if run.error is not None:  # this run failed; watching goes on
+            err_console.print(f"[yellow]note:[/] re-indexing failed: {escape(show_path(str(run.error)))}")
+            return
+        if not run.report.changed and watcher.runs > 0:
             return  # a rescan that found nothing new
-        for line in _watch_lines(r, time.perf_counter() - t0):
+        for line in _watch_lines(run.report, run.seconds):
             console.print(line)
 
-    watcher = FolderWatcher(
-        list(paths), on_change, ignore=[engine.index_dir], debounce_s=debounce, polling=polling,
-        ignore_patterns=engine.config.ignore,
+    watcher = watch_folders(
+        engine, paths, on_run, debounce_s=debounce, polling=polling,
         on_notice=lambda m: err_console.print(f"[yellow]note:[/] {escape(m)}"),
     )
     # SIGTERM (a service manager stopping it) ends it as cleanly as Ctrl-C.
@@ -614,6 +707,8 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
         except KeyboardInterrupt:
             sys.exit(130)
         engine.close()
+    if disk:
+        _fail_on_disk(disk[0])
     if fatal:
         _fail(fatal[0])
     sys.exit(0)

@@ -213,25 +213,10 @@ class Engine:
         """What the extractor has spent in this process, per stage (extraction per chunk;
         class descriptions), for an extractor that counts (llm: LLM tokens, calls, cache
         hits, grounding, invalid JSON, loops; amr: parse counts); empty otherwise."""
-        stats = getattr(self.__dict__.get("extractor"), "stats", None)
-        if not stats:
-            return {}
-        if "llm_calls" not in stats:  # amr: what its parser made of the sentences
-            return {"extraction": dict(stats)}
-        return {
-            "llm_model": getattr(self.generator, "name", None),
-            "llm_tokens": {
-                "extract": {"prompt": stats["prompt_tokens"], "completion": stats["completion_tokens"],
-                            "calls": stats["llm_calls"], "cached": stats["cached"],
-                            "seconds": round(stats["seconds"], 2)},
-                "describe": {"prompt": stats["shorten_prompt_tokens"], "completion": stats["shorten_completion_tokens"],
-                             "calls": stats["shorten_calls"], "cached": stats.get("shorten_cached", 0),
-                             "seconds": round(stats["shorten_seconds"], 2)},
-            },
-            "extraction": {k: stats[k] for k in ("chunks", "entities", "grounded", "ungrounded", "grounded_exact",
-                                                 "grounded_resolved", "grounded_fuzzy", "mentions",
-                                                 "invalid_json", "loops") if k in stats},
-        }
+        from .nlp.extract import CountsCosts
+
+        extractor = self.__dict__.get("extractor")  # only when something built it
+        return extractor.costs() if isinstance(extractor, CountsCosts) else {}
 
     def status(self) -> dict:
         # Reads the database only: no model needs loading to say what the index holds.

@@ -26,7 +26,7 @@ from .ingest.walk import IgnoreRules, iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
 from .nlp.aboutness import section_mentions, subject_mention, title_mention_in
-from .nlp.extract import Extractor, compact
+from .nlp.extract import DescribesClasses, Extractor, compact
 from .nlp.sentences import SentenceSplitter
 from .store import Index
 from .store.db import RowIds, to_blob, to_blob16
@@ -692,15 +692,15 @@ class Indexer:
                 for s, e in c.sentences:
                     texts.append(item.document.text[s:e])
                     offsets.append(s)
-        described = getattr(self.extractor, "extract_described", None)
         chunk_notes: list[dict[str, str]] | None = None
         with _Timer(report, "extract"):
-            if described is not None:
+            if isinstance(self.extractor, DescribesClasses):
                 # Whole chunks, as the model should read them (not the sentence protocol's
                 # pseudo-chunks), so that each description belongs to one stored chunk.
                 per_chunk = []
                 for at in range(0, len(spans), EMBED_SLICE):
-                    per_chunk += described([(texts[a:b], offsets[a:b]) for a, b in spans[at: at + EMBED_SLICE]])
+                    per_chunk += self.extractor.extract_described(
+                        [(texts[a:b], offsets[a:b]) for a, b in spans[at: at + EMBED_SLICE]])
                     done = min(len(spans), at + EMBED_SLICE)
                     tick(done / len(spans), f"reading {done}/{len(spans)} chunks with the model")
                 flat = [g for chunk_graphs, _ in per_chunk for g in chunk_graphs]

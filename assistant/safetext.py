@@ -9,10 +9,14 @@
   but tab and newline, ESC, DEL, C1), so a document cannot clear the screen, set the
   window title or plant a hyperlink; `show_path` makes every non-printable character of
   a name visible as an escape (`\\n`, `\\x1b`, `\\xe9` for a byte that is not UTF-8).
+- JSON for a terminal or a pipe: `json_text` keeps the text whole (a reader of the JSON gets
+  every character back) but writes as \\u escapes every character a terminal could obey or
+  a UTF-8 stream could not carry, so `--json` output never holds a raw control character.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -73,3 +77,19 @@ def show_path(path: str | Path | None) -> str:
         else:
             out.append("\\u%04x" % o if o <= 0xFFFF else "\\U%08x" % o)
     return "".join(out)
+
+
+# What json.dumps(ensure_ascii=False) leaves raw and a terminal (or a UTF-8 stream) must not
+# get: DEL and C1 (U+0080..U+009F: U+009B is a CSI, as ESC [ is), the line and paragraph
+# separators, the bidirectional overrides, and lone surrogates (a path that is not UTF-8).
+# json.dumps escapes C0 (below U+0020) itself.
+_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_text(obj, **kwargs) -> str:
+    """json.dumps(obj, ensure_ascii=False, **kwargs), readable (non-ASCII letters stay as
+    they are) yet safe to print: no character below U+0020 but the layout's newlines, and
+    none of DEL, C1 or the others above, which are written as \\uXXXX. They can only occur
+    inside JSON strings, where the escape stands for the very same character."""
+    kwargs.setdefault("ensure_ascii", False)
+    return _JSON_RAW.sub(lambda m: "\\u%04x" % ord(m.group()), json.dumps(obj, **kwargs))

@@ -32,7 +32,7 @@ def test_index_exit_codes_and_failures(tmp_path, cli, example_docs):
     ix = tmp_path / "ix"
     result = cli("index", str(docs), index=ix)
     assert result.exit_code == 0, result.output
-    assert "added 8, updated 0, unchanged 0" in result.output
+    assert "added 8, updated 0, moved 0, removed 0, failed 0; unchanged 0" in result.output
 
     bad = docs / "broken.pdf"
     bad.write_bytes(b"%PDF-1.4\n" + os.urandom(500))

@@ -236,105 +236,139 @@ def _alignment_tokens(graph, text: str) -> list[tuple[int, int] | None]:
 def convert(amr, text: str, base: int = 0, tokens: list[Token] | None = None) -> Conversion:
     """One sentence's AMR (a PENMAN string or a penman Graph) as a SentenceGraph with
     document spans (`base` = the sentence's offset in its document)."""
-    from penman import layout, surface
-
     g = _decode(amr)
-    toks = tokens if tokens is not None else tokenize(text)
-    # amrlib answers "()" for a sentence it could not parse: a node without a concept.
-    concept = {i.source: str(i.target) for i in g.instances() if i.target}
-    order = [i.source for i in g.instances() if i.target]  # pre-order: about the surface order
-    out: dict[str, list[tuple[str, str]]] = {v: [] for v in concept}
-    into: dict[str, list[tuple[str, str]]] = {v: [] for v in concept}
-    for e in g.edges():
-        if e.source in out and e.target in concept:
-            out[e.source].append((e.role, e.target))
-            into[e.target].append((e.role, e.source))
-    attrs: dict[str, list[tuple[str, str]]] = {v: [] for v in concept}
-    for a in g.attributes():
-        if a.source in attrs:
-            attrs[a.source].append((a.role, str(a.target)))
-    if not concept:
-        return Conversion(SentenceGraph(), empty=True)
-    alignments = surface.alignments(g)
-    align_spans = _alignment_tokens(g, text) if alignments else []
+    return _Converter(g, text, base, tokens if tokens is not None else tokenize(text)).run()
 
-    def aligned(triples) -> tuple[int, int] | None:
-        idx = [i for t in triples if t in alignments for i in alignments[t].indices]
-        spans = [align_spans[i] for i in idx if 0 <= i < len(align_spans) and align_spans[i] is not None]
+
+# Mentions are grounded names first (surest), then pronouns, dates and the other concepts.
+_MENTION_RANK = {"named": 0, "pron": 1, "date": 2, "noun": 3}
+
+
+class _Converter:
+    """The steps of `convert` over one decoded graph, sharing its indexes as attributes."""
+
+    def __init__(self, g, text: str, base: int, toks: list[Token]):
+        self.g, self.text, self.base, self.toks = g, text, base, toks
+        # amrlib answers "()" for a sentence it could not parse: a node without a concept.
+        self.concept = {i.source: str(i.target) for i in g.instances() if i.target}
+        self.order = [i.source for i in g.instances() if i.target]  # pre-order: about the surface order
+        self.out: dict[str, list[tuple[str, str]]] = {v: [] for v in self.concept}
+        self.into: dict[str, list[tuple[str, str]]] = {v: [] for v in self.concept}
+        for e in g.edges():
+            if e.source in self.out and e.target in self.concept:
+                self.out[e.source].append((e.role, e.target))
+                self.into[e.target].append((e.role, e.source))
+        self.attrs: dict[str, list[tuple[str, str]]] = {v: [] for v in self.concept}
+        for a in g.attributes():
+            if a.source in self.attrs:
+                self.attrs[a.source].append((a.role, str(a.target)))
+        self.name_of: dict[str, str] = {}  # named concept -> its :op name
+        self.name_node: dict[str, str] = {}  # named concept -> its name node
+        self.kind: dict[str, str] = {}  # named, transparent, date, pron, skip, relation, action, noun, folded
+        self.folded: dict[str, list[str]] = {}  # head -> its leaf modifiers
+        self.alias: dict[str, str] = {}  # a role concept -> the person it names ("mother")
+        self.word_of: dict[str, str] = {}  # that person -> the role's word
+        self.mention_tokens: set[int] = set()
+        self.action_tokens: set[int] = set()
+        self.span_of: dict[str, tuple[int, int]] = {}
+        self.mentions: dict[str, Mention] = {}
+        self.conv = Conversion(SentenceGraph())
+
+    def run(self) -> Conversion:
+        from penman import surface
+
+        if not self.concept:
+            return Conversion(SentenceGraph(), empty=True)
+        self.alignments = surface.alignments(self.g)
+        self.align_spans = _alignment_tokens(self.g, self.text) if self.alignments else []
+        self.find_names()
+        self.classify()
+        self.fold_modifiers()
+        self.name_role_holders()
+        self.ground_mentions()
+        return self.assemble(self.ground_actions())
+
+    def aligned(self, triples) -> tuple[int, int] | None:
+        """The character span the ~e.N alignments of `triples` cover, if any."""
+        idx = [i for t in triples if t in self.alignments for i in self.alignments[t].indices]
+        spans = [self.align_spans[i] for i in idx if 0 <= i < len(self.align_spans) and self.align_spans[i] is not None]
         if not spans:
             return None
         return min(s for s, _ in spans), max(e for _, e in spans)
 
     # -- classify the nodes ----------------------------------------------------------
-    name_of: dict[str, str] = {}  # named concept -> its :op name
-    name_node: dict[str, str] = {}
-    for v in concept:
-        for role, t in out[v]:
-            if role == ":name" and concept.get(t) == "name":
-                ops = [(r, s) for r, s in attrs[t] if r.startswith(":op")]
-                ops.sort(key=lambda x: int(x[0][3:]) if x[0][3:].isdigit() else 0)
-                name = " ".join(s.strip('"') for _, s in ops).strip()
-                if name:
-                    name_of[v], name_node[v] = name, t
-    kind: dict[str, str] = {}
-    for v, c in concept.items():
+
+    def find_names(self) -> None:
+        for v in self.concept:
+            for role, t in self.out[v]:
+                if role == ":name" and self.concept.get(t) == "name":
+                    ops = [(r, s) for r, s in self.attrs[t] if r.startswith(":op")]
+                    ops.sort(key=lambda x: int(x[0][3:]) if x[0][3:].isdigit() else 0)
+                    name = " ".join(s.strip('"') for _, s in ops).strip()
+                    if name:
+                        self.name_of[v], self.name_node[v] = name, t
+
+    def classify(self) -> None:
+        for v, c in self.concept.items():
+            self.kind[v] = self.node_kind(v, c)
+
+    def node_kind(self, v: str, c: str) -> str:
         m = FRAME.match(c)
-        if v in name_of:
-            kind[v] = "named"
-        elif c in TRANSPARENT or (not m and any(r.startswith(":op") for r, _ in out[v])):
+        if v in self.name_of:
+            return "named"
+        if c in TRANSPARENT or (not m and any(r.startswith(":op") for r, _ in self.out[v])):
             # and/or, and relations over operands: (under :op1 gate), (after :op1 ...)
-            kind[v] = "transparent"
-        elif c == "date-entity":
-            kind[v] = "date"
-        elif c in PRONOUN_FORMS:
-            kind[v] = "pron"
-        elif c in DROPPED_PRONOUNS:
-            kind[v] = "skip"
-        elif m:
-            kind[v] = "relation" if (m["sense"] == "91" or c in NON_EVENT_FRAMES) else "action"
-        elif c in STOP_CONCEPTS or c.startswith("-") or not re.search(r"[a-z]", c):
-            kind[v] = "skip"
-        else:
-            kind[v] = "noun"
-    # Leaf modifiers fold into their head's text.
-    folded: dict[str, list[str]] = {}
-    for v in concept:
-        if kind[v] not in ("noun", "named", "skip"):
-            continue
-        only_in = into[v]
-        if (not out[v] and len(only_in) == 1 and only_in[0][0] in (":mod", ":quant")
-                and kind.get(only_in[0][1]) in ("noun", "named")):
-            folded.setdefault(only_in[0][1], []).append(v)
-            kind[v] = "folded"
-    # "Peter's mother": (person :ARG0-of (have-rel-role-91 :ARG1 Peter :ARG2 mother)).
-    alias: dict[str, str] = {}
-    word_of: dict[str, str] = {}
-    for v, c in concept.items():
-        if c not in ROLE_FRAMES:
-            continue
-        args = {r: t for r, t in out[v]}
-        holder, role = args.get(":ARG0"), args.get(":ARG2")
-        if (holder and role and concept.get(holder) in GENERIC and holder not in name_of
-                and kind.get(role) == "noun"):
-            word_of[holder] = concept[role].replace("-", " ")
-            alias[role] = holder
-            folded.setdefault(holder, []).extend(folded.pop(role, []))
+            return "transparent"
+        if c == "date-entity":
+            return "date"
+        if c in PRONOUN_FORMS:
+            return "pron"
+        if c in DROPPED_PRONOUNS:
+            return "skip"
+        if m:
+            return "relation" if (m["sense"] == "91" or c in NON_EVENT_FRAMES) else "action"
+        if c in STOP_CONCEPTS or c.startswith("-") or not re.search(r"[a-z]", c):
+            return "skip"
+        return "noun"
+
+    def fold_modifiers(self) -> None:
+        """Leaf modifiers fold into their head's text."""
+        kind = self.kind
+        for v in self.concept:
+            if kind[v] not in ("noun", "named", "skip"):
+                continue
+            only_in = self.into[v]
+            if (not self.out[v] and len(only_in) == 1 and only_in[0][0] in (":mod", ":quant")
+                    and kind.get(only_in[0][1]) in ("noun", "named")):
+                self.folded.setdefault(only_in[0][1], []).append(v)
+                kind[v] = "folded"
+
+    def name_role_holders(self) -> None:
+        """A generic person/thing that a role frame describes takes the role as its word:
+        "Peter's mother" = (person :ARG0-of (have-rel-role-91 :ARG1 Peter :ARG2 mother))."""
+        concept = self.concept
+        for v, c in concept.items():
+            if c not in ROLE_FRAMES:
+                continue
+            args = {r: t for r, t in self.out[v]}
+            holder, role = args.get(":ARG0"), args.get(":ARG2")
+            if (holder and role and concept.get(holder) in GENERIC and holder not in self.name_of
+                    and self.kind.get(role) == "noun"):
+                self.word_of[holder] = concept[role].replace("-", " ")
+                self.alias[role] = holder
+                self.folded.setdefault(holder, []).extend(self.folded.pop(role, []))
 
     # -- ground the nodes ------------------------------------------------------------
-    mention_tokens: set[int] = set()
-    action_tokens: set[int] = set()
-    span_of: dict[str, tuple[int, int]] = {}
-    conv = Conversion(SentenceGraph())
 
-    def tok_span(i: int, j: int) -> tuple[int, int]:
-        return toks[i].start, toks[j].end
+    def tok_span(self, i: int, j: int) -> tuple[int, int]:
+        return self.toks[i].start, self.toks[j].end
 
-    def token_range(s: int, e: int) -> list[int]:
-        return [i for i, t in enumerate(toks) if t.start < e and t.end > s]
+    def token_range(self, s: int, e: int) -> list[int]:
+        return [i for i, t in enumerate(self.toks) if t.start < e and t.end > s]
 
-    def best_token(words: set[str], used: set[int], forms: set[str] | None = None) -> int | None:
+    def best_token(self, words: set[str], used: set[int], forms: set[str] | None = None) -> int | None:
         best, best_score = None, 0
-        for i, t in enumerate(toks):
+        for i, t in enumerate(self.toks):
             if i in used:
                 continue
             score = 3 if forms and t.text in forms else max((_score(w, t) for w in words), default=0)
@@ -342,55 +376,50 @@ def convert(amr, text: str, base: int = 0, tokens: list[Token] | None = None) ->
                 best, best_score = i, score
         return best
 
-    def locate_name(name: str) -> tuple[int, int] | None:
+    def claim(self, span: tuple[int, int], used: set[int]) -> None:
+        used.update(self.token_range(*span))
+
+    def locate_name(self, name: str) -> tuple[int, int] | None:
         parts = [re.escape(p) for p in name.split()]
         pattern = r"(?<!\w)" + r"\W*".join(parts) + r"(?!\w)"
         for flags in (0, re.IGNORECASE):
-            for m in re.finditer(pattern, text, flags):
-                if not any(i in mention_tokens for i in token_range(m.start(), m.end())):
+            for m in re.finditer(pattern, self.text, flags):
+                if not any(i in self.mention_tokens for i in self.token_range(m.start(), m.end())):
                     return m.start(), m.end()
         return None
 
-    def locate_date(v: str) -> tuple[int, int] | None:
+    def locate_date(self, v: str) -> tuple[int, int] | None:
         found = []
-        for role, val in attrs[v]:
-            val = val.strip('"')
-            cands = []
-            if role == ":year":
-                cands = [val]
-            elif role == ":month" and val.isdigit() and 1 <= int(val) <= 12:
-                cands = [MONTHS[int(val) - 1], MONTHS[int(val) - 1][:3]]
-            elif role == ":day":
-                cands = [val, val + "st", val + "nd", val + "rd", val + "th"]
-            elif role in (":decade",):
-                cands = [val + "s", val]
-            for i, t in enumerate(toks):
-                if t.text in cands and i not in mention_tokens:
+        for role, val in self.attrs[v]:
+            cands = _date_forms(role, val.strip('"'))
+            for i, t in enumerate(self.toks):
+                if t.text in cands and i not in self.mention_tokens:
                     found.append(i)
                     break
-        for role, t in out[v]:  # :weekday (w / monday), :dayperiod (n / night), :season
-            if concept.get(t):
-                i = best_token({concept[t]}, mention_tokens)
-                if i is not None and _score(concept[t], toks[i]) >= 2:
+        for role, t in self.out[v]:  # :weekday (w / monday), :dayperiod (n / night), :season
+            if self.concept.get(t):
+                i = self.best_token({self.concept[t]}, self.mention_tokens)
+                if i is not None and _score(self.concept[t], self.toks[i]) >= 2:
                     found.append(i)
-                    kind[t] = "folded"
+                    self.kind[t] = "folded"
         if not found:
             return None
-        s, e = tok_span(min(found), max(found))
-        return (s, e) if e - s <= 40 else tok_span(found[0], found[0])
+        s, e = self.tok_span(min(found), max(found))
+        return (s, e) if e - s <= 40 else self.tok_span(found[0], found[0])
 
-    def extend(v: str, span: tuple[int, int]) -> tuple[int, int]:
+    def extend(self, v: str, span: tuple[int, int]) -> tuple[int, int]:
         """Grow a mention's span over its folded modifiers when they stand next to it."""
+        toks = self.toks
         s, e = span
-        mods = [concept[m] for m in folded.get(v, [])]
+        mods = [self.concept[m] for m in self.folded.get(v, [])]
         changed = True
         while mods and changed:
             changed = False
-            inside = token_range(s, e)
+            inside = self.token_range(s, e)
             if not inside:
                 break
             for i in (inside[0] - 1, inside[-1] + 1):
-                if 0 <= i < len(toks) and i not in mention_tokens:
+                if 0 <= i < len(toks) and i not in self.mention_tokens:
                     w = next((w for w in mods if _score(w, toks[i]) >= 2), None)
                     if w is not None:
                         s, e = min(s, toks[i].start), max(e, toks[i].end)
@@ -399,143 +428,192 @@ def convert(amr, text: str, base: int = 0, tokens: list[Token] | None = None) ->
                         break
         return s, e
 
-    def claim(span: tuple[int, int], used: set[int]) -> None:
-        used.update(token_range(*span))
-
-    def ground_mention(v: str) -> tuple[int, int] | None:
-        k = kind[v]
-        triples = [(v, ":instance", concept[v])]
+    def ground_mention(self, v: str) -> tuple[int, int] | None:
+        k = self.kind[v]
+        triples = [(v, ":instance", self.concept[v])]
         if k == "named":
-            nn = name_node[v]
-            triples = [(nn, r, s) for r, s in attrs[nn]] + [(nn, ":instance", "name")]
-        span = aligned(triples)
+            nn = self.name_node[v]
+            triples = [(nn, r, s) for r, s in self.attrs[nn]] + [(nn, ":instance", "name")]
+        span = self.aligned(triples)
         if span is not None:
-            conv.aligned += 1
+            self.conv.aligned += 1
             return span
         if k == "named":
-            return locate_name(name_of[v])
+            return self.locate_name(self.name_of[v])
         if k == "date":
-            return locate_date(v)
+            return self.locate_date(v)
         if k == "pron":
-            i = best_token(set(), mention_tokens, PRONOUN_FORMS[concept[v]])
-            return tok_span(i, i) if i is not None else None
-        c = concept[v]
-        if v in word_of:
-            words = {word_of[v].split()[-1]}
+            i = self.best_token(set(), self.mention_tokens, PRONOUN_FORMS[self.concept[v]])
+            return self.tok_span(i, i) if i is not None else None
+        c = self.concept[v]
+        if v in self.word_of:
+            words = {self.word_of[v].split()[-1]}
         elif c in GENERIC:
-            # "the teacher": (person :ARG0-of (teach-01)) stands where its frame does.
-            frames = [t for r, t in into[v] if kind.get(t) == "action" and layout.appears_inverted(g, (t, r, v))]
-            i = best_token(set(), mention_tokens, GENERIC[c])
-            if i is not None:
-                return tok_span(i, i)
-            for f in frames:
-                i = best_token({FRAME.match(concept[f])["lemma"].split("-")[0]}, mention_tokens)
-                if i is not None:
-                    return tok_span(i, i)
-            return None
+            return self.ground_generic(v, c)
         else:
             words = {c.split("-")[0], c.replace("-", "")}
-        i = best_token(words, mention_tokens)
-        return tok_span(i, i) if i is not None else None
+        i = self.best_token(words, self.mention_tokens)
+        return self.tok_span(i, i) if i is not None else None
 
-    # Names first (surest), then pronouns, dates and the other concepts, in graph order.
-    rank = {"named": 0, "pron": 1, "date": 2, "noun": 3}
-    mention_vars = sorted((v for v in order if kind[v] in rank and v not in alias), key=lambda v: rank[kind[v]])
-    mentions: dict[str, Mention] = {}
-    for v in mention_vars:
-        if kind[v] == "folded":  # a date's weekday or day period
-            continue
-        span = ground_mention(v)
-        c = concept[v]
-        if span is not None and kind[v] in ("noun", "named"):
-            span = extend(v, span)
+    def ground_generic(self, v: str, c: str) -> tuple[int, int] | None:
+        """A bare person/thing: its own word ("someone"), else where the frame it is an
+        argument of stands ("the teacher" = (person :ARG0-of (teach-01)))."""
+        from penman import layout
+
+        frames = [t for r, t in self.into[v]
+                  if self.kind.get(t) == "action" and layout.appears_inverted(self.g, (t, r, v))]
+        i = self.best_token(set(), self.mention_tokens, GENERIC[c])
+        if i is not None:
+            return self.tok_span(i, i)
+        for f in frames:
+            i = self.best_token({FRAME.match(self.concept[f])["lemma"].split("-")[0]}, self.mention_tokens)
+            if i is not None:
+                return self.tok_span(i, i)
+        return None
+
+    def ground_mentions(self) -> None:
+        """Names first (surest), then pronouns, dates and the other concepts, in graph order."""
+        kind = self.kind
+        mention_vars = sorted((v for v in self.order if kind[v] in _MENTION_RANK and v not in self.alias),
+                              key=lambda v: _MENTION_RANK[kind[v]])
+        for v in mention_vars:
+            if kind[v] == "folded":  # a date's weekday or day period
+                continue
+            span = self.mention_span(v)
+            if span is None:
+                continue
+            mention = self.mention(v, span)
+            if mention is None:
+                continue
+            self.span_of[v] = span
+            self.mentions[v] = mention
+            self.conv.nodes += 1
+
+    def mention_span(self, v: str) -> tuple[int, int] | None:
+        """Where mention `v` stands, claimed; the whole sentence where it cannot be found;
+        None for an unfound pronoun or bare "person" (nothing to index)."""
+        span = self.ground_mention(v)
+        c = self.concept[v]
+        if span is not None and self.kind[v] in ("noun", "named"):
+            span = self.extend(v, span)
         if span is not None:
-            claim(span, mention_tokens)
-        elif kind[v] == "pron" or (c in GENERIC and v not in word_of):
-            conv.unlocated.append(f"{v}/{c}")
-            continue  # a pronoun without its word, or a bare "person": nothing to index
+            self.claim(span, self.mention_tokens)
+        elif self.kind[v] == "pron" or (c in GENERIC and v not in self.word_of):
+            self.conv.unlocated.append(f"{v}/{c}")
+            return None
         else:
-            conv.unlocated.append(f"{v}/{c}")
-            span = (0, len(text))
+            self.conv.unlocated.append(f"{v}/{c}")
+            span = (0, len(self.text))
+        return span
+
+    def mention(self, v: str, span: tuple[int, int]) -> Mention | None:
+        """The mention node `v` makes at `span`; None where it has no class worth a key."""
         s, e = span
-        surface_text = text[s:e]
-        k = kind[v]
+        surface_text = self.text[s:e]
+        k, c = self.kind[v], self.concept[v]
         if k == "named":
-            key, mkind, name = entity_key(name_of[v]), ENTITY_KINDS.get(c, "PROPN"), name_of[v]
+            key, mkind, name = entity_key(self.name_of[v]), ENTITY_KINDS.get(c, "PROPN"), self.name_of[v]
         elif k == "date":
             key, mkind, name = entity_key(surface_text), "DATE", surface_text
         elif k == "pron":
             key, mkind, name = "", "PRON", ""
         else:
-            word = word_of.get(v) or c.replace("-", " ")
-            if c in GENERIC and v not in word_of and span != (0, len(text)):
+            word = self.word_of.get(v) or c.replace("-", " ")
+            if c in GENERIC and v not in self.word_of and span != (0, len(self.text)):
                 if surface_text.lower() not in GENERIC[c]:
                     word = surface_text.lower()  # "teacher", where its frame stands
                 elif c == "thing":
-                    continue  # "something", "what": no class worth a name
+                    return None  # "something", "what": no class worth a name
             key, mkind, name = entity_key(word, proper=False), "NOUN", word
             if len(key) <= 2:
-                continue
+                return None
         if k != "pron" and not key:
-            continue
-        span_of[v] = span
-        mentions[v] = Mention(base + s, base + e, surface_text, key, mkind, name)
-        conv.nodes += 1
+            return None
+        return Mention(self.base + s, self.base + e, surface_text, key, mkind, name)
 
     # -- actions and their roles -----------------------------------------------------
-    def targets(t: str, seen: frozenset = frozenset()) -> list[str]:
-        t = alias.get(t, t)
-        if t in mentions:
+
+    def targets(self, t: str, seen: frozenset = frozenset()) -> list[str]:
+        """The mentions a role edge into `t` reaches (through and/or and other operands)."""
+        t = self.alias.get(t, t)
+        if t in self.mentions:
             return [t]
-        if kind.get(t) == "transparent" and t not in seen:
-            return [x for r, o in out[t] if r.startswith(":op") for x in targets(o, seen | {t})]
+        if self.kind.get(t) == "transparent" and t not in seen:
+            return [x for r, o in self.out[t] if r.startswith(":op") for x in self.targets(o, seen | {t})]
         return []
 
-    actions: list[tuple[str, Action]] = []
-    for v in order:
-        if kind[v] != "action":
-            continue
-        c = concept[v]
+    def ground_actions(self) -> list[tuple[str, Action]]:
+        actions: list[tuple[str, Action]] = []
+        for v in self.order:
+            if self.kind[v] != "action":
+                continue
+            action = self.action(v)
+            if action is not None:
+                actions.append((v, action))
+                self.conv.nodes += 1
+        return actions
+
+    def action(self, v: str) -> Action | None:
+        c = self.concept[v]
         lemma = FRAME.match(c)["lemma"]
-        span = aligned([(v, ":instance", c)])
+        span = self.aligned([(v, ":instance", c)])
         if span is not None:
-            conv.aligned += 1
+            self.conv.aligned += 1
         else:
-            i = best_token({lemma.split("-")[0], lemma.replace("-", "")}, action_tokens)
-            span = tok_span(i, i) if i is not None else None
+            i = self.best_token({lemma.split("-")[0], lemma.replace("-", "")}, self.action_tokens)
+            span = self.tok_span(i, i) if i is not None else None
         located = span is not None
         if not located:
-            conv.unlocated.append(f"{v}/{c}")
-            span = (0, len(text))
+            self.conv.unlocated.append(f"{v}/{c}")
+            span = (0, len(self.text))
         else:
-            claim(span, action_tokens)
+            self.claim(span, self.action_tokens)
+        roles = self.action_roles(v)
+        # A nominal frame that only names its own argument ("teacher": the person who
+        # teaches) is that argument, not an event of the sentence.
+        if not roles or (located and all(self.span_of[m] == span for _, m in roles)):
+            return None
+        s, e = span
+        return Action(self.base + s, self.base + e, self.text[s:e], lemma.replace("-", " "), roles)
+
+    def action_roles(self, v: str) -> list[tuple[str, str]]:
+        """(role name, mention variable) for each role edge of action `v`."""
         roles = []
-        for role, t in out[v]:
+        for role, t in self.out[v]:
             if role in SKIP_ROLES:
                 continue
             name = ROLE_NAMES.get(role, role.lstrip(":").lower())
-            for m in targets(t):
+            for m in self.targets(t):
                 if (name, m) not in roles:
                     roles.append((name, m))
-        # A nominal frame that only names its own argument ("teacher": the person who
-        # teaches) is that argument, not an event of the sentence.
-        if not roles or (located and all(span_of[m] == span for _, m in roles)):
-            continue
-        s, e = span
-        actions.append((v, Action(base + s, base + e, text[s:e], lemma.replace("-", " "), roles)))
-        conv.nodes += 1
+        return roles
 
-    # Surface order for mentions and actions; roles point at mention indices.
-    ordered = sorted(mentions, key=lambda v: (mentions[v].start, mentions[v].end))
-    index = {v: i for i, v in enumerate(ordered)}
-    graph = conv.graph
-    graph.mentions = [mentions[v] for v in ordered]
-    actions.sort(key=lambda x: (x[1].start, x[1].end))
-    for _, a in actions:
-        a.roles = [(r, index[m]) for r, m in a.roles]
-        graph.actions.append(a)
-    graph.next_edges = [(i, i + 1) for i in range(len(graph.actions) - 1)]
-    return conv
+    def assemble(self, actions: list[tuple[str, Action]]) -> Conversion:
+        """Surface order for mentions and actions; roles point at mention indices."""
+        mentions = self.mentions
+        ordered = sorted(mentions, key=lambda v: (mentions[v].start, mentions[v].end))
+        index = {v: i for i, v in enumerate(ordered)}
+        graph = self.conv.graph
+        graph.mentions = [mentions[v] for v in ordered]
+        actions.sort(key=lambda x: (x[1].start, x[1].end))
+        for _, a in actions:
+            a.roles = [(r, index[m]) for r, m in a.roles]
+            graph.actions.append(a)
+        graph.next_edges = [(i, i + 1) for i in range(len(graph.actions) - 1)]
+        return self.conv
+
+
+def _date_forms(role: str, val: str) -> list[str]:
+    """The words a date-entity attribute may stand as in the sentence (:month 10 -> "october", "oct")."""
+    if role == ":year":
+        return [val]
+    if role == ":month" and val.isdigit() and 1 <= int(val) <= 12:
+        return [MONTHS[int(val) - 1], MONTHS[int(val) - 1][:3]]
+    if role == ":day":
+        return [val, val + "st", val + "nd", val + "rd", val + "th"]
+    if role in (":decade",):
+        return [val + "s", val]
+    return []
 
 
 def amr_to_graph(amr, text: str, base: int = 0, tokens: list[Token] | None = None) -> SentenceGraph:
@@ -630,6 +708,10 @@ class AmrExtractor:
     """Parses each sentence with amrlib and converts the graph (see `convert`)."""
 
     name = "amr"
+
+    def costs(self) -> dict:
+        """What the parser made of the sentences so far (parsed, unparsed, nodes aligned)."""
+        return {"extraction": dict(self.stats)} if self.stats else {}
 
     def __init__(self, model_dir: str | Path = "", nlp=None, batch_size: int = 8, parser=None,
                  device: str | None = None):

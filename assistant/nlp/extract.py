@@ -11,12 +11,12 @@ Backends are registered by name (`spacy` here; `llm` and `amr` plug in beside it
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, runtime_checkable
 
+from ..registry import Registry
 from .normalize import entity_key
 
 Span = tuple[int, int]
@@ -82,13 +82,7 @@ def compact(graph: SentenceGraph) -> SentenceGraph:
 
 
 class Extractor(Protocol):
-    """What the indexer and the entity retrievers need of a backend.
-
-    Optional, for a backend that describes what it finds (llm): `extract_described(chunks)`
-    with chunks = [(sentence texts, offsets)] returns, per chunk, its sentence graphs and
-    {class key: description}; the indexer then stores the descriptions and calls
-    `class_description(name, descriptions, threshold=, limit_chars=)` to describe a class.
-    """
+    """What the indexer and the entity retrievers need of a backend."""
 
     name: str
 
@@ -96,17 +90,40 @@ class Extractor(Protocol):
         """One graph per sentence text; `offsets` place each text in its document."""
 
 
-_EXTRACTORS: dict[str, Callable[..., Extractor]] = {}
-# Backends in modules of their own (heavier imports), registered when first named.
-_MODULES = {"llm": "assistant.nlp.llm_extract", "amr": "assistant.nlp.amr"}
+@runtime_checkable
+class DescribesClasses(Protocol):
+    """A backend that describes what it finds (llm): per chunk (its sentence texts and
+    offsets), the sentence graphs and {class key: description}; the indexer stores the
+    descriptions, and a class's are folded into one by `class_description`."""
+
+    def extract_described(self, chunks: list[tuple[list[str], list[int]]]
+                          ) -> list[tuple[list[SentenceGraph], dict[str, str]]]: ...
+
+    def class_description(self, name: str, descriptions: list[str], threshold: int, limit_chars: int) -> str: ...
 
 
-def register_extractor(name: str):
-    def deco(factory):
-        _EXTRACTORS[name] = factory
-        return factory
+@runtime_checkable
+class CountsCosts(Protocol):
+    """A backend that counts what it spends (LLM tokens and calls, parses): reported by
+    `assistant index --json` and the evaluation."""
 
-    return deco
+    def costs(self) -> dict: ...
+
+
+@runtime_checkable
+class BuiltFromContext(Protocol):
+    """A backend class that takes what it needs from the application's BuildContext."""
+
+    @classmethod
+    def from_context(cls, context: "BuildContext") -> Extractor: ...
+
+
+# Backends by name; those in modules of their own (heavier imports) registered when first named.
+EXTRACTORS = Registry("extractor", modules={"llm": "assistant.nlp.llm_extract", "amr": "assistant.nlp.amr"})
+
+
+def register_extractor(name: str, description: str = ""):
+    return EXTRACTORS.register(name, description)
 
 
 @dataclass
@@ -122,25 +139,15 @@ class BuildContext:
     extraction_cache: Callable[[], object] = lambda: None  # store.ExtractionCache in the index folder
 
 
-def _factory(name: str) -> Callable[..., Extractor]:
-    if name not in _EXTRACTORS and name in _MODULES:
-        importlib.import_module(_MODULES[name])
-    if name not in _EXTRACTORS:
-        known = sorted(set(_EXTRACTORS) | set(_MODULES))
-        raise KeyError(f"unknown extractor '{name}'; choose one of: {', '.join(known)}")
-    return _EXTRACTORS[name]
-
-
 def make_extractor(name: str, **kwargs) -> Extractor:
     """A backend built from explicit arguments (tests, scripts)."""
-    return _factory(name)(**kwargs)
+    return EXTRACTORS.build(name, **kwargs)
 
 
 def build_extractor(name: str, context: BuildContext) -> Extractor:
     """A backend built from the application's context (the engine)."""
-    factory = _factory(name)
-    from_context = getattr(factory, "from_context", None)
-    return from_context(context) if from_context is not None else factory()
+    factory = EXTRACTORS.entry(name).factory
+    return factory.from_context(context) if isinstance(factory, BuiltFromContext) else factory()
 
 
 PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs"}
@@ -173,43 +180,73 @@ class SpacyExtractor:
         return graphs
 
     def _graph(self, doc, base: int) -> SentenceGraph:
-        g = SentenceGraph()
-        token_mention: dict[int, int] = {}
+        return _GraphBuilder(doc, base).build(self.noun_heads)
 
-        def add(start_tok: int, end_tok: int, kind: str, proper: bool = True) -> None:
-            span = doc[start_tok:end_tok]
-            # Trim leading determiners/possessives ("the", "his") from the surface form.
-            while len(span) > 1 and span[0].pos_ in ("DET", "PRON", "PUNCT"):
-                span = span[1:]
-            key = entity_key(span.text, proper=proper)
-            if not key or (len(key) < 2 and kind not in TIME_LABELS) or (key.isdigit() and kind not in TIME_LABELS):
-                return
-            if any(i in token_mention for i in range(span.start, span.end)):
-                return
-            idx = len(g.mentions)
-            g.mentions.append(Mention(base + span.start_char, base + span.end_char, span.text, key, kind, span.text))
-            for i in range(span.start, span.end):
-                token_mention[i] = idx
 
+class _GraphBuilder:
+    """One sentence's graph from its spaCy Doc: mentions first (each token in one mention
+    at most), then the actions whose dependency roles point at them."""
+
+    def __init__(self, doc, base: int):
+        self.doc = doc
+        self.base = base  # the sentence's offset in its document
+        self.g = SentenceGraph()
+        self.token_mention: dict[int, int] = {}  # token index -> mention index
+        self.time_tokens: dict[int, str] = {}  # token index -> the date/time entity's text
+
+    def build(self, noun_heads: bool) -> SentenceGraph:
+        self.add_pronouns()
+        self.add_entities()
+        self.add_proper_noun_runs()
+        if noun_heads:
+            self.add_noun_heads()
+        self.add_actions()
+        g = self.g
+        g.next_edges = [(i, i + 1) for i in range(len(g.actions) - 1)]
+        g.subject = _named_subject(self.doc, self.base)
+        return g
+
+    def add(self, start_tok: int, end_tok: int, kind: str, proper: bool = True) -> None:
+        """A mention over doc[start_tok:end_tok], unless it is too small or overlaps one."""
+        span = self.doc[start_tok:end_tok]
+        # Trim leading determiners/possessives ("the", "his") from the surface form.
+        while len(span) > 1 and span[0].pos_ in ("DET", "PRON", "PUNCT"):
+            span = span[1:]
+        key = entity_key(span.text, proper=proper)
+        if not key or (len(key) < 2 and kind not in TIME_LABELS) or (key.isdigit() and kind not in TIME_LABELS):
+            return
+        if any(i in self.token_mention for i in range(span.start, span.end)):
+            return
+        idx = len(self.g.mentions)
+        self.g.mentions.append(Mention(self.base + span.start_char, self.base + span.end_char, span.text, key,
+                                       kind, span.text))
+        for i in range(span.start, span.end):
+            self.token_mention[i] = idx
+
+    def add_pronouns(self) -> None:
         # Pronouns become placeholder mentions (no class key yet) so that roles can attach
         # to them; coreference resolution later gives them their antecedent's key or drops them.
-        for tok in doc:
+        base = self.base
+        for tok in self.doc:
             if tok.pos_ == "PRON" and tok.lower_ in PRONOUNS:
-                token_mention[tok.i] = len(g.mentions)
-                g.mentions.append(Mention(base + tok.idx, base + tok.idx + len(tok.text), tok.text, "", "PRON"))
+                self.token_mention[tok.i] = len(self.g.mentions)
+                self.g.mentions.append(Mention(base + tok.idx, base + tok.idx + len(tok.text), tok.text, "", "PRON"))
 
-        time_tokens: dict[int, str] = {}
-        ner_tokens = {i for ent in doc.ents for i in range(ent.start, ent.end)}
-        for ent in doc.ents:
+    def add_entities(self) -> None:
+        for ent in self.doc.ents:
             if ent.label_ in ENTITY_LABELS:
-                add(ent.start, ent.end, ent.label_)
+                self.add(ent.start, ent.end, ent.label_)
             elif ent.label_ in TIME_LABELS and _DATE_LIKE.search(ent.text):
                 # Dates are graph nodes (the time role of an action) but never bridges:
                 # retrievers skip their classes when linking and hopping.
-                add(ent.start, ent.end, ent.label_)
+                self.add(ent.start, ent.end, ent.label_)
                 for i in range(ent.start, ent.end):
-                    time_tokens[i] = ent.text
-        # Runs of proper nouns the NER missed (titles of films, bands, ships...).
+                    self.time_tokens[i] = ent.text
+
+    def add_proper_noun_runs(self) -> None:
+        """Runs of proper nouns the NER missed (titles of films, bands, ships...)."""
+        doc, token_mention = self.doc, self.token_mention
+        ner_tokens = {i for ent in doc.ents for i in range(ent.start, ent.end)}
         i = 0
         while i < len(doc):
             if doc[i].pos_ == "PROPN" and i not in token_mention and i not in ner_tokens:
@@ -217,63 +254,75 @@ class SpacyExtractor:
                 while (j + 1 < len(doc) and doc[j + 1].pos_ == "PROPN" and (j + 1) not in token_mention
                        and (j + 1) not in ner_tokens):
                     j += 1
-                add(i, j + 1, "PROPN")
+                self.add(i, j + 1, "PROPN")
                 i = j + 1
             else:
                 i += 1
-        if self.noun_heads:
-            for chunk in doc.noun_chunks:
-                head = chunk.root
-                if head.pos_ == "NOUN" and head.i not in token_mention and not head.is_stop and head.is_alpha:
-                    key = entity_key(head.lemma_ or head.text, proper=False)
-                    if key and len(key) > 2:
-                        idx = len(g.mentions)
-                        g.mentions.append(Mention(base + head.idx, base + head.idx + len(head.text), head.text, key, "NOUN", head.lemma_))
-                        token_mention[head.i] = idx
 
-        # Predicate-argument structure from the dependency parse.
-        verbs = [t for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ != "aux" and t.dep_ != "auxpass"]
+    def add_noun_heads(self) -> None:
+        base = self.base
+        for chunk in self.doc.noun_chunks:
+            head = chunk.root
+            if head.pos_ == "NOUN" and head.i not in self.token_mention and not head.is_stop and head.is_alpha:
+                key = entity_key(head.lemma_ or head.text, proper=False)
+                if key and len(key) > 2:
+                    idx = len(self.g.mentions)
+                    self.g.mentions.append(Mention(base + head.idx, base + head.idx + len(head.text), head.text,
+                                                   key, "NOUN", head.lemma_))
+                    self.token_mention[head.i] = idx
+
+    def add_actions(self) -> None:
+        """Predicate-argument structure from the dependency parse."""
+        base = self.base
+        verbs = [t for t in self.doc if t.pos_ in ("VERB", "AUX") and t.dep_ != "aux" and t.dep_ != "auxpass"]
         for v in verbs:
             action = Action(base + v.idx, base + v.idx + len(v.text), v.text, v.lemma_.lower())
             passive = any(c.dep_ == "auxpass" for c in v.children)
             for child in v.children:
-                role = None
-                if child.dep_ in _SUBJECT_DEPS:
-                    role = "agent"
-                elif child.dep_ in _PASSIVE_SUBJECT_DEPS or child.dep_ in _OBJECT_DEPS:
-                    role = "patient"
-                elif child.dep_ in _RECIPIENT_DEPS:
-                    role = "recipient"
-                elif child.dep_ == "agent":  # "by X" of a passive
-                    role = "agent"
-                    child = next((c for c in child.children if c.dep_ == "pobj"), child)
-                elif child.dep_ == "prep":
-                    pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
-                    if pobj is not None:
-                        if pobj.i in time_tokens or pobj.ent_type_ in TIME_LABELS:
-                            role = "time"
-                        elif pobj.ent_type_ in PLACE_LABELS:
-                            role = "place"
-                        elif child.lower_ == "by" and passive:
-                            role = "agent"
-                        else:
-                            role = f"prep_{child.lower_}"
-                        child = pobj
-                elif child.dep_ == "npadvmod" and child.i in time_tokens:
-                    role = "time"
+                role, arg = self.role(child, passive)
                 if role is None:
                     continue
-                m = token_mention.get(child.i)
-                if m is None:
-                    # The argument's head may sit inside a longer mention (compound names).
-                    m = next((token_mention[t.i] for t in child.subtree if t.i in token_mention), None)
+                m = self.mention_of(arg)
                 if m is not None:
                     action.roles.append((role, m))
             if action.roles:
-                g.actions.append(action)
-        g.next_edges = [(i, i + 1) for i in range(len(g.actions) - 1)]
-        g.subject = _named_subject(doc, base)
-        return g
+                self.g.actions.append(action)
+
+    def role(self, child, passive: bool):
+        """The role a verb's dependent fills and the token that fills it (the object of a
+        preposition, the agent of a passive's "by"); (None, child) for no role."""
+        role = None
+        if child.dep_ in _SUBJECT_DEPS:
+            role = "agent"
+        elif child.dep_ in _PASSIVE_SUBJECT_DEPS or child.dep_ in _OBJECT_DEPS:
+            role = "patient"
+        elif child.dep_ in _RECIPIENT_DEPS:
+            role = "recipient"
+        elif child.dep_ == "agent":  # "by X" of a passive
+            role = "agent"
+            child = next((c for c in child.children if c.dep_ == "pobj"), child)
+        elif child.dep_ == "prep":
+            pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
+            if pobj is not None:
+                if pobj.i in self.time_tokens or pobj.ent_type_ in TIME_LABELS:
+                    role = "time"
+                elif pobj.ent_type_ in PLACE_LABELS:
+                    role = "place"
+                elif child.lower_ == "by" and passive:
+                    role = "agent"
+                else:
+                    role = f"prep_{child.lower_}"
+                child = pobj
+        elif child.dep_ == "npadvmod" and child.i in self.time_tokens:
+            role = "time"
+        return role, child
+
+    def mention_of(self, tok) -> int | None:
+        m = self.token_mention.get(tok.i)
+        if m is None:
+            # The argument's head may sit inside a longer mention (compound names).
+            m = next((self.token_mention[t.i] for t in tok.subtree if t.i in self.token_mention), None)
+        return m
 
 
 _ROOT_SUBJECTS = ("nsubj", "nsubjpass", "csubj", "csubjpass")

@@ -482,6 +482,26 @@ class LlmExtractor:
             self.cache.put(h, model, json.dumps({"description": short}, ensure_ascii=False))
         return short
 
+    def costs(self) -> dict:
+        """LLM tokens, calls, cache hits and seconds per stage (extraction per chunk; class
+        descriptions), and what became of the entities (grounded, fuzzy, invalid JSON...)."""
+        st = self.stats
+        if not st:
+            return {}
+        return {
+            "llm_model": getattr(self.generator, "name", None),
+            "llm_tokens": {
+                "extract": {"prompt": st["prompt_tokens"], "completion": st["completion_tokens"],
+                            "calls": st["llm_calls"], "cached": st["cached"], "seconds": round(st["seconds"], 2)},
+                "describe": {"prompt": st["shorten_prompt_tokens"], "completion": st["shorten_completion_tokens"],
+                             "calls": st["shorten_calls"], "cached": st.get("shorten_cached", 0),
+                             "seconds": round(st["shorten_seconds"], 2)},
+            },
+            "extraction": {k: st[k] for k in ("chunks", "entities", "grounded", "ungrounded", "grounded_exact",
+                                              "grounded_resolved", "grounded_fuzzy", "mentions",
+                                              "invalid_json", "loops") if k in st},
+        }
+
     def close(self) -> None:
         if self.cache is not None:
             self.cache.close()

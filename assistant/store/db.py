@@ -98,18 +98,34 @@ class Store(EntityRows):
         self.path = Path(path)
         private_dir(self.path.parent)
         private_file(self.path)  # before SQLite creates it (its -wal and -shm take its mode)
-        conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-        self.db = sqlite_utils.Database(conn)
+        self.db = self._connect()
         # Two processes opening a new database at once (two `assistant index` runs) would
         # collide on the switch to WAL and the schema ("database is locked" at once, the
         # busy timeout does not cover it): they take turns on a lock file beside it.
         with FileLock(self.path.with_name(self.path.name + ".init.lock"), timeout=60):
-            self.db.execute("PRAGMA journal_mode=WAL")
+            self._wal_mode()
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             # sqlite3 connections are not safe to use from two threads at once.
             self.lock = threading.RLock()
             self._create_schema()
+
+    def _connect(self) -> "sqlite_utils.Database":
+        return sqlite_utils.Database(sqlite3.connect(str(self.path), check_same_thread=False, timeout=30))
+
+    def _wal_mode(self) -> None:
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as exc:
+            if "disk i/o error" not in str(exc).lower():
+                raise
+            # A disk full to the last page: SQLite cannot create WAL's shared-memory file.
+            # With exclusive locking it keeps that index in its own memory instead, so the
+            # index still opens and answers; another process waits until this one ends.
+            self.db.conn.close()
+            self.db = self._connect()
+            self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            self.db.execute("PRAGMA journal_mode=WAL")
 
     def close(self) -> None:
         self.db.conn.close()

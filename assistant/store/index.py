@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
+from ..safetext import show_path
 from .db import RowIds, Store, from_blob, from_blob16
 from .lockfile import FileLock, LockTimeout
 from .private import private_dir
 from .vectors import VectorIndex
+
+log = logging.getLogger(__name__)
 
 DB_NAME = "index.db"
 # Held (fcntl.flock) by the one writer of the index for a whole run of the indexer (an
@@ -57,6 +61,7 @@ class Index:
         self.dim = dim
         self._sets = {name: VectorIndex(self.dir / spec[2], dim) for name, spec in VECTOR_SETS.items()}
         self._versions: dict[str, str | None] = {name: None for name in VECTOR_SETS}
+        self._unsaved: set[str] = set()  # sets whose file the writer could not write (said once)
         # A reader may find a set stale and rebuild it while the writer updates it.
         self._lock = threading.RLock()
 
@@ -88,9 +93,19 @@ class Index:
 
     def _save(self, name: str, version: str) -> None:
         """Write a set's file, only as the writer (a reader that rebuilt a stale set keeps
-        it in memory when an indexer holds the lock), and only when its ids are the rows'."""
+        it in memory when an indexer holds the lock), and only when its ids are the rows'.
+
+        Never fails its caller: a file that cannot be written (a full disk, a read-only
+        one, no permission: any OSError) leaves the old file and stamp as they were, stale,
+        so that the next reader rebuilds the set in memory as this one did, and the set in
+        memory carries on. The writer (an indexer) says so on stderr; a reader (ask,
+        search, status) keeps quiet, its answer is whole either way."""
         vec = self._sets[name]
-        if not self.writer_lock.acquire(blocking=False):
+        writer = self.writer_lock.held  # the indexer itself, not a reader taking its turn
+        try:
+            if not self.writer_lock.acquire(blocking=False):
+                return
+        except OSError:  # the lock file cannot even be opened (a read-only index)
             return
         try:
             if self.store.version != version:
@@ -99,6 +114,14 @@ class Index:
                 ids, vecs = self._blobs(name)
                 vec.rebuild(ids, vecs)
             vec.save(version)
+            self._unsaved.discard(name)
+        except OSError as exc:
+            if writer and name not in self._unsaved:
+                self._unsaved.add(name)  # said once per set
+                log.warning(
+                    "note: could not save %s (%s); it is rebuilt from the database in memory until it can be",
+                    show_path(vec.path), exc.strerror or exc,
+                )
         finally:
             self.writer_lock.release()
 

@@ -4,12 +4,62 @@ version it reflects; a stale or missing file is rebuilt on open."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import struct
 from pathlib import Path
 
 import hnswlib
 import numpy as np
+
+# The header hnswlib (0.8) writes first in a saved index: offsetLevel0, max_elements,
+# cur_element_count, size_data_per_element, label_offset, offsetData (size_t), maxlevel,
+# enterpoint_node (int), maxM, maxM0, M (size_t), mult (double), ef_construction (size_t).
+# After it come size_data_per_element bytes per element, then per element a 4-byte link
+# count and its upper-level links.
+_HEADER = struct.Struct("<QQQQQQiiQQQdQ")
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """The renames made durable; best effort (some file systems refuse a directory fsync)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _no_space_left(directory: Path) -> bool:
+    """Less than 1 MiB left where `directory` lies (as a full disk leaves a tmpfs or ext4)."""
+    if not hasattr(os, "statvfs"):
+        return False
+    try:
+        st = os.statvfs(directory)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 1 << 20
 
 
 class VectorIndex:
@@ -52,6 +102,8 @@ class VectorIndex:
                 return False
             index = hnswlib.Index(space=self.space, dim=self.dim)
             index.load_index(str(self.path), max_elements=meta["capacity"], allow_replace_deleted=True)
+            if len(meta["ids"]) > index.get_current_count():
+                return False  # the file holds fewer vectors than its stamp names
             self._index = index
             self._ids = set(meta["ids"])
             return True
@@ -59,6 +111,13 @@ class VectorIndex:
             return False
 
     def save(self, version: str) -> None:
+        """Write the file and its stamp, the stamp last: both go to temporary files first
+        (flushed to disk, the data file checked to be whole), then the old stamp is removed
+        and the two renamed into place, steps that need no free space. Any failure (a full
+        disk, a read-only one, no permission) raises OSError after removing the temporary
+        files, and leaves the old file and stamp as they were: stale, so the set is
+        rebuilt from the database the next time it is read. hnswlib does not report a
+        failed write (a full disk gives a short or empty file), hence the check."""
         if self._index is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,19 +126,52 @@ class VectorIndex:
         if self._index.get_max_elements() > used + 64:
             self._index.resize_index(used + 64)
         tmp = self.path.with_suffix(".tmp")
-        self._index.save_index(str(tmp))
-        os.chmod(tmp, 0o600)  # the index is its owner's alone (store/private.py)
-        os.replace(tmp, self.path)
+        tmp_stamp = self.stamp_path().with_suffix(".json.tmp")
         meta = {
             "version": version,
             "dim": self.dim,
             "capacity": self._index.get_max_elements(),
             "ids": sorted(self._ids),
         }
-        tmp_stamp = self.stamp_path().with_suffix(".json.tmp")
-        tmp_stamp.write_text(json.dumps(meta))
-        os.chmod(tmp_stamp, 0o600)
-        os.replace(tmp_stamp, self.stamp_path())
+        try:
+            # Made first, by us: its mode is private from the start, and a directory that
+            # cannot take a file says why (EROFS, EACCES...) instead of hnswlib's silence.
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+            try:
+                self._index.save_index(str(tmp))
+            except RuntimeError as exc:  # hnswlib's own errors, e.g. a file it cannot open
+                raise OSError(errno.EIO, f"hnswlib could not write the file: {exc}", str(tmp)) from exc
+            os.chmod(tmp, 0o600)  # the index is its owner's alone (store/private.py)
+            _fsync(tmp)
+            self._check_written(tmp)
+            _write_synced(tmp_stamp, json.dumps(meta).encode("utf-8"))
+            # From here on nothing needs space: without a stamp the file is never trusted.
+            self.stamp_path().unlink(missing_ok=True)
+            os.replace(tmp, self.path)
+            os.replace(tmp_stamp, self.stamp_path())
+        except OSError:
+            for leftover in (tmp, tmp_stamp):
+                with contextlib.suppress(OSError):
+                    leftover.unlink(missing_ok=True)
+            raise
+        _fsync_dir(self.path.parent)
+
+    def _check_written(self, path: Path) -> None:
+        """Raise OSError unless `path` holds all of what hnswlib had to write: its header
+        says so (the element count, the size of each), and the file is at least that long."""
+        size = os.stat(path).st_size
+        with open(path, "rb") as f:
+            head = f.read(_HEADER.size)
+        fields = _HEADER.unpack(head) if len(head) == _HEADER.size else None
+        if fields is not None:
+            count, per_element, m = fields[2], fields[3], fields[10]
+            need = _HEADER.size + count * (per_element + 4)  # + each element's level-0 data and link count
+            if (count == self._index.get_current_count() and m == self.m and per_element >= 4 * self.dim
+                    and size >= need):
+                return
+        if _no_space_left(path.parent):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        raise OSError(errno.EIO, f"the vector file was written short ({size} bytes)", str(path))
 
     # -- updates -----------------------------------------------------------------
     def add(self, ids: list[int], vectors: np.ndarray) -> None:

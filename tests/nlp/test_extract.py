@@ -281,6 +281,7 @@ def test_backends_are_built_from_one_context(parse_nlp, tmp_path):
     from assistant.config import Config
     from assistant.nlp.extract import BuildContext, SpacyExtractor, build_extractor
     from assistant.nlp.llm_extract import LlmExtractor
+    from assistant.store.extraction_cache import ExtractionCache
 
     asked = []
 
@@ -295,7 +296,8 @@ def test_backends_are_built_from_one_context(parse_nlp, tmp_path):
 
     gen = Generator()
     context = BuildContext(nlp=part("nlp", parse_nlp), generator=part("generator", gen),
-                           config=Config(), index_dir=tmp_path)
+                           config=Config(), index_dir=tmp_path,
+                           extraction_cache=lambda: ExtractionCache(tmp_path / "llm_extract_cache.sqlite"))
     spacy = build_extractor("spacy", context)
     assert isinstance(spacy, SpacyExtractor) and spacy.nlp is parse_nlp and asked == ["nlp"]
     # "llm" lives in its own module, imported when first named; it takes the generator,
