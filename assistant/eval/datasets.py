@@ -208,6 +208,28 @@ def _gold_of(index, titles: list[str]) -> tuple[list[str], bool]:
     return gold, 0 < found < len(titles)
 
 
+def _question(rec: dict, i: int, qpath, gold: list[str], id_keys: tuple[str, str]) -> Question:
+    """A question record of the HotpotQA / 2Wiki kind, its id under the first key present."""
+    return Question(
+        qid=str(rec.get(id_keys[0], rec.get(id_keys[1], i))),
+        question=_field(rec, "question", qpath, i),
+        answers=_answers(rec.get("answer"), _aliases(rec)),
+        gold_pids=gold,
+    )
+
+
+def _matching_notes(index, partial: int, what: str, shared: str = "") -> list[str]:
+    """What matching the gold titles (or subjects) to the passages had to allow."""
+    notes = []
+    if index.loose_hits:
+        notes.append(f"{index.loose_hits} {what} matched case/whitespace-insensitively")
+    if partial:
+        notes.append(f"{partial} questions have only some of their {what} in the corpus")
+    if index.shared_titles():
+        notes.append(f"{index.shared_titles()} titles are shared by several passages{shared}")
+    return notes
+
+
 def _no_gold_note(questions: list[Question]) -> str:
     n = sum(1 for q in questions if not q.gold_pids)
     return f"{n} of {len(questions)} questions have no gold passage in the corpus"
@@ -442,20 +464,8 @@ def _read_hotpot_like(
         titles = _support_titles(_field(rec, "supporting_facts", qpath, i))
         gold, some = _gold_of(index, titles)
         partial += some
-        questions.append(
-            Question(
-                qid=str(rec.get("_id", rec.get("id", i))),
-                question=_field(rec, "question", qpath, i),
-                answers=_answers(rec.get("answer"), _aliases(rec)),
-                gold_pids=gold,
-            )
-        )
-    if index.loose_hits:
-        notes.append(f"{index.loose_hits} gold titles matched case/whitespace-insensitively")
-    if partial:
-        notes.append(f"{partial} questions have only some of their gold titles in the corpus")
-    if index.shared_titles():
-        notes.append(f"{index.shared_titles()} titles are shared by several passages")
+        questions.append(_question(rec, i, qpath, gold, id_keys=("_id", "id")))
+    notes += _matching_notes(index, partial, "gold titles")
     notes.append(_no_gold_note(questions))
     return Dataset(name, passages, questions, notes)
 
@@ -517,20 +527,8 @@ def _read_2wiki(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
             raise ValueError(f"{qpath}: record {i} has neither 'evidence' nor 'supporting_facts'")
         gold, some = _gold_of(index, subjects)
         partial += some
-        questions.append(
-            Question(
-                qid=str(rec.get("id", rec.get("_id", i))),
-                question=_field(rec, "question", qpath, i),
-                answers=_answers(rec.get("answer"), _aliases(rec)),
-                gold_pids=gold,
-            )
-        )
-    if index.loose_hits:
-        notes.append(f"{index.loose_hits} evidence subjects matched case/whitespace-insensitively")
-    if partial:
-        notes.append(f"{partial} questions have only some of their evidence subjects in the corpus")
-    if index.shared_titles():
-        notes.append(f"{index.shared_titles()} titles are shared by several passages (one gold target each)")
+        questions.append(_question(rec, i, qpath, gold, id_keys=("id", "_id")))
+    notes += _matching_notes(index, partial, "evidence subjects", " (one gold target each)")
     n_gold = sum(1 for q in questions if q.gold_pids)
     notes.append(f"{n_gold} of {len(questions)} questions have a gold passage in the corpus")
     notes.append(_no_gold_note(questions))
