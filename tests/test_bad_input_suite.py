@@ -1,4 +1,4 @@
-"""Thirty kinds of bad or odd input, made here and indexed in one run beside the sample
+"""Twenty-nine kinds of bad or odd input, made here and indexed in one run beside the sample
 folder: each bad file gets its one-line reason, each odd but readable one is indexed,
 every good document stays answerable, and no file overruns its budget."""
 
