@@ -35,6 +35,7 @@ away (its watch goes with it) is watched again once it is back, found on the nex
 
 from __future__ import annotations
 
+import collections
 import os
 import threading
 import time
@@ -186,6 +187,10 @@ class FolderWatcher:
         self._next_rescan = float("inf")
         self.runs = 0  # completed on_change calls
         self.events = 0  # events that counted
+        # Every event the observers delivered, counted or not, and the paths of the last
+        # ones: what a caller can wait on to know that earlier changes were looked at.
+        self.delivered = 0
+        self.recently_delivered: collections.deque[str] = collections.deque(maxlen=256)
         for root in roots:
             path = Path(root).resolve()
             self._roots.setdefault(str(path), _Root(path))
@@ -378,6 +383,9 @@ class FolderWatcher:
 
     # -- events ------------------------------------------------------------------
     def _on_event(self, root: _Root, event: FileSystemEvent) -> None:
+        with self._cond:
+            self.delivered += 1
+            self.recently_delivered.append(os.fsdecode(event.dest_path or event.src_path))
         if event.event_type not in ("created", "modified", "deleted", "moved", "closed"):
             return
         if event.is_directory and event.event_type == "modified":

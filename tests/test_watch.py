@@ -45,6 +45,18 @@ def wait_for(condition, timeout: float = 120.0, step: float = 0.05, what: str = 
         time.sleep(step)
 
 
+def looked_at(w: FolderWatcher, folder: Path, timeout: float = 20.0) -> None:
+    """Wait until the watcher has looked at every change made so far in `folder`: two
+    marker files it ignores (temporary files), each waited for in turn. A polling
+    observer hands over one scan's changes together, so the second marker comes after
+    every change of the first marker's scan."""
+    for n in range(2):
+        marker = folder / f"settle-{time.monotonic_ns()}-{n}.tmp"
+        marker.write_text("a marker the watcher ignores")
+        wait_for(lambda: str(marker) in list(w.recently_delivered), timeout=timeout,
+                 what=f"the watcher to see {marker.name}")
+
+
 class Recorder:
     """A callback that records its calls and how many ran at once."""
 
@@ -129,7 +141,7 @@ def test_observer_ignores_noise_and_counts_documents(tmp_path, polling):
         (docs / "index" / "index.db").write_bytes(b"sqlite")
         (docs / "index" / "notes.txt").write_text("inside the index directory")
         (docs / "notes.txt.swp").rename(docs / "notes.txt.swx")
-        time.sleep(1.0 if not polling else 1.5)
+        looked_at(w, docs)
         assert w.events == 0 and rec.calls == [] and not w.busy
 
         (docs / "notes.txt").write_text("A document.")
@@ -141,7 +153,8 @@ def test_observer_ignores_noise_and_counts_documents(tmp_path, polling):
         wait_for(lambda: len(rec.calls) == 2, timeout=10, what="the call for a deleted folder")
         # A temporary file renamed to a document (an atomic save) counts by its new name.
         (docs / "draft.tmp").write_text("Saved atomically.")
-        time.sleep(1.0 if not polling else 1.5)
+        looked_at(w, docs)
+        assert w.wait_idle(10)
         n = len(rec.calls)
         (docs / "draft.tmp").rename(docs / "saved.md")
         wait_for(lambda: len(rec.calls) == n + 1, timeout=10, what="the call for a rename")
@@ -168,9 +181,9 @@ def test_burst_debounce_and_one_call_at_a_time(tmp_path):
         (docs / "g.md").write_text("# New")
         assert w.wait_idle(20)
         assert len(rec.calls) == 2 and rec.max_active == 1
-        # Nothing happens while nothing changes.
-        time.sleep(1.0)
-        assert len(rec.calls) == 2
+        # Changes the watcher ignores make no call.
+        looked_at(w, docs)
+        assert w.wait_idle(5) and len(rec.calls) == 2
     finally:
         w.stop()
     assert_no_thread_leak(before)
@@ -445,7 +458,11 @@ def test_watched_folder_matches_a_fresh_index(tmp_path, make_engine, example_doc
     print(f"\n{'polling' if polling else 'events'}: {', '.join(f'{k} {v:.1f}s' for k, v in timings.items())};"
           f" {len(reports)} runs")
 
-    # The same folder indexed from scratch gives the same index.
+    assert_same_as_a_fresh_index(engine, make_engine, tmp_path, docs)
+
+
+def assert_same_as_a_fresh_index(engine, make_engine, tmp_path: Path, docs: Path) -> None:
+    """The same folder indexed from scratch gives the same index as the watched one."""
     fresh = make_engine(tmp_path / "fresh")
     r = fresh.index_paths([docs])
     assert r.ok and r.added == len(on_disk(docs))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from assistant.watch import FolderWatcher
 from test_watch import (
-    DEBOUNCE, assert_no_thread_leak, burst_text, check_consistent, indexed_paths, on_disk, our_threads, snapshot,
+    DEBOUNCE, assert_no_thread_leak, assert_same_as_a_fresh_index, burst_text, indexed_paths, on_disk, our_threads,
 )
 
 SEED = int(os.environ.get("ASSISTANT_CHURN_SEED", "1000"))
@@ -247,14 +247,4 @@ def test_a_thousand_events_then_the_watched_index_equals_a_fresh_one(tmp_path, m
     assert len(reports) >= 2
     assert sum(rep.moved for rep in reports) > 0 and sum(rep.removed for rep in reports) > 0
 
-    # The same folder indexed from scratch gives the same index.
-    fresh = make_engine(tmp_path / "fresh")
-    r = fresh.index_paths([docs])
-    assert r.ok and r.added == len(on_disk(docs))
-    check_consistent(engine)
-    check_consistent(fresh)
-    watched, scratch = snapshot(engine), snapshot(fresh)
-    assert watched["documents"] == scratch["documents"] == set(on_disk(docs).items())
-    for key in scratch:
-        assert watched[key] == scratch[key], key
-    assert len(scratch["entities"]) > 20 and all(n > 0 for n in scratch["entities"].values())
+    assert_same_as_a_fresh_index(engine, make_engine, tmp_path, docs)

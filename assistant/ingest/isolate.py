@@ -18,6 +18,7 @@ import os
 import pickle
 import resource
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -49,6 +50,10 @@ def _receive(stream: BinaryIO):
 
 def serve(memory_mb: int) -> None:
     """The reader process: load each path it is sent, answer with the document or why not."""
+    # Ctrl-C in a terminal reaches the whole process group: the indexer decides what
+    # happens to a run (and stops this reader), else the file being read would be recorded
+    # as failed by an interrupt that was not its fault.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
