@@ -687,9 +687,12 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
         engine, paths, on_run, debounce_s=debounce, polling=polling,
         on_notice=lambda m: err_console.print(f"[yellow]note:[/] {escape(m)}"),
     )
-    # SIGTERM (a service manager stopping it) ends it as cleanly as Ctrl-C.
+    # Ctrl-C and SIGTERM (a service manager stopping it) only set `stopped`: no exception
+    # lands at a random point of the main thread, and a SIGINT that the parent process
+    # ignores (and so hands down ignored) still stops it.
     in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stopped.set()) if in_main else None
+    previous = {sig: signal.signal(sig, lambda *_: stopped.set()) for sig in (signal.SIGINT, signal.SIGTERM)} \
+        if in_main else {}
     try:
         watcher.start()
         watcher.rescan()  # the first index, by the watcher's worker: one writer only
@@ -697,11 +700,13 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
         err_console.print(f"watching {escape(names)} ({watcher.mode}); Ctrl-C stops")
         while not stopped.wait(0.5):
             pass
-    except KeyboardInterrupt:
+        if not (fatal or disk):
+            err_console.print("stopping…")
+    except KeyboardInterrupt:  # not in the main thread: Ctrl-C arrives as the exception
         err_console.print("stopping…")
     finally:
-        if in_main:
-            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
         try:
             watcher.stop()
         except KeyboardInterrupt:

@@ -475,6 +475,17 @@ def assert_same_as_a_fresh_index(engine, make_engine, tmp_path: Path, docs: Path
     assert len(scratch["entities"]) > 20 and all(n > 0 for n in scratch["entities"].values())
 
 
+def _process_state(pid: int) -> dict:
+    """What a process that does not stop is doing: its signal masks and its threads' waits."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        threads = {t.name: (t / "wchan").read_text() for t in Path(f"/proc/{pid}/task").iterdir()}
+    except OSError as exc:
+        return {"error": str(exc)}
+    return {"signals": [ln for ln in status.splitlines() if ln.startswith(("SigBlk", "SigIgn", "SigCgt"))],
+            "threads": threads}
+
+
 # -- the command line --------------------------------------------------------------------
 def test_cli_watch(tmp_path, example_docs):
     docs = tmp_path / "docs"
@@ -514,8 +525,10 @@ def test_cli_watch(tmp_path, example_docs):
         try:
             rc = proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
+            state = _process_state(proc.pid)
             proc.kill()
-            raise
+            raise AssertionError(f"`assistant watch` did not stop within 60 s of SIGINT: {state}; "
+                                 f"stderr: {''.join(errors)[-2000:]}") from None
         for t in readers:
             t.join(5)
     assert rc == 0, "".join(errors)
