@@ -27,13 +27,20 @@ def _no_control(text: str) -> None:
 
 
 # -- 1. file names that are not UTF-8 ----------------------------------------------------
-@pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8 needs a bytes file system")
-def test_a_file_name_that_is_not_utf8_is_indexed_and_shown_escaped(tmp_path, quick_cli):
+def _folder_with(tmp_path, name: bytes, content: bytes):
+    """A folder with a good document and one file whose name is these bytes."""
     docs = tmp_path / "d"
     docs.mkdir()
     (docs / "good.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
-    with open(os.path.join(os.fsencode(docs), b"latin\xe9name.txt"), "wb") as f:
-        f.write(b"The clock tower of Harrowmere was built in 1873 by the town council.\n")
+    with open(os.path.join(os.fsencode(docs), name), "wb") as f:
+        f.write(content)
+    return docs
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8 needs a bytes file system")
+def test_a_file_name_that_is_not_utf8_is_indexed_and_shown_escaped(tmp_path, quick_cli):
+    docs = _folder_with(tmp_path, b"latin\xe9name.txt",
+                        b"The clock tower of Harrowmere was built in 1873 by the town council.\n")
     assert (docs / LATIN).exists()
     ix = tmp_path / "ix"
 
@@ -57,11 +64,7 @@ def test_a_file_name_that_is_not_utf8_is_indexed_and_shown_escaped(tmp_path, qui
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8 needs a bytes file system")
 def test_a_file_name_that_is_not_utf8_that_fails_is_reported_escaped(tmp_path, quick_cli):
-    docs = tmp_path / "d"
-    docs.mkdir()
-    (docs / "good.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
-    with open(os.path.join(os.fsencode(docs), b"bad\xff\nname.pdf"), "wb") as f:
-        f.write(b"not a pdf at all")
+    docs = _folder_with(tmp_path, b"bad\xff\nname.pdf", b"not a pdf at all")
     ix = tmp_path / "ix"
     result = quick_cli("index", str(docs), index=ix)
     assert result.exit_code == 1, result.output

@@ -411,11 +411,8 @@ class Store(EntityRows):
         """key -> values, from `sql` ("select key, value ... in ({marks}) ...") run over the
         keys 500 at a time (SQLite's limit on bound parameters)."""
         out: dict = {}
-        with self.lock:
-            for start in range(0, len(keys), 500):
-                part = keys[start: start + 500]
-                for key, value in self.db.execute(sql.format(marks=",".join("?" * len(part))), part):
-                    out.setdefault(key, []).append(value)
+        for key, value in self._in_parts(sql, list(keys)):
+            out.setdefault(key, []).append(value)
         return out
 
     def entity_notes(self, entity_ids: list[int]) -> dict[int, list[str]]:
@@ -550,16 +547,8 @@ class Store(EntityRows):
 
     def sentence_vectors(self, sentence_ids: list[int]) -> dict[int, np.ndarray]:
         """The stored (float16) vectors of these sentences; those without one are left out."""
-        out: dict[int, np.ndarray] = {}
-        with self.lock:
-            for start in range(0, len(sentence_ids), 500):
-                part = list(sentence_ids[start: start + 500])
-                marks = ",".join("?" * len(part))
-                for sid, blob in self.db.execute(
-                    f"select id, vec from sentences where id in ({marks}) and vec is not null", part
-                ):
-                    out[sid] = from_blob16(blob)
-        return out
+        return {sid: from_blob16(blob) for sid, blob in self._in_parts(
+            "select id, vec from sentences where id in ({marks}) and vec is not null", list(sentence_ids))}
 
     def chunks(self, chunk_ids: list[int]) -> dict[int, ChunkRow]:
         if not chunk_ids:

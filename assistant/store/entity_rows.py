@@ -30,8 +30,9 @@ class EntityRows:
     db: "sqlite_utils.Database"
     lock: threading.RLock
 
-    def _in_parts(self, sql: str, ids: list[int]):
-        """Rows of `sql` (with `{marks}` for the id list) over `ids`, a part at a time."""
+    def _in_parts(self, sql: str, ids: list):
+        """Rows of `sql` (with `{marks}` for the id list) over `ids`, a part at a time: the
+        one way the store asks about a long list of ids (Store._grouped uses it too)."""
         with self.lock:
             for start in range(0, len(ids), _PART):
                 part = ids[start: start + _PART]
