@@ -1,8 +1,8 @@
 """The watcher under churn: over a thousand file-system changes in a few seconds, then the
 watched index must equal a fresh index of the folder as it ends up.
 
-A FolderWatcher (OS events, as `assistant watch` and the terminal UI run it) is wired to a
-real Engine's incremental `index_paths`, as in test_watch's lifecycle test. A seeded
+A FolderWatcher (OS events) is wired to a real Engine through sync.watch_folders, as
+`assistant watch` and the terminal UI run it. A seeded
 random mix of changes follows in waves, with short pauses between some of them so that
 runs of the indexer start while the changes go on: files created (in new sub-folders
 too), rewritten, touched, renamed in place and moved across folders, saved atomically
@@ -22,7 +22,7 @@ import shutil
 import time
 from pathlib import Path
 
-from assistant.watch import FolderWatcher
+from assistant.sync import watch_folders
 from test_watch import (
     DEBOUNCE, assert_no_thread_leak, assert_same_as_a_fresh_index, burst_text, indexed_paths, on_disk, our_threads,
 )
@@ -197,12 +197,13 @@ def test_a_thousand_events_then_the_watched_index_equals_a_fresh_one(tmp_path, m
     reports = []
     notices: list[str] = []
 
-    def on_change(roots):
-        reports.append(engine.index_paths(roots))
+    def on_run(run):
+        assert run.error is None, run.error  # on the watcher's thread: a failure shows as a notice
+        reports.append(run.report)
 
     before = our_threads()
-    w = FolderWatcher([docs], on_change, ignore=[engine.index_dir], debounce_s=DEBOUNCE, rescan_s=0,
-                      on_notice=notices.append)
+    # The orchestration `assistant watch` and the terminal UI use.
+    w = watch_folders(engine, [docs], on_run, on_notice=notices.append, debounce_s=DEBOUNCE, rescan_s=0)
     w.start()
     try:
         assert w.mode == "events"
