@@ -4,10 +4,13 @@ loses the good files beside it."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import signal
+import sqlite3
+import subprocess
+import time
 from pathlib import Path
-
-import pytest
 
 from assistant import indexing
 from assistant.config import Config
@@ -15,6 +18,7 @@ from assistant.indexing import section_bounds
 from helpers import fts_consistent, orphan_counts, vector_orphans
 
 QUICK = dict(extractor="none")
+ASSISTANT = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "assistant"
 
 
 def _long_text(example_docs: Path, n_parts: int) -> str:
@@ -86,45 +90,67 @@ def test_a_long_document_is_indexed_in_sections_after_the_other_files(tmp_path, 
     assert any(h.chunk.path == str(long_doc) for h in hits)
 
 
-class _Stop(Exception):
-    pass
+def _run_index(folder: Path, index: Path, config: Path) -> subprocess.Popen:
+    return subprocess.Popen([str(ASSISTANT), "--config", str(config), "--index", str(index), "index", "--json",
+                             str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_a_run_stopped_inside_a_long_document_resumes_after_its_last_section(tmp_path, make_engine,
-                                                                              example_docs, monkeypatch):
-    monkeypatch.setattr(indexing, "SECTION_CHARS", 6000)
-    folder = _folder(tmp_path, example_docs)
+def _chunk_texts(index: Path, path: Path) -> list[str]:
+    conn = sqlite3.connect(f"file:{index / 'index.db'}?mode=ro", uri=True, timeout=30)
+    try:
+        return [r[0] for r in conn.execute(
+            "select c.text from chunks c join documents d on d.id = c.document_id where d.path = ? order by c.ord",
+            [str(path)])]
+    finally:
+        conn.close()
+
+
+def _partial(index: Path) -> tuple[int, int] | None:
+    """(indexed_chars, n_chars) of a document half-written, read while the indexer runs."""
+    try:
+        conn = sqlite3.connect(f"file:{index / 'index.db'}?mode=ro", uri=True, timeout=1)
+        try:
+            return conn.execute("select indexed_chars, n_chars from documents where status = 'partial'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:  # not created yet
+        return None
+
+
+def test_a_run_killed_inside_a_long_document_resumes_after_its_last_section(tmp_path, example_docs):
+    """The real command, SIGKILLed once the first section of a long document is written:
+    the next run keeps what was written, indexes only the rest, and the result equals an
+    index built in one run."""
+    folder = _folder(tmp_path, example_docs, n_parts=140)
     long_doc = folder / "aa_long.md"
-    engine = make_engine(tmp_path / "ix", config=Config(**QUICK))
-    real_process = indexing.Indexer._process
-    calls = []
+    assert len(section_bounds(long_doc.read_text(encoding="utf-8"))) >= 3
+    config = tmp_path / "config.toml"
+    config.write_text('extractor = "none"\n')
+    ix = tmp_path / "ix"
+    proc = _run_index(folder, ix, config)
+    deadline = time.monotonic() + 300
+    while _partial(ix) is None and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    half = _partial(ix)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    assert half is not None and 0 < half[0] < half[1], f"no half-written document to kill in: {half}"
+    written = _chunk_texts(ix, long_doc)
+    assert written
+    status = subprocess.run([str(ASSISTANT), "--config", str(config), "--index", str(ix), "status", "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert json.loads(status.stdout)["partial"] == 1, status.stdout
 
-    def stop_after_three_sections(self, batch, report, label=""):
-        if label:
-            calls.append(label)
-            if len(calls) > 3:
-                raise _Stop()  # as if the process were killed between two sections
-        return real_process(self, batch, report, label)
-
-    monkeypatch.setattr(indexing.Indexer, "_process", stop_after_three_sections)
-    with pytest.raises(_Stop):
-        engine.index_paths([folder])
-    monkeypatch.setattr(indexing.Indexer, "_process", real_process)
-    row = engine.index.store.document(str(long_doc))
-    assert row["status"] == "partial" and 0 < row["indexed_chars"] < row["n_chars"]
-    assert engine.status()["partial"] == 1
-    written = _chunks(engine, long_doc)
-
-    report = engine.index_paths([folder])
-    assert report.ok and report.updated == 1 and report.unchanged == 3, report.as_dict()
-    resumed = _chunks(engine, long_doc)
+    out, err = _run_index(folder, ix, config).communicate(timeout=600)
+    report = json.loads(out)
+    assert report["updated"] == 1 and not report["failed"], (report, err[-2000:])
+    resumed = _chunk_texts(ix, long_doc)
     assert resumed[:len(written)] == written  # the sections done were kept, not redone
-    assert report.chunks == len(resumed) - len(written)
+    assert report["chunks"] == len(resumed) - len(written)
 
-    fresh = make_engine(tmp_path / "fresh", config=Config(**QUICK))
-    fresh.index_paths([folder])
-    assert [t for _, t in _chunks(fresh, long_doc)] == [t for _, t in resumed]
-    assert engine.index.store.document(str(long_doc))["status"] == "ok"
+    out, err = _run_index(folder, tmp_path / "fresh", config).communicate(timeout=600)
+    assert json.loads(out)["added"] == 4, err[-2000:]
+    assert _chunk_texts(tmp_path / "fresh", long_doc) == resumed
 
 
 def test_a_file_over_its_time_memory_or_size_budget_is_skipped_and_the_rest_indexed(tmp_path, make_engine,
