@@ -50,7 +50,8 @@ class Engine:
     # -- components (loaded on first use) -----------------------------------------
     @cached_property
     def embedder(self) -> Embedder:
-        return Embedder(models.resolve(self.config.embedder, "embedder"))
+        return Embedder(models.resolve(self.config.embedder, "embedder"),
+                        backend=self.config.embed_backend, threads=self.config.embed_threads)
 
     @cached_property
     def spacy_dir(self) -> Path:

@@ -58,12 +58,9 @@ def config() -> Config:
 def embedder(config):
     from assistant.nlp.embedder import Embedder
 
-    e = Embedder(_resolve(config.embedder, "embedder"))
-    e.model, e.tokenizer  # load now, once
-    # As for the LLM below: on a shared machine one free core keeps torch from stalling.
-    import torch
-
-    torch.set_num_threads(_threads())
+    # As for the LLM below: on a shared machine one free core keeps the encoder from stalling.
+    e = Embedder(_resolve(config.embedder, "embedder"), threads=_threads())
+    e.onnx.session, e.tokenizer  # export (into this session's data directory) and load, once
     return e
 
 

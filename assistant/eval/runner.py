@@ -79,6 +79,9 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
     if config.sentence_vectors and config.extractor not in ("", "none"):
         # Only when on (and used): indexes cached before the option existed keep their key.
         settings["sentence_vectors"] = True
+    if config.embed_backend != "torch":
+        # Documents embedded by the int8 graph: indexes built by torch keep their key.
+        settings["embed_backend"] = config.embed_backend
     if config.aboutness and config.extractor not in ("", "none"):
         # Indexes built before it (or without it) keep their key.
         settings["aboutness"] = ABOUTNESS_VERSION

@@ -1,0 +1,152 @@
+"""The embedding model as an int8 ONNX graph, for embedding documents on a CPU.
+
+torch runs the bundled MiniLM at about 38 chunks/s on 2 cores. The same network exported
+to ONNX and its matrix products quantised to int8 (per output channel: per-tensor scales
+lose too much, cosine 0.95 to the float model against 0.994) runs at 3-4x that in
+onnxruntime. The graph is made here, from the model directory on disk, the first time it
+is needed (a few seconds, torch imported once), and kept in the user's model directory,
+keyed by the weights' size and a hash of their first megabyte: nothing is fetched.
+
+Questions are still embedded in float32 (`QueryEncoder`); documents in int8 rank the same
+within the dev sets' noise (bench/README.md, "Embedding backends").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+import warnings
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from ..config import user_models_dir
+from .offline import force_offline
+from .query_encoder import is_mean_pooled, max_seq_length
+
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+class OnnxUnavailable(RuntimeError):
+    """onnxruntime is missing, or this model cannot be exported (not a mean-pooled BERT)."""
+
+
+def graph_path(model_dir: Path) -> Path:
+    """Where the int8 graph of this model lives: one per model name and weights."""
+    model_dir = Path(model_dir)
+    weights = model_dir / "model.safetensors"
+    if not weights.exists():
+        raise OnnxUnavailable(f"{model_dir} has no model.safetensors to export")
+    h = hashlib.sha256()
+    with open(weights, "rb") as f:
+        h.update(f.read(1 << 20))
+    h.update(str(weights.stat().st_size).encode())
+    name = model_dir.name if model_dir.name != "model" else model_dir.parent.name
+    return user_models_dir() / "onnx" / f"{name}-{h.hexdigest()[:16]}" / "model-int8.onnx"
+
+
+def export_int8(model_dir: Path, out: Path) -> Path:
+    """Export the model's transformer to ONNX and quantise its matrix products to int8,
+    written to `out` atomically (a stopped export leaves nothing half-made)."""
+    force_offline()
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from transformers import AutoModel
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
+
+    class _LastHidden(torch.nn.Module):
+        # Positional inputs in, the token vectors out: the graph's whole interface.
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask,
+                              token_type_ids=token_type_ids).last_hidden_state
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    example = torch.ones((2, 8), dtype=torch.long)
+    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
+        fp32 = Path(tmp) / "model.onnx"
+        axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, "last_hidden_state")}
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(_LastHidden(model), (example, example, torch.zeros_like(example)), str(fp32),
+                              input_names=list(INPUTS), output_names=["last_hidden_state"],
+                              dynamic_axes=axes, opset_version=17, dynamo=False)
+        int8 = Path(tmp) / out.name
+        # The quantiser logs a suggestion to the root logger that is not for our users.
+        logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8,
+                         op_types_to_quantize=["MatMul"], per_channel=True)
+        os.replace(int8, out)
+    return out
+
+
+class OnnxEncoder:
+    """Mean-pooled, L2-normalised sentence vectors from the int8 graph."""
+
+    def __init__(self, model_dir: Path, threads: int = 0):
+        self.model_dir = Path(model_dir)
+        if not is_mean_pooled(self.model_dir):
+            raise OnnxUnavailable(f"{self.model_dir} is not a mean-pooled model")
+        try:
+            import onnxruntime  # noqa: F401
+        except ImportError as exc:
+            raise OnnxUnavailable("onnxruntime is not installed") from exc
+        self.threads = threads or (os.cpu_count() or 1)
+        self.max_tokens = max_seq_length(self.model_dir)
+        self.dim = int(json.loads((self.model_dir / "config.json").read_text())["hidden_size"])
+        self._export_lock = threading.Lock()
+
+    @cached_property
+    def tokenizer(self):
+        from tokenizers import Tokenizer
+
+        tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+        tok.no_padding()  # the file pads to 128: each batch is padded to its own longest
+        tok.enable_truncation(self.max_tokens)
+        return tok
+
+    @cached_property
+    def session(self):
+        import onnxruntime as ort
+
+        path = graph_path(self.model_dir)
+        with self._export_lock:
+            if not path.exists():
+                export_int8(self.model_dir, path)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        # Busy-waiting threads collapse when another program wants the same cores (the
+        # spaCy parse, a build): they yield instead, at no cost on an idle machine.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    def encode(self, texts: list[str]) -> tuple[np.ndarray, int]:
+        """The vectors of `texts`, in order, and how many word pieces they came to.
+
+        One text per call: int8 activations are scaled per call, so a text batched with
+        others would get a vector that depends on its neighbours (cosine 0.995 to its own);
+        alone it always gets the same one. It costs nothing: with no padding to compute,
+        one at a time measured as fast as batches of 16."""
+        encodings = self.tokenizer.encode_batch(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, encoding in enumerate(encodings):
+            tokens = np.array([encoding.ids], dtype=np.int64)
+            hidden = self.session.run(None, {"input_ids": tokens, "attention_mask": np.ones_like(tokens),
+                                             "token_type_ids": np.zeros_like(tokens)})[0][0]
+            mean = hidden.mean(axis=0)  # every token is real: no padding to leave out
+            out[row] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+        return out, sum(len(e.ids) for e in encodings)

@@ -1,0 +1,63 @@
+"""The int8 ONNX graph of the bundled embedder: made from the model on disk, kept, and
+close enough to the float32 model that it ranks documents the same."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.nlp.embedder import Embedder
+from assistant.nlp.onnx_encoder import OnnxEncoder, graph_path
+
+DOCUMENTS = [
+    "Luis Mandoki is a Mexican film director born in 1954.",
+    "The Kestrel Hill observatory was founded by Amara Osei in 1931.",
+    "Quarterly revenue grew 12% to $355M, driven by the services segment.",
+    "Saltby is a village 84 km north of the county town.",
+    "The recipe needs two cups of flour, one egg and a pinch of salt.",
+]
+QUESTIONS = [
+    ("Who directed films and was born in Mexico?", 0),
+    ("Who founded the observatory?", 1),
+    ("How much did revenue grow last quarter?", 2),
+    ("How far is Saltby from the county town?", 3),
+    ("What goes into the dough?", 4),
+]
+
+
+def test_int8_vectors_agree_with_the_float_model(embedder):
+    torch_embedder = Embedder(embedder.model_dir, backend="torch")
+    int8 = embedder.encode(DOCUMENTS)
+    full = torch_embedder.encode(DOCUMENTS)
+    assert int8.shape == full.shape == (len(DOCUMENTS), embedder.dim)
+    assert np.allclose(np.linalg.norm(int8, axis=1), 1.0, atol=1e-4)
+    cosines = (int8 * full).sum(axis=1)
+    assert cosines.min() > 0.97, cosines
+    # Each question (embedded in float32, as the app does) finds the same document.
+    for question, expected in QUESTIONS:
+        q = embedder.encode_one(question)
+        assert int(np.argmax(int8 @ q)) == int(np.argmax(full @ q)) == expected, question
+
+
+def test_batches_do_not_change_a_vector(embedder):
+    """Texts are sorted by length and padded per batch: a text's vector must not depend on
+    its neighbours (a padding mask that leaked would move it)."""
+    alone = embedder.encode([DOCUMENTS[0]])[0]
+    long_neighbours = [DOCUMENTS[0]] + [" ".join(DOCUMENTS) * 3] * 20
+    together = embedder.encode(long_neighbours)[0]
+    assert float(alone @ together) > 0.9999
+
+
+def test_graph_is_made_once_and_reused(embedder):
+    path = graph_path(embedder.model_dir)
+    assert path.exists() and path.stat().st_size > 1_000_000
+    made = path.stat().st_mtime_ns
+    again = OnnxEncoder(embedder.model_dir, threads=1)
+    again.encode(["a short text"])
+    assert path.stat().st_mtime_ns == made
+    assert not list(path.parent.glob("tmp*")), "no temporary export left behind"
+
+
+def test_unknown_backend_is_refused(embedder):
+    with pytest.raises(ValueError, match="unknown embedding backend"):
+        Embedder(embedder.model_dir, backend="tensorflow")
