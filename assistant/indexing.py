@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import threading
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
@@ -26,10 +28,10 @@ from .ingest.walk import IgnoreRules, iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
 from .nlp.aboutness import section_mentions, subject_mention, title_mention_in
-from .nlp.extract import DescribesClasses, Extractor, compact
+from .nlp.extract import TIME_LABELS, DescribesClasses, Extractor, compact
 from .nlp.sentences import SentenceSplitter
 from .store import Index
-from .store.db import RowIds, to_blob, to_blob16
+from .store.db import RowIds, decode_vector, to_blob16, to_blob8
 from .safetext import key_path, path_key
 
 BATCH_DOCUMENTS = 32
@@ -45,7 +47,7 @@ DEFERRED_CHARS = 64_000_000
 # Sentences parsed and chunks embedded between two progress reports.
 EXTRACT_SLICE = 256
 EMBED_SLICE = 64
-# A class description (UnWeaver: the concatenation of its grounded contexts) is cut here.
+# A class description written by a describing extractor (llm) is cut here.
 DESCRIPTION_CHARS = 400
 # GroundedKG's basic node embedding: alpha * name + (1 - alpha) * mean(grounded texts).
 NAME_WEIGHT = 0.5
@@ -65,6 +67,9 @@ class IndexReport:
     chunks: int = 0
     sentences: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    # The run from start to end: less than the stages' sum where stages overlap (the chunk
+    # vectors are computed while the sentences are parsed).
+    wall_seconds: float = 0.0
     embedder_tokens: int = 0
     # The paths behind the counts above, so a message can name them (the watcher's).
     added_paths: list[str] = field(default_factory=list)
@@ -98,6 +103,7 @@ class IndexReport:
             "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
             "still_failed": [{"path": p, "error": e} for p, e in self.still_failed],
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "wall_seconds": round(self.wall_seconds, 3),
             "embedder_tokens": self.embedder_tokens,
         }
 
@@ -229,7 +235,7 @@ class _Work:
             chunk_rows.append({
                 "start": c.start, "end": c.end, "n_tokens": c.n_tokens,
                 "page_start": doc.page_at(c.start), "page_end": doc.page_at(max(c.start, c.end - 1)),
-                "text": doc.text[c.start:c.end], "embedding": to_blob(v),
+                "text": doc.text[c.start:c.end], "embedding": to_blob16(v),
             })
             sentence_rows.append([
                 {"ord": j, "start": s, "end": e, "page": doc.page_at(s), "text": doc.text[s:e]}
@@ -244,6 +250,25 @@ class _Work:
             for row, v in zip((row for rows in sentence_rows for row in rows), self.sentence_vectors):
                 row["vec"] = to_blob16(v)
         return chunk_rows, sentence_rows
+
+
+class _Concurrent:
+    """The progress of stages that run at once (the parse and the chunk vectors): each
+    reports the share of its own work done, the batch's share is their weighted sum (so it
+    only grows), and each report is sent under a lock (so they arrive in order)."""
+
+    def __init__(self, tick: Callable[[str, float], None], start: float, end: float, shares: dict[str, float]):
+        self.tick, self.start, self.end, self.shares = tick, start, end, shares
+        self.done = dict.fromkeys(shares, 0.0)
+        self.lock = threading.Lock()
+
+    def reporter(self, stage: str) -> Callable[[float, str], None]:
+        def report(fraction: float, text: str) -> None:
+            with self.lock:
+                self.done[stage] = max(self.done[stage], fraction)
+                total = sum(self.shares[s] * self.done[s] for s in self.shares)
+                self.tick(text, self.start + (self.end - self.start) * total)
+        return report
 
 
 class _Timer:
@@ -299,7 +324,10 @@ class Indexer:
     ) -> IndexReport:
         # One writer per index across processes: the whole run under the index's lock file.
         with self.index.writing(on_wait=self.on_wait):
-            return self._index_paths(roots, on_progress, remove_missing)
+            t0 = time.perf_counter()
+            report = self._index_paths(roots, on_progress, remove_missing)
+            report.wall_seconds = time.perf_counter() - t0
+            return report
 
     def _index_paths(self, roots, on_progress, remove_missing) -> IndexReport:
         roots = [Path(r).resolve() for r in roots]
@@ -366,7 +394,10 @@ class Indexer:
     ) -> IndexReport:
         """Index in-memory documents (key, text, title), e.g. an evaluation corpus."""
         with self.index.writing(on_wait=self.on_wait):
-            return self._index_texts(items, on_progress, total)
+            t0 = time.perf_counter()
+            report = self._index_texts(items, on_progress, total)
+            report.wall_seconds = time.perf_counter() - t0
+            return report
 
     def _index_texts(self, items, on_progress, total) -> IndexReport:
         report = IndexReport()
@@ -579,16 +610,21 @@ class Indexer:
         tick = self._ticker(batch, report, label)
         works = self._plan(batch, report)
         tick("splitting", 0.1)
-        embedded_from = 0.1
-        if self.extractor is not None:
-            graphs, resolved, notes = self._extract(batch, [w.chunks for w in works], report,
-                                                    lambda f, stage: tick(stage, 0.1 + 0.6 * f))
+        if self.extractor is None:
+            self._embed_chunks(works, report, lambda f, stage: tick(stage, 0.1 + 0.85 * f))
+        else:
+            # The chunk vectors need only the chunks: they are computed in a second thread
+            # while this one parses (onnxruntime leaves the GIL while it computes, spaCy's
+            # parser much of the time), so the two slowest stages share the cores.
+            both = _Concurrent(tick, start=0.1, end=0.9, shares={"parse": 0.6, "embed": 0.4})
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed") as pool:
+                embedding = pool.submit(self._embed_chunks, works, report, both.reporter("embed"))
+                graphs, resolved, notes = self._extract(batch, [w.chunks for w in works], report,
+                                                        both.reporter("parse"))
+                embedding.result()
             for n, work in enumerate(works):
                 work.graphs, work.resolved = graphs[n], resolved[n]
                 work.notes = notes[n] if notes is not None else None
-            embedded_from = 0.7
-        with _Timer(report, "embed"):
-            self._embed_chunks(works, lambda f, stage: tick(stage, embedded_from + (0.95 - embedded_from) * f))
         if self.sentence_vectors:
             # Timed on its own so that a build report shows what the option costs.
             with _Timer(report, "embed_sentences"):
@@ -624,15 +660,20 @@ class Indexer:
                 )))
         return works
 
-    def _embed_chunks(self, works: list[_Work], tick: Callable[[float, str], None]) -> None:
+    def _embed_chunks(self, works: list[_Work], report: IndexReport,
+                      tick: Callable[[float, str], None] = lambda f, stage: None) -> None:
         """Chunk vectors, a slice at a time so that progress moves through a long file."""
         texts = [text for work in works for text in work.chunk_texts()]
         parts = []
-        for start in range(0, len(texts), EMBED_SLICE):
-            parts.append(self.embedder.encode(texts[start: start + EMBED_SLICE]))
-            done = min(len(texts), start + EMBED_SLICE)
-            tick(done / len(texts), f"embedding {done}/{len(texts)} chunks")
+        with _Timer(report, "embed"):
+            for start in range(0, len(texts), EMBED_SLICE):
+                parts.append(self.embedder.encode(texts[start: start + EMBED_SLICE]))
+                done = min(len(texts), start + EMBED_SLICE)
+                tick(done / len(texts), f"embedding {done}/{len(texts)} chunks")
         vectors = np.concatenate(parts) if parts else self.embedder.encode([])
+        # Stored in float16 (half the bytes; the int8 encoder is coarser than that), and
+        # rounded now so that the set built here equals one rebuilt from the blobs.
+        vectors = vectors.astype(np.float16).astype(np.float32)
         for work, part in zip(works, _split_by(vectors, [len(w.chunks) for w in works])):
             work.vectors = part
 
@@ -747,7 +788,12 @@ class Indexer:
         return graphs, resolved, notes
 
     def refresh_entities(self, report: IndexReport) -> None:
-        """Describe and embed the entity classes this run touched; drop orphans' vectors."""
+        """Embed the entity classes this run touched; drop orphans' vectors.
+
+        A class's vector is GroundedKG's basic node embedding, `NAME_WEIGHT * name + (1 -
+        NAME_WEIGHT) * the mean of its chunks' vectors` (or of the extractor's own
+        description, where it wrote one). Dates and times get none: they are never linked
+        nor hopped through, so no retriever would read it."""
         dirty = self.store.dirty_entities()
         live = self.store.entity_ids()
         gone = [i for i in self.index.vectors("entity_descriptions").ids if i not in live]
@@ -755,36 +801,43 @@ class Indexer:
             return
         # The extractor's own descriptions, where it wrote any (UnWeaver: the per-chunk
         # descriptions concatenated, shortened by the LLM past a length); timed on their own.
-        written = self._class_descriptions(dirty, report)
+        written = self._class_descriptions([(eid, name) for eid, name, _ in dirty], report)
         with _Timer(report, "entity_vectors"):
-            ids = [r[0] for r in dirty]
-            contexts, chunk_sets = self.store.entity_contexts(ids)
-            name_vecs = self.embedder.encode([r[1] for r in dirty]) if dirty else np.zeros((0, self.index.dim))
-            described = [eid for eid, _ in dirty if eid in written]
-            written_vecs = dict(zip(described, self.embedder.encode([written[e] for e in described]))) if described else {}
-            all_chunks = sorted({c for cs in chunk_sets.values() for c in cs})
-            chunk_vecs = self.store.embeddings_for(all_chunks)
-            rows, desc_list = [], []
-            for (eid, name), nv in zip(dirty, name_vecs):
-                if eid in written_vecs:
-                    context = written_vecs[eid]
-                    desc = written[eid]
-                else:
-                    ctx = [chunk_vecs[c] for c in chunk_sets.get(eid, ()) if c in chunk_vecs]
-                    context = np.mean(ctx, axis=0) if ctx else nv
-                    desc = f"{name}: " + " ".join(contexts.get(eid, []))
-                dv = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * context
-                dv = dv / (np.linalg.norm(dv) or 1.0)
-                rows.append((desc[:DESCRIPTION_CHARS], to_blob16(dv), eid))
-                # Rounded as the blob is, so this set equals one rebuilt from the blobs.
-                desc_list.append(dv.astype(np.float16).astype(np.float32))
+            embedded = [(eid, name) for eid, name, kind in dirty if kind not in TIME_LABELS]
+            vectors = self._class_vectors(embedded, written)
+            rows = [(written.get(eid), to_blob8(v) if v is not None else None, eid)
+                    for eid, v in ((eid, vectors.get(eid)) for eid, _, _ in dirty)]
+            ids = list(vectors)
+            # Rounded as the blob is, so this set equals one rebuilt from the blobs.
+            matrix = np.array([decode_vector(to_blob8(vectors[i]), self.index.dim) for i in ids], dtype=np.float32)
             with self.write_lock:
                 self.store.write_entity_descriptions(rows)
-                self.index.apply_vector_changes(gone, ids, np.array(desc_list, dtype=np.float32).reshape(len(ids), -1),
-                                                name="entity_descriptions")
+                self.index.apply_vector_changes(gone + [eid for eid, _, _ in dirty], ids,
+                                                matrix.reshape(len(ids), self.index.dim), name="entity_descriptions")
+
+    def _class_vectors(self, classes: list[tuple[int, str]], written: dict[int, str]) -> dict[int, np.ndarray]:
+        """entity id -> its unit vector (see refresh_entities)."""
+        if not classes:
+            return {}
+        chunk_sets = self.store.entity_chunks([eid for eid, _ in classes])
+        name_vecs = self.embedder.encode([name for _, name in classes])
+        described = [eid for eid, _ in classes if eid in written]
+        written_vecs = dict(zip(described, self.embedder.encode([written[e] for e in described]))) if described else {}
+        chunk_vecs = self.store.embeddings_for(sorted({c for cs in chunk_sets.values() for c in cs}))
+        out = {}
+        for (eid, _), nv in zip(classes, name_vecs):
+            if eid in written_vecs:
+                context = written_vecs[eid]
+            else:
+                ctx = [chunk_vecs[c] for c in chunk_sets.get(eid, ()) if c in chunk_vecs]
+                context = np.mean(ctx, axis=0) if ctx else nv
+            v = NAME_WEIGHT * nv + (1 - NAME_WEIGHT) * context
+            out[eid] = v / (np.linalg.norm(v) or 1.0)
+        return out
 
     def _class_descriptions(self, dirty: list, report: IndexReport) -> dict[int, str]:
-        """entity id -> description built from the extractor's per-chunk notes."""
+        """entity id -> description built from the extractor's per-chunk notes (the only
+        descriptions kept as text: nothing reads one made of a class's sentences)."""
         notes = self.store.entity_notes([r[0] for r in dirty])
         if not notes:
             return {}

@@ -55,8 +55,8 @@ def vector_orphans(index) -> dict[str, int]:
     from assistant.store.index import VECTOR_SETS
 
     out = {}
-    for name, (table, column, _, _) in VECTOR_SETS.items():
-        stored = {r[0] for r in index.store.db.execute(f"select id from {table} where {column} is not null")}
+    for name, spec in VECTOR_SETS.items():
+        stored = {r[0] for r in index.store.db.execute(f"select id from {spec.table} where {spec.column} is not null")}
         held = set(index.vectors(name)._ids)
         out[f"{name}_orphans"] = len(held - stored)
         out[f"{name}_missing"] = len(stored - held)

@@ -88,7 +88,8 @@ def state():
             s["integrity"] = con.execute("pragma integrity_check").fetchall()
         meta = dict(con.execute("select key, value from meta"))
         s["version"], dim = meta.get("version"), int(meta.get("dim") or 0)
-        for name, (table, column, file, _) in VECTOR_SETS.items():
+        for name, spec in VECTOR_SETS.items():
+            table, column, file = spec.table, spec.column, spec.file
             rows = sorted(r[0] for r in con.execute(f"select id from {table} where {column} is not null"))
             entry = {"rows": len(rows), "stamp": None}
             stamp_path = (ix / file).with_suffix(".json")

@@ -31,6 +31,7 @@ import numpy as np
 from assistant.store import Index
 from assistant.store.db import Store
 from assistant.store.index import DB_NAME, VECTOR_SETS, WRITER_LOCK
+from assistant.store.vectors import FlatVectors
 from helpers import fts_consistent
 from test_watch import check_consistent, snapshot
 
@@ -211,10 +212,20 @@ def open_index(index_dir: Path) -> Index:
 
 def check_vector_files(index: Index) -> dict[str, int]:
     """Every hnswlib file is stamped with the database's version, its stamp lists exactly
-    the rows that have a vector, and the file holds those rows' vectors."""
+    the rows that have a vector, and the file holds those rows' vectors; the set kept in
+    memory (entity classes) holds exactly the stored vectors."""
     version = index.store.version
     sizes = {}
-    for name, (table, column, _, decode) in VECTOR_SETS.items():
+    for name, spec in VECTOR_SETS.items():
+        table, column = spec.table, spec.column
+        if spec.kind is FlatVectors:
+            rows = dict(index.store.db.execute(f"select id, {column} from {table} where {column} is not null").fetchall())
+            held = index.vectors(name)
+            assert held.ids == set(rows) and not Path(held.path).exists()
+            for i in list(rows)[:200]:
+                assert np.array_equal(held._vectors[i], spec.decode(rows[i], index.dim)), (name, i)
+            sizes[name] = len(rows)
+            continue
         vec = index._sets[name]
         stamp = json.loads(vec.stamp_path().read_text()) if vec.stamp_path().exists() else None
         assert vec.load(version), (name, version, stamp and {k: stamp[k] for k in ("version", "dim", "capacity")})
@@ -223,10 +234,8 @@ def check_vector_files(index: Index) -> dict[str, int]:
         if rows:
             ids = sorted(rows)
             held = np.asarray(vec._index.get_items(ids), dtype=np.float32)
-            stored = np.stack([decode(rows[i]) for i in ids])
-            # float16 blobs (entity descriptions): the set may hold the unrounded vector.
-            tolerance = 1e-6 if decode is VECTOR_SETS["chunks"][3] else 2e-3
-            assert np.allclose(held, stored, rtol=0, atol=tolerance), (name, float(np.abs(held - stored).max()))
+            stored = np.stack([spec.decode(rows[i], index.dim) for i in ids])
+            assert np.array_equal(held, stored), (name, float(np.abs(held - stored).max()))
         sizes[name] = len(rows)
     return sizes
 

@@ -43,37 +43,36 @@ class QueryEntity:
 
 class EntityGraph:
     def __init__(self, res: Resources):
-        found = res.index.store.graph_rows()
-        ents, mentions, chunk_rows = found.entities, found.mentions, found.chunks
+        found = res.index.store.graph_rows(skip_kinds=tuple(TIME_LABELS))
+        ents = found.entities
         self.entity_ids = np.array([e[0] for e in ents], dtype=np.int64)
         self.keys = {e[1]: i for i, e in enumerate(ents)}
         self.names = [e[2] for e in ents]
         self.kinds = [e[3] for e in ents]
-        self.row_of_entity = {e[0]: i for i, e in enumerate(ents)}
-        self.chunk_ids = np.array([c[0] for c in chunk_rows], dtype=np.int64)
-        self.col_of_chunk = {c[0]: i for i, c in enumerate(chunk_rows)}
-        self.doc_of_chunk = np.array([c[1] for c in chunk_rows], dtype=np.int64)
-        rows, cols, vals = [], [], []
-        title_of: dict[int, set[int]] = {}
-        for eid, cid, kind, _ in mentions:
-            r, c = self.row_of_entity.get(eid), self.col_of_chunk.get(cid)
-            if r is None or c is None or kind in TIME_LABELS:
-                # A shared year links unrelated passages: dates stay out of the chunk graph.
-                continue
-            rows.append(r)
-            cols.append(c)
-            vals.append(KIND_WEIGHT.get(kind, 1.0 if is_named_kind(kind) else 0.5))
-            if kind in HOME_KINDS:
-                title_of.setdefault(r, set()).add(c)
-        shape = (len(ents), len(chunk_rows))
+        self.row_of_entity = dict(zip(self.entity_ids.tolist(), range(len(ents))))
+        self.chunk_ids = found.chunks[:, 0].copy()
+        self.col_of_chunk = dict(zip(self.chunk_ids.tolist(), range(len(self.chunk_ids))))
+        self.doc_of_chunk = found.chunks[:, 1].copy()
+        rows = _positions(self.entity_ids, found.mention_entity)
+        cols = _positions(self.chunk_ids, found.mention_chunk)
+        keep = (rows >= 0) & (cols >= 0)
+        # A shared year links unrelated passages: dates were left out of the rows above.
+        weight_of_kind = np.array([KIND_WEIGHT.get(k, 1.0 if is_named_kind(k) else 0.5) for k in found.mention_kinds],
+                                  dtype=np.float32)
+        kinds = found.mention_kind[keep]
+        vals = weight_of_kind[kinds]
+        rows, cols = rows[keep], cols[keep]
+        shape = (len(ents), len(self.chunk_ids))
         # Entity x chunk weights: duplicates add up (an entity named three times weighs more).
         self.ec = sp.csr_matrix((vals, (rows, cols)), shape=shape, dtype=np.float32)
         self.ec.sum_duplicates()
         self.ce = self.ec.T.tocsr()
-        self.title_chunks = {r: sorted(cs) for r, cs in title_of.items()}
+        home_codes = [i for i, k in enumerate(found.mention_kinds) if k in HOME_KINDS]
+        home = np.isin(kinds, home_codes)
+        self.title_chunks = _grouped(rows[home], cols[home])
         df = np.diff(self.ec.indptr)  # chunks per entity
         self.df = df
-        n = max(1, len(chunk_rows))
+        n = max(1, len(self.chunk_ids))
         self.idf = np.log((n + 1) / (df + 0.5)).astype(np.float32)
 
     # -- linking ---------------------------------------------------------------------
@@ -149,6 +148,22 @@ class EntityGraph:
     def chunks_of(self, row: int) -> np.ndarray:
         start, end = self.ec.indptr[row], self.ec.indptr[row + 1]
         return self.ec.indices[start:end]
+
+
+def _positions(sorted_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Where each of `ids` sits in `sorted_ids` (-1 where it does not)."""
+    if not len(sorted_ids):
+        return np.full(len(ids), -1, dtype=np.int64)
+    at = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
+    return np.where(sorted_ids[at] == ids, at, -1)
+
+
+def _grouped(rows: np.ndarray, cols: np.ndarray) -> dict[int, list[int]]:
+    """row -> its sorted, distinct columns."""
+    out: dict[int, set[int]] = {}
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        out.setdefault(r, set()).add(c)
+    return {r: sorted(cs) for r, cs in out.items()}
 
 
 def _named(span) -> bool:

@@ -1,7 +1,7 @@
 """The index database: SQLite through sqlite-utils, the source of truth.
 
 Tables (see docs/architecture.md): documents -> chunks -> sentences, an FTS5 index over
-chunk text, chunk embeddings as float32 blobs, conversations and messages. One writer,
+chunk text, chunk embeddings as float16 blobs, conversations and messages. One writer,
 one transaction per document, WAL so that readers (the chat) see a consistent state while
 the indexer writes.
 """
@@ -76,21 +76,30 @@ class RowIds:
     sentences: list[int] = field(default_factory=list)
 
 
-def to_blob(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype=np.float32).tobytes()
-
-
-def from_blob(blob: bytes) -> np.ndarray:
-    return np.frombuffer(blob, dtype=np.float32)
-
-
 def to_blob16(vector: np.ndarray) -> bytes:
-    """Half precision: plenty for ranking, half the bytes (entity vectors are many)."""
+    """Half precision: plenty for ranking, half the bytes."""
     return np.asarray(vector, dtype=np.float16).tobytes()
 
 
 def from_blob16(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+
+
+def to_blob8(vector: np.ndarray) -> bytes:
+    """A unit vector in a quarter of float32's bytes: each component (within [-1, 1]) as
+    an int8 step of 1/127, which moves a cosine by about 0.001."""
+    return np.clip(np.rint(np.asarray(vector, dtype=np.float32) * 127), -127, 127).astype(np.int8).tobytes()
+
+
+_WIDTHS = {4: np.float32, 2: np.float16, 1: np.int8}
+
+
+def decode_vector(blob: bytes, dim: int) -> np.ndarray:
+    """A stored vector as float32, whatever it was stored as: float16 (chunks and sentences,
+    to_blob16), int8 (entity classes, to_blob8) or float32 (chunks of older indexes)."""
+    width = len(blob) // dim if dim else 4
+    vector = np.frombuffer(blob, dtype=_WIDTHS[width]).astype(np.float32)
+    return vector / 127 if width == 1 else vector
 
 
 class Store(EntityRows):
@@ -512,11 +521,16 @@ class Store(EntityRows):
                where id in (select entity_id from mentions where document_id = ?)""",
             [doc_id, doc_id],
         )
+        # Only among this document's classes: a scan of every class per document made
+        # deleting a folder of a large index take minutes.
+        self.db.execute(
+            "delete from entities where n_mentions <= 0 and id in (select entity_id from mentions where document_id = ?)",
+            [doc_id],
+        )
         self.db.execute("delete from mentions where document_id = ?", [doc_id])
         self.db.execute("delete from entity_notes where document_id = ?", [doc_id])
         self.db.execute("delete from edges where document_id = ?", [doc_id])
         self.db.execute("delete from actions where document_id = ?", [doc_id])
-        self.db.execute("delete from entities where n_mentions <= 0")
         self.db.execute("delete from sentences where document_id = ?", [doc_id])
         self.db.execute("delete from chunks where document_id = ?", [doc_id])
         self.db.execute("delete from documents where id = ?", [doc_id])
@@ -528,13 +542,18 @@ class Store(EntityRows):
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- reads -------------------------------------------------------------------
+    @property
+    def dim(self) -> int:
+        """The embedder's dimension this index was built with (0 before its first write)."""
+        return int(self.get_meta("dim") or 0)
+
     def chunk_embeddings(self) -> tuple[np.ndarray, np.ndarray]:
         with self.lock:
             rows = self.db.execute("select id, embedding from chunks where embedding is not null").fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
         ids = np.array([r[0] for r in rows], dtype=np.int64)
-        vecs = np.stack([from_blob(r[1]) for r in rows])
+        vecs = np.stack([decode_vector(r[1], self.dim) for r in rows])
         return ids, vecs
 
     def embeddings_for(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
@@ -543,7 +562,7 @@ class Store(EntityRows):
         marks = ",".join("?" * len(chunk_ids))
         with self.lock:
             rows = self.db.execute(f"select id, embedding from chunks where id in ({marks})", list(chunk_ids)).fetchall()
-        return {r[0]: from_blob(r[1]) for r in rows if r[1] is not None}
+        return {r[0]: decode_vector(r[1], self.dim) for r in rows if r[1] is not None}
 
     def sentence_vectors(self, sentence_ids: list[int]) -> dict[int, np.ndarray]:
         """The stored (float16) vectors of these sentences; those without one are left out."""

@@ -19,11 +19,15 @@ _PART = 500
 
 @dataclass
 class GraphRows:
-    """What the in-memory entity graph is built from."""
+    """What the in-memory entity graph is built from. The mentions come as arrays: a
+    100k-chunk index has millions of them."""
 
     entities: list[tuple[int, str, str, str]]  # (id, key, name, kind), by id
-    mentions: list[tuple[int, int, str, int]]  # (entity id, chunk id, kind, sentence id)
-    chunks: list[tuple[int, int]]  # (chunk id, document id), by id
+    mention_entity: np.ndarray  # entity id
+    mention_chunk: np.ndarray  # chunk id
+    mention_kind: np.ndarray  # index into mention_kinds
+    mention_kinds: list[str]
+    chunks: np.ndarray  # (n, 2): chunk id, document id, by chunk id
 
 
 class EntityRows:
@@ -39,13 +43,20 @@ class EntityRows:
                 yield from self.db.execute(sql.format(marks=",".join("?" * len(part))), part)
 
     # -- read by the retrievers ---------------------------------------------------------
-    def graph_rows(self) -> GraphRows:
+    def graph_rows(self, skip_kinds: tuple[str, ...] = ()) -> GraphRows:
+        """The classes, chunks and mentions (but those of `skip_kinds`) of the graph."""
+        marks = ",".join("?" * len(skip_kinds)) or "''"
         with self.lock:
-            return GraphRows(
-                self.db.execute("select id, key, name, kind from entities order by id").fetchall(),
-                self.db.execute("select entity_id, chunk_id, kind, sentence_id from mentions").fetchall(),
-                self.db.execute("select id, document_id from chunks order by id").fetchall(),
-            )
+            entities = self.db.execute("select id, key, name, kind from entities order by id").fetchall()
+            # Every mention row as it is: SQLite's group by (to count duplicates) measured
+            # slower than adding them up in the sparse matrix.
+            mentions = self.db.execute(f"select entity_id, chunk_id, kind from mentions where kind not in ({marks})",
+                                       list(skip_kinds)).fetchall()
+            chunks = self.db.execute("select id, document_id from chunks order by id").fetchall()
+        code: dict[str, int] = {}
+        columns = np.array([(e, c, code.setdefault(k, len(code))) for e, c, k in mentions], dtype=np.int64).reshape(-1, 3)
+        return GraphRows(entities, columns[:, 0], columns[:, 1], columns[:, 2], list(code),
+                         np.array(chunks, dtype=np.int64).reshape(-1, 2))
 
     def action_lemmas(self) -> list[str]:
         """Every verb lemma an action was extracted with."""
@@ -79,40 +90,32 @@ class EntityRows:
 
     def entity_vectors(self, entity_ids: list[int]) -> dict[int, np.ndarray]:
         """Each class's description vector (classes without one are left out)."""
-        from .db import from_blob16
+        from .db import decode_vector
 
-        return {eid: from_blob16(blob) for eid, blob in self._in_parts(
+        dim = self.dim
+        return {eid: decode_vector(blob, dim) for eid, blob in self._in_parts(
             "select id, desc_vec from entities where id in ({marks})", list(entity_ids)) if blob is not None}
 
     # -- read and written by the indexer -------------------------------------------------
-    def dirty_entities(self) -> list[tuple[int, str]]:
-        """(id, name) of the classes whose mentions changed since they were described."""
+    def dirty_entities(self) -> list[tuple[int, str, str]]:
+        """(id, name, kind) of the classes whose mentions changed since they were described."""
         with self.lock:
-            return self.db.execute("select id, name from entities where dirty = 1").fetchall()
+            return self.db.execute("select id, name, kind from entities where dirty = 1").fetchall()
 
     def entity_ids(self) -> set[int]:
         with self.lock:
             return {r[0] for r in self.db.execute("select id from entities")}
 
-    def entity_contexts(self, entity_ids: list[int], per_entity: int = 4
-                        ) -> tuple[dict[int, list[str]], dict[int, set[int]]]:
-        """For each class: the first `per_entity` distinct (resolved) sentences that mention
-        it, and every chunk it is mentioned in."""
-        contexts: dict[int, list[str]] = {}
+    def entity_chunks(self, entity_ids: list[int]) -> dict[int, set[int]]:
+        """For each class: every chunk it is mentioned in."""
         chunks: dict[int, set[int]] = {}
-        for eid, cid, text in self._in_parts(
-            "select m.entity_id, m.chunk_id, coalesce(s.resolved_text, s.text) from mentions m"
-            " join sentences s on s.id = m.sentence_id where m.entity_id in ({marks}) order by m.id",
-            list(entity_ids),
-        ):
+        for eid, cid in self._in_parts("select entity_id, chunk_id from mentions where entity_id in ({marks})",
+                                       list(entity_ids)):
             chunks.setdefault(eid, set()).add(cid)
-            seen = contexts.setdefault(eid, [])
-            if len(seen) < per_entity and text not in seen:
-                seen.append(text)
-        return contexts, chunks
+        return chunks
 
     def write_entity_descriptions(self, rows: list[tuple[str, bytes, int]]) -> None:
-        """(description, float16 vector blob, entity id) for each class described: no
-        longer dirty."""
+        """(description or None, int8 vector blob or None, entity id) for each class
+        described: no longer dirty."""
         with self.lock, self.db.atomic():
             self.db.conn.executemany("update entities set description = ?, desc_vec = ?, dirty = 0 where id = ?", rows)

@@ -6,15 +6,15 @@ import contextlib
 import logging
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ..safetext import show_path
-from .db import RowIds, Store, from_blob, from_blob16
+from .db import RowIds, Store, decode_vector
 from .lockfile import FileLock, LockTimeout
 from .private import private_dir
-from .vectors import VectorIndex
+from .vectors import FlatVectors, VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -24,13 +24,22 @@ DB_NAME = "index.db"
 # processes: the vector files are only ever written by its holder.
 WRITER_LOCK = "writer.lock"
 
-# name -> (table, blob column, file, decoder): every hnswlib file and where its vectors
-# live in SQLite.
+class VectorSet(NamedTuple):
+    """A vector set and where its vectors live in SQLite."""
+
+    table: str
+    column: str  # the blob column
+    file: str  # the hnswlib file (of a set kept in memory: the one older indexes had)
+    decode: Callable[[bytes, int], np.ndarray]  # (blob, dim) -> float32 vector
+    kind: type  # VectorIndex (hnswlib, saved) or FlatVectors (in memory, exact)
+
+
 VECTOR_SETS = {
-    "chunks": ("chunks", "embedding", "chunks.hnsw", from_blob),
-    "entity_descriptions": ("entities", "desc_vec", "entity_descriptions.hnsw", from_blob16),
+    "chunks": VectorSet("chunks", "embedding", "chunks.hnsw", decode_vector, VectorIndex),
+    # Kept in memory only: the writer removes the hnswlib file older indexes had.
+    "entity_descriptions": VectorSet("entities", "desc_vec", "entity_descriptions.hnsw", decode_vector, FlatVectors),
     # Optional (Config.sentence_vectors): empty in an index built without them.
-    "sentences": ("sentences", "vec", "sentences.hnsw", from_blob16),
+    "sentences": VectorSet("sentences", "vec", "sentences.hnsw", decode_vector, VectorIndex),
 }
 
 
@@ -59,7 +68,7 @@ class Index:
             )
         self.embedder_name = embedder_name
         self.dim = dim
-        self._sets = {name: VectorIndex(self.dir / spec[2], dim) for name, spec in VECTOR_SETS.items()}
+        self._sets = {name: spec.kind(self.dir / spec.file, dim) for name, spec in VECTOR_SETS.items()}
         self._versions: dict[str, str | None] = {name: None for name in VECTOR_SETS}
         self._unsaved: set[str] = set()  # sets whose file the writer could not write (said once)
         # A reader may find a set stale and rebuild it while the writer updates it.
@@ -87,7 +96,7 @@ class Index:
             self.writer_lock.release()
 
     def _row_ids(self, name: str) -> set[int]:
-        table, column, _, _ = VECTOR_SETS[name]
+        table, column = VECTOR_SETS[name].table, VECTOR_SETS[name].column
         with self.store.lock:
             return {r[0] for r in self.store.db.execute(f"select id from {table} where {column} is not null")}
 
@@ -101,6 +110,9 @@ class Index:
         memory carries on. The writer (an indexer) says so on stderr; a reader (ask,
         search, status) keeps quiet, its answer is whole either way."""
         vec = self._sets[name]
+        if not getattr(vec, "persistent", True):
+            self._drop_old_file(vec.path)
+            return
         writer = self.writer_lock.held  # the indexer itself, not a reader taking its turn
         try:
             if not self.writer_lock.acquire(blocking=False):
@@ -125,13 +137,23 @@ class Index:
         finally:
             self.writer_lock.release()
 
+    def _drop_old_file(self, path: Path) -> None:
+        """The hnswlib file (and stamp) of a set now kept in memory, left by an older index:
+        removed by the writer (a reader leaves the directory alone)."""
+        if not (path.exists() and self.writer_lock.held):
+            return
+        for old in (path, path.with_suffix(".json")):
+            with contextlib.suppress(OSError):
+                old.unlink(missing_ok=True)
+
     def _blobs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        table, column, _, decode = VECTOR_SETS[name]
+        spec = VECTOR_SETS[name]
+        table, column, decode = spec.table, spec.column, spec.decode
         with self.store.lock:
             rows = self.store.db.execute(f"select id, {column} from {table} where {column} is not null").fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
-        return np.array([r[0] for r in rows], dtype=np.int64), np.stack([decode(r[1]) for r in rows])
+        return np.array([r[0] for r in rows], dtype=np.int64), np.stack([decode(r[1], self.dim) for r in rows])
 
     def vectors(self, name: str = "chunks") -> VectorIndex:
         """A vector set in step with the database (rebuilt from its blobs when stale)."""

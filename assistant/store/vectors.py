@@ -1,6 +1,7 @@
-"""Vector index over hnswlib. Derived data: it can always be rebuilt from the float32
-blobs kept in SQLite, so the file is written atomically and stamped with the database
-version it reflects; a stale or missing file is rebuilt on open."""
+"""Vector sets: hnswlib for chunks and sentences, an exact in-memory set for entity
+classes. Derived data: a set can always be rebuilt from the blobs kept in SQLite, so an
+hnswlib file is written atomically and stamped with the database version it reflects; a
+stale or missing file is rebuilt on open."""
 
 from __future__ import annotations
 
@@ -228,3 +229,67 @@ class VectorIndex:
         self._index.set_ef(max(256, 2 * k))
         labels, distances = self._index.knn_query(vector.reshape(1, -1), k=k)
         return [(int(l), float(1.0 - d)) for l, d in zip(labels[0], distances[0])]
+
+
+class FlatVectors:
+    """A vector set kept in memory only and searched exactly, for the entity classes.
+
+    Their vectors are stored once, in SQLite (int8, `store.db.to_blob8`); an hnswlib file
+    beside them would hold them a second time in float32 with its graph (90 MB of a 213 MB
+    2Wiki index). Loading them from the rows is quick, and only UnWeaver and GroundedKG's
+    node similarity read them; a search is one matrix product."""
+
+    persistent = False
+
+    def __init__(self, path: Path, dim: int):
+        self.path = Path(path)  # the hnswlib file older indexes kept (removed by the writer)
+        self.dim = dim
+        self._vectors: dict[int, np.ndarray] = {}
+        self._ids: set[int] = set()
+        self._matrix: tuple[np.ndarray, np.ndarray] | None = None  # (ids, rows), made on search
+
+    def rebuild(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        self._vectors = {int(i): np.asarray(v, dtype=np.float32) for i, v in zip(ids, vectors)}
+        self._ids = set(self._vectors)
+        self._matrix = None
+
+    def load(self, expected_version: str) -> bool:
+        return False  # nothing on disk: always made from the rows
+
+    def save(self, version: str) -> None:
+        return None
+
+    def add(self, ids: list[int], vectors: np.ndarray) -> None:
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
+        for i, v in zip(ids, vectors):
+            self._vectors[int(i)] = v
+        self._ids.update(int(i) for i in ids)
+        self._matrix = None
+
+    def remove(self, ids: list[int]) -> None:
+        for i in ids:
+            self._vectors.pop(int(i), None)
+            self._ids.discard(int(i))
+        self._matrix = None
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @property
+    def ids(self) -> frozenset[int]:
+        return frozenset(self._ids)
+
+    def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The k ids whose vectors have the largest dot product with `vector`."""
+        if self._matrix is None:
+            ids = np.fromiter(self._vectors, dtype=np.int64, count=len(self._vectors))
+            rows = np.stack(list(self._vectors.values())) if len(ids) else np.zeros((0, self.dim), np.float32)
+            self._matrix = (ids, rows)
+        ids, rows = self._matrix
+        if not len(ids) or k <= 0:
+            return []
+        sims = rows @ np.asarray(vector, dtype=np.float32).reshape(-1)
+        k = min(k, len(ids))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [(int(ids[t]), float(sims[t])) for t in top]

@@ -71,8 +71,9 @@ def test_entity_layer_is_built_and_grounded(engine):
     # Titles became classes with their passage as home.
     n_titles = store.db.execute("select count(*) from mentions where kind = 'TITLE'").fetchone()[0]
     assert n_titles > 0.8 * store.counts()["documents"]
-    # Every class has its description vector.
-    assert len(engine.index.vectors("entity_descriptions")) == counts["entities"]
+    # Every class has its description vector, but dates and times.
+    dates = store.db.execute("select count(*) from entities where kind in ('DATE', 'TIME')").fetchone()[0]
+    assert len(engine.index.vectors("entity_descriptions")) == counts["entities"] - dates > 0
 
 
 @pytest.mark.parametrize("name", ENTITY_RETRIEVERS)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assistant.store import Store
-from assistant.store.db import RowIds, from_blob, to_blob, to_blob16
+from assistant.store.db import RowIds, decode_vector, to_blob16, to_blob8
 from helpers import fts_consistent, fts_rowids, orphan_counts
 
 DIM = 16
@@ -27,7 +27,7 @@ def rows_for(text: str, seed: int = 0):
         end = start + len(para)
         pos = end
         chunks.append({"start": start, "end": end, "n_tokens": len(para.split()), "page_start": None,
-                       "page_end": None, "text": para, "embedding": to_blob(vec(seed + i))})
+                       "page_end": None, "text": para, "embedding": to_blob16(vec(seed + i))})
         sents, s = [], start
         for j, part in enumerate(para.split(". ")):
             s = text.index(part, s)
@@ -49,6 +49,7 @@ V2 = "The observatory dome was repaired. The telescope is a refractor.\n\nComets
 @pytest.fixture
 def store(tmp_path):
     s = Store(tmp_path / "index.db")
+    s.set_meta("dim", str(DIM))  # as Index records it: how wide a stored vector is
     yield s
     s.close()
 
@@ -77,8 +78,12 @@ def test_write_then_read_back(store):
     assert by_chunk[ids[0]][0].text == "The granary by the harbour stores barley"
     got_ids, vecs = store.chunk_embeddings()
     assert sorted(got_ids.tolist()) == sorted(ids) and vecs.shape == (2, DIM)
-    assert np.allclose(store.embeddings_for([ids[1]])[ids[1]], vec(1))
-    assert np.array_equal(from_blob(to_blob(vec(5))), vec(5))
+    assert np.allclose(store.embeddings_for([ids[1]])[ids[1]], vec(1), atol=1e-3)
+    # Every width a vector is stored in reads back as float32 of the index's dimension.
+    v = vec(5) / np.linalg.norm(vec(5))
+    assert np.allclose(decode_vector(to_blob16(v), DIM), v, atol=1e-3)
+    assert np.allclose(decode_vector(to_blob8(v), DIM), v, atol=1 / 127)
+    assert np.array_equal(decode_vector(v.astype(np.float32).tobytes(), DIM), v.astype(np.float32))
 
 
 def test_fts_finds_words_with_stemming(store):
