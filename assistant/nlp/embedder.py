@@ -69,9 +69,22 @@ class Embedder:
 
     @cached_property
     def tokenizer(self):
+        """The model's word-piece tokenizer, for budgets: no truncation, no special tokens.
+        The `tokenizers` file where the model has one (no transformers import, and no
+        warning about texts longer than the model reads), else transformers'."""
+        path = self.model_dir / "tokenizer.json"
+        if path.exists():
+            from tokenizers import Tokenizer
+
+            tok = Tokenizer.from_file(str(path))
+            tok.no_padding()
+            tok.no_truncation()
+            return tok
         force_offline()
         from transformers import AutoTokenizer
+        from transformers.utils import logging as hf_logging
 
+        hf_logging.set_verbosity_error()
         return AutoTokenizer.from_pretrained(str(self.model_dir), local_files_only=True)
 
     @cached_property
@@ -101,11 +114,15 @@ class Embedder:
     def count_tokens(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
+        if hasattr(self.tokenizer, "encode_batch"):
+            return [len(e.ids) for e in self.tokenizer.encode_batch(texts, add_special_tokens=False)]
         enc = self.tokenizer(texts, add_special_tokens=False, truncation=False)["input_ids"]
         return [len(ids) for ids in enc]
 
     def token_spans(self, text: str) -> list[tuple[int, int]]:
         """Character span of every word piece: lets an over-long sentence be cut exactly."""
+        if hasattr(self.tokenizer, "encode_batch"):
+            return [tuple(span) for span in self.tokenizer.encode(text, add_special_tokens=False).offsets]
         enc = self.tokenizer(text, add_special_tokens=False, truncation=False, return_offsets_mapping=True)
         return [tuple(span) for span in enc["offset_mapping"]]
 

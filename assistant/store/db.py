@@ -330,10 +330,10 @@ class Store(EntityRows):
                 doc_id = self.db["documents"].insert(doc).last_pk
             added = RowIds()
             for i, chunk in enumerate(chunks):
-                chunk_id = self.db["chunks"].insert({**chunk, "document_id": doc_id, "ord": first_ord + i}).last_pk
+                chunk_id = self._insert("chunks", {**chunk, "document_id": doc_id, "ord": first_ord + i})
                 added.chunks.append(chunk_id)
                 for j, sent in enumerate(sentences[i]):
-                    sentence_id = self.db["sentences"].insert({**sent, "document_id": doc_id, "chunk_id": chunk_id}).last_pk
+                    sentence_id = self._insert("sentences", {**sent, "document_id": doc_id, "chunk_id": chunk_id})
                     added.sentences.append(sentence_id)
                     if graphs is not None:
                         self._write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
@@ -341,6 +341,13 @@ class Store(EntityRows):
                     self._write_notes(notes[i], graphs[i], doc_id, chunk_id)
             self._bump_version()
         return added, removed
+
+    def _insert(self, table: str, row: dict) -> int:
+        """One row, its id back. Plain SQL: sqlite-utils' insert looks the table up on
+        every call, a fifth of the write stage for the many chunk and sentence rows."""
+        columns = ", ".join(f'"{c}"' for c in row)
+        marks = ", ".join("?" * len(row))
+        return self.db.execute(f"insert into {table} ({columns}) values ({marks})", list(row.values())).lastrowid
 
     def chunk_count(self, path: str) -> int:
         """How many chunks the document at `path` has (0 if it is not indexed)."""

@@ -43,20 +43,44 @@ class EntityRows:
                 yield from self.db.execute(sql.format(marks=",".join("?" * len(part))), part)
 
     # -- read by the retrievers ---------------------------------------------------------
-    def graph_rows(self, skip_kinds: tuple[str, ...] = ()) -> GraphRows:
-        """The classes, chunks and mentions (but those of `skip_kinds`) of the graph."""
+    def graph_rows(self, skip_kinds: tuple[str, ...] = (), documents: list[int] | None = None) -> GraphRows:
+        """The classes, chunks and mentions (but those of `skip_kinds`) of the graph; with
+        `documents`, only the mentions of those documents and the classes they name."""
         marks = ",".join("?" * len(skip_kinds)) or "''"
+        # Every mention row as it is: SQLite's group by (to count duplicates) measured
+        # slower than adding them up in the sparse matrix.
+        sql = f"select entity_id, chunk_id, kind from mentions where kind not in ({marks})"
         with self.lock:
-            entities = self.db.execute("select id, key, name, kind from entities order by id").fetchall()
-            # Every mention row as it is: SQLite's group by (to count duplicates) measured
-            # slower than adding them up in the sparse matrix.
-            mentions = self.db.execute(f"select entity_id, chunk_id, kind from mentions where kind not in ({marks})",
-                                       list(skip_kinds)).fetchall()
-            chunks = self.db.execute("select id, document_id from chunks order by id").fetchall()
+            if documents is None:
+                entities = self.db.execute("select id, key, name, kind from entities order by id").fetchall()
+                mentions = self.db.execute(sql, list(skip_kinds)).fetchall()
+            else:
+                mentions, named = [], set()
+                for start in range(0, len(documents), _PART):
+                    part, in_part = documents[start: start + _PART], ",".join("?" * len(documents[start: start + _PART]))
+                    mentions += self.db.execute(f"{sql} and document_id in ({in_part})", [*skip_kinds, *part]).fetchall()
+                    # Every class these documents name, those of skipped kinds too.
+                    named.update(r[0] for r in self.db.execute(
+                        f"select distinct entity_id from mentions where document_id in ({in_part})", part))
+                entities = sorted(self._in_parts("select id, key, name, kind from entities where id in ({marks})",
+                                                 sorted(named)))
         code: dict[str, int] = {}
         columns = np.array([(e, c, code.setdefault(k, len(code))) for e, c, k in mentions], dtype=np.int64).reshape(-1, 3)
-        return GraphRows(entities, columns[:, 0], columns[:, 1], columns[:, 2], list(code),
-                         np.array(chunks, dtype=np.int64).reshape(-1, 2))
+        return GraphRows(entities, columns[:, 0], columns[:, 1], columns[:, 2], list(code), self.chunk_documents())
+
+    def chunk_documents(self) -> np.ndarray:
+        """(chunk id, document id) of every chunk, by chunk id."""
+        with self.lock:
+            rows = self.db.execute("select id, document_id from chunks order by id").fetchall()
+        return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+    def documents_indexed_since(self, when: float) -> list[int]:
+        """Ids of the documents written (or re-written) at or after `when` (time.time())."""
+        with self.lock:
+            return [r[0] for r in self.db.execute("select id from documents where indexed_at >= ?", [when])]
+
+    def existing_entities(self, entity_ids: list[int]) -> set[int]:
+        return {r[0] for r in self._in_parts("select id from entities where id in ({marks})", list(entity_ids))}
 
     def action_lemmas(self) -> list[str]:
         """Every verb lemma an action was extracted with."""
