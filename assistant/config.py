@@ -38,7 +38,7 @@ class Config:
     # Models: a registry name (models/registry.toml) or a local path.
     embedder: str = "all-minilm-l6-v2"
     # How documents are embedded: "onnx-int8" (the embedder exported and quantised to int8
-    # locally on first use, about 3.5x faster on a CPU) or "torch" (float32). Questions
+    # locally on first use, about 1.9x faster on a CPU) or "torch" (float32). Questions
     # are embedded in float32 either way. embed_threads 0: one per core (leaving a core to
     # the spaCy parse that runs beside it measured no faster: 187 s against 185 s on 2Wiki).
     embed_backend: str = "onnx-int8"

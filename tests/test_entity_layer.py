@@ -4,6 +4,7 @@ be rebuilt from the database."""
 
 from __future__ import annotations
 
+import numpy as np
 
 from assistant.config import Config
 from assistant.retrieve import make
@@ -127,3 +128,31 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
         assert len(engine.index.vectors("sentences")) == (store.counts()["sentences"] if on else 0)
         md.write_text(text)
     assert any(p.endswith("kestrel_hill_observatory.md") for p in answers[True])
+
+
+def test_an_older_index_loses_its_entity_vector_file_and_keeps_its_blobs(tmp_path, make_engine, example_docs):
+    """Indexes built before the class vectors moved to memory had an hnswlib file of them,
+    and float32 chunk / float16 class blobs: the writer removes the file, and the old blobs
+    read as they are."""
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    engine = make_engine(tmp_path / "ix")
+    engine.index_paths([docs])
+    store = engine.index.store
+    # Make it look older: the file beside it, one chunk and one class blob in their old widths.
+    old_file = engine.index.dir / "entity_descriptions.hnsw"
+    old_file.write_bytes(b"old hnswlib data")
+    old_file.with_suffix(".json").write_text("{}")
+    chunk_id, blob = store.db.execute("select id, embedding from chunks limit 1").fetchone()
+    wide = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+    store.db.execute("update chunks set embedding = ? where id = ?", [wide.tobytes(), chunk_id])
+    eid, vec = store.db.execute("select id, desc_vec from entities where desc_vec is not null limit 1").fetchone()
+    half = (np.frombuffer(vec, dtype=np.int8).astype(np.float32) / 127).astype(np.float16)
+    store.db.execute("update entities set desc_vec = ? where id = ?", [half.tobytes(), eid])
+    store.db.conn.commit()
+    assert np.allclose(store.embeddings_for([chunk_id])[chunk_id], wide)
+    assert np.allclose(store.entity_vectors([eid])[eid], half.astype(np.float32))
+
+    (docs / "new_note.txt").write_text("Ottoline Brask founded the Ferrow Quay rowing club.\n", encoding="utf-8")
+    engine.index_paths([docs])
+    assert not old_file.exists() and not old_file.with_suffix(".json").exists()
+    check_consistent(engine)

@@ -16,7 +16,7 @@ from .query_encoder import QueryEncoder, UnsupportedModel, is_mean_pooled
 # Past this many texts, batched encoding is worth its start-up.
 FEW_TEXTS = 256
 # How documents are embedded: "onnx-int8" (the model exported and quantised locally, about
-# 3.5x torch on a CPU; nlp/onnx_encoder.py) or "torch" (sentence-transformers, float32).
+# 1.9x torch on a CPU; nlp/onnx_encoder.py) or "torch" (sentence-transformers, float32).
 BACKENDS = ("onnx-int8", "torch")
 
 

@@ -63,7 +63,21 @@ def _no_space_left(directory: Path) -> bool:
     return st.f_bavail * st.f_frsize < 1 << 20
 
 
-class VectorIndex:
+class _IdSet:
+    """What every vector set answers about the labels it holds."""
+
+    _ids: set[int]
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @property
+    def ids(self) -> frozenset[int]:
+        """The labels this set holds (a copy: the set may change under a reader)."""
+        return frozenset(self._ids)
+
+
+class VectorIndex(_IdSet):
     def __init__(self, path: Path, dim: int, space: str = "ip", m: int = 32, ef_construction: int = 200):
         self.path = Path(path)
         self.dim = dim
@@ -211,14 +225,6 @@ class VectorIndex:
                 self._index.mark_deleted(int(i))
                 self._ids.discard(int(i))
 
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    @property
-    def ids(self) -> frozenset[int]:
-        """The labels this set holds (a copy: the set may change under a reader)."""
-        return frozenset(self._ids)
-
     # -- queries -----------------------------------------------------------------
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest ids with their similarity (dot product of normalised vectors = cosine)."""
@@ -231,7 +237,7 @@ class VectorIndex:
         return [(int(l), float(1.0 - d)) for l, d in zip(labels[0], distances[0])]
 
 
-class FlatVectors:
+class FlatVectors(_IdSet):
     """A vector set kept in memory only and searched exactly, for the entity classes.
 
     Their vectors are stored once, in SQLite (int8, `store.db.to_blob8`); an hnswlib file
@@ -271,13 +277,6 @@ class FlatVectors:
             self._vectors.pop(int(i), None)
             self._ids.discard(int(i))
         self._matrix = None
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    @property
-    def ids(self) -> frozenset[int]:
-        return frozenset(self._ids)
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The k ids whose vectors have the largest dot product with `vector`."""
