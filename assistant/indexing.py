@@ -31,7 +31,8 @@ from .nlp.aboutness import section_mentions, subject_mention, title_mention_in
 from .nlp.extract import TIME_LABELS, DescribesClasses, Extractor, compact
 from .nlp.sentences import SentenceSplitter
 from .store import Index
-from .store.db import RowIds, decode_vector, to_blob16, to_blob8
+from .store.blobs import decode_vector, to_blob16, to_blob8
+from .store.db import RowIds
 from .safetext import key_path, path_key
 
 BATCH_DOCUMENTS = 32

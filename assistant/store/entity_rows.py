@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .blobs import decode_vector
+
 if TYPE_CHECKING:
     import sqlite_utils
 
@@ -114,7 +116,6 @@ class EntityRows:
 
     def entity_vectors(self, entity_ids: list[int]) -> dict[int, np.ndarray]:
         """Each class's description vector (classes without one are left out)."""
-        from .db import decode_vector
 
         dim = self.dim
         return {eid: decode_vector(blob, dim) for eid, blob in self._in_parts(

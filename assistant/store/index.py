@@ -11,7 +11,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ..safetext import show_path
-from .db import RowIds, Store, decode_vector
+from .blobs import decode_vector
+from .db import RowIds, Store
 from .lockfile import FileLock, LockTimeout
 from .private import private_dir
 from .vectors import FlatVectors, VectorIndex

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from assistant.store import Store
-from assistant.store.db import RowIds, decode_vector, to_blob16, to_blob8
+from assistant.store.blobs import decode_vector, to_blob16, to_blob8
+from assistant.store.db import RowIds
 from helpers import fts_consistent, fts_rowids, orphan_counts
 
 DIM = 16

@@ -93,9 +93,10 @@ def _steady_cursors(app) -> None:
 async def _ready(pilot) -> None:
     while not pilot.app.ready:
         await pilot.pause(0.05)
+    await pilot.app.workers.wait_for_complete()
     pilot.app._show_status({**pilot.app.status_info, "size_bytes": PINNED_SIZE_BYTES})
     _steady_cursors(pilot.app)
-    await pilot.pause(0.3)
+    await pilot.pause()  # the messages those changes posted
 
 
 def test_main_screen_empty(snap_compare, snapshot_app):
@@ -115,8 +116,10 @@ def test_dialog_screen(snap_compare, snapshot_app, key):
     async def open_dialog(pilot):
         await _ready(pilot)
         await pilot.press(key)
-        await pilot.pause(0.3)
+        while len(pilot.app.screen_stack) < 2:
+            await pilot.pause(0.05)
+        await pilot.app.workers.wait_for_complete()
         _steady_cursors(pilot.app)
-        await pilot.pause(0.1)
+        await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_dialog)
