@@ -267,9 +267,11 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
                             on_draft=out and out.draft, turns=chats.turns(conversation))
     except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
-    chats.record(conversation, answer)
+    conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir)
     if as_json:
         click.echo(json_text({**answer.as_dict(), "conversation": conversation}, indent=2))
+        if not_kept:
+            err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
         return
     if answer.text == EMPTY_INDEX:
         sys.stdout.write(answer.text)
@@ -296,9 +298,23 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     if explain:
         _print_explanation(answer)
     t = answer.timings
+    kept = f"conversation {conversation} (follow up with --continue)" if conversation else "not kept"
     console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, first token "
-                  f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; conversation {conversation} "
-                  "(follow up with --continue)[/]")
+                  f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; {kept}[/]")
+    if not_kept:
+        err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
+
+
+def _keep_answer(chats, conversation: int | None, answer, index_dir: Path) -> tuple[int | None, str]:
+    """Write the question and answer to the conversation history: (its id, ""). On a disk
+    that is full or read-only the answer is still shown: (None, why it was not kept)."""
+    try:
+        return chats.record(conversation, answer), ""
+    except (OSError, sqlite3.OperationalError) as exc:
+        trouble = disk_trouble(exc, index_dir, "ask")
+        if trouble is None:
+            raise
+        return None, "this answer was not kept in the conversation history: " + trouble
 
 
 class StreamPrinter:

@@ -4,9 +4,10 @@ namespace (`unshare -rm`), the real `assistant` CLI run in it as a subprocess.
 - `index` of a folder too big for the disk stops with one clear line on stderr (exit 74),
   no traceback; the database passes integrity_check and no vector file is stamped current
   that does not hold exactly the rows' vectors (no short or empty .hnsw is ever stamped).
-- The read commands (`search`, `status`) on a full disk whose vector stamps are stale
-  rebuild the sets in memory and answer (exit 0): a vector file they cannot write is
-  left alone, not written short and stamped.
+- The read commands (`search`, `status`, `ask`) on a full disk whose vector stamps are
+  stale rebuild the sets in memory and answer (exit 0): a vector file they cannot write
+  is left alone, not written short and stamped; `ask` says its answer could not be kept
+  in the conversation history.
 - `watch` meets the full disk in its first run: it stops the same way as `index`.
 - The writer (`forget`) with room for its SQLite writes but not for the vector file: the
   file keeps its old (stale) stamp, nothing is stamped that is not whole.
@@ -139,6 +140,7 @@ else:
         cli("search", "--json", query)
         cli("status")
         cli("status", "--json")
+        cli("ask", query, timeout=280)
     elif params["scenario"] == "forget_full":
         report["before"] = state()
         fill(params["leave_pages"])
@@ -251,7 +253,7 @@ def _read_full(tmp_path: Path, hold: bool) -> dict:
 
 
 def _reads_answer(report: dict) -> None:
-    search, search_json, status, status_json = report["steps"][1:]
+    search, search_json, status, status_json, ask = report["steps"][1:]
     assert report["free_after_fill"] == [0]
     for step in (search, search_json, status, status_json):
         _no_traceback(step)
@@ -260,6 +262,13 @@ def _reads_answer(report: dict) -> None:
     assert json.loads(search_json["out"])["passages"], search_json["out"]
     assert json.loads(status_json["out"])["documents"] == 3
     assert "documents  3" in status["out"], status["out"]
+    # ask answers too; only keeping the exchange in the history needs room, and it says so.
+    _no_traceback(ask)
+    assert ask["rc"] == 0, (ask["rc"], ask["err"][-3000:])
+    assert "Sources" in ask["out"] or "Passages found" in ask["out"], ask["out"]
+    assert "not kept" in ask["out"], ask["out"]
+    warning = [line for line in ask["err"].splitlines() if "not kept in the conversation history" in line]
+    assert len(warning) == 1 and "is full (No space left on device)" in warning[0], ask["err"][-3000:]
     after = report["after"]
     _stamps_are_true(after)
     assert not any(name.endswith(".tmp") for name in after["files"]), after["files"]

@@ -14,8 +14,10 @@ class Conversations:
     def __init__(self, store: Store):
         self.history = History(store)
 
-    def pick(self, conversation_id: int | None = None, continue_last: bool = False) -> int:
-        """The conversation to ask in: the one named, the most recent one, or a new one."""
+    def pick(self, conversation_id: int | None = None, continue_last: bool = False) -> int | None:
+        """The conversation to ask in: the one named, the most recent one, or None for a new
+        one. A new one is written with its first answer (`record`): asking writes nothing
+        before there is an answer to keep."""
         if conversation_id is not None:
             if self.history.conversation(conversation_id) is None:
                 raise LookupError(f"there is no conversation {conversation_id}")
@@ -24,10 +26,12 @@ class Conversations:
             existing = self.history.conversations()
             if existing:
                 return existing[0].id
-        return self.history.create().id
+        return None
 
-    def turns(self, conversation_id: int) -> list[Turn]:
+    def turns(self, conversation_id: int | None) -> list[Turn]:
         """The answered turns, oldest first (a question still being answered is not one)."""
+        if conversation_id is None:
+            return []
         turns, question = [], None
         for message in self.history.messages(conversation_id):
             if message.role == "user":
@@ -42,6 +46,7 @@ class Conversations:
                 question = None
         return turns[-TURNS_KEPT:]
 
-    def record(self, conversation_id: int, answer) -> None:
-        self.history.add(conversation_id, "user", answer.question)
-        self.history.add(conversation_id, "assistant", answer.text, answer.retriever, answer.as_dict(with_text=True))
+    def record(self, conversation_id: int | None, answer) -> int:
+        """Keep a question and its answer; returns the conversation's id (a new one if None)."""
+        return self.history.add_exchange(conversation_id, answer.question, answer.text, answer.retriever,
+                                         answer.as_dict(with_text=True))

@@ -8,6 +8,8 @@ the indexer writes.
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 import threading
 import time
@@ -77,9 +79,26 @@ class RowIds:
     sentences: list[int] = field(default_factory=list)
 
 
+def on_read_only_file_system(path: Path) -> bool:
+    """An existing file on a file system mounted read-only (a backup, a snapshot, a
+    read-only share)."""
+    try:
+        return path.is_file() and bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): written to as usual
+        return False
+
+
 class Store(EntityRows):
     def __init__(self, path: Path):
         self.path = Path(path)
+        # An index on a read-only file system still answers: SQLite reads it as immutable
+        # (no lock, no -wal or -shm file to create); any write fails as read-only.
+        self.read_only = on_read_only_file_system(self.path)
+        if self.read_only:
+            self.db = self._connect()
+            self.lock = threading.RLock()
+            self._check_readable()
+            return
         private_dir(self.path.parent)
         private_file(self.path)  # before SQLite creates it (its -wal and -shm take its mode)
         self.db = self._connect()
@@ -95,7 +114,22 @@ class Store(EntityRows):
             self._create_schema()
 
     def _connect(self) -> "sqlite_utils.Database":
+        if self.read_only:
+            # Immutable reads ignore a write-ahead log: only for an index whose log is empty
+            # (closed cleanly). Otherwise SQLite reads the log through its -shm file, read-only.
+            wal = self.path.with_name(self.path.name + "-wal")
+            mode = "mode=ro" if wal.is_file() and wal.stat().st_size else "immutable=1"
+            uri = f"{self.path.resolve().as_uri()}?{mode}"
+            return sqlite_utils.Database(sqlite3.connect(uri, uri=True, check_same_thread=False))
         return sqlite_utils.Database(sqlite3.connect(str(self.path), check_same_thread=False, timeout=30))
+
+    def _check_readable(self) -> None:
+        try:
+            self.db.execute("select count(*) from meta").fetchall()
+        except sqlite3.OperationalError as exc:
+            # A log without its -shm file, which SQLite cannot create on this file system.
+            raise OSError(errno.EROFS, f"the index has changes SQLite cannot read without writing ({exc})",
+                          str(self.path)) from exc
 
     def _wal_mode(self) -> None:
         try:

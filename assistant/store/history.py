@@ -93,6 +93,17 @@ class History:
                 )
         return Message(message_id, conversation_id, role, content, retriever, now, evidence or {})
 
+    def add_exchange(self, conversation_id: int | None, question: str, answer: str, retriever: str | None,
+                     evidence: dict) -> int:
+        """A question and its answer in one transaction, in a new conversation if None: a
+        full disk keeps neither rather than a question without its answer. Returns the id."""
+        with self.store.lock, self.db.atomic():
+            if conversation_id is None:
+                conversation_id = self.create().id
+            self.add(conversation_id, "user", question)
+            self.add(conversation_id, "assistant", answer, retriever, evidence)
+        return conversation_id
+
     def messages(self, conversation_id: int) -> list[Message]:
         with self.store.lock:
             rows = self.db.execute(

@@ -32,7 +32,7 @@ def _tighten(path: Path, mode: int) -> None:
     try:
         if stat.S_IMODE(os.stat(path).st_mode) & 0o077:
             os.chmod(path, mode)
-    except PermissionError:  # not ours: `assistant doctor` says so
+    except OSError:  # not ours (`assistant doctor` says so), or a read-only file system
         pass
 
 
