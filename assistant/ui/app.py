@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -230,9 +231,10 @@ class AssistantApp(App):
     def action_new_conversation(self) -> None:
         if not self.ready or self.answering:
             return
-        conversation = self.history.create()
-        self._open_conversation(conversation.id)
-        self._show_conversations()
+        conversation = self._kept(self.history.create)
+        if conversation is not None:
+            self._open_conversation(conversation.id)
+            self._show_conversations()
         self.query_one("#question", Input).focus()
 
     def action_rename_conversation(self) -> None:
@@ -279,8 +281,10 @@ class AssistantApp(App):
             return
         event.input.value = ""
         if self.conversation_id is None:
-            self.conversation_id = self.history.create().id
-        self.history.add(self.conversation_id, "user", event.value.strip())
+            created = self._kept(self.history.create)
+            self.conversation_id = created.id if created else None
+        if self.conversation_id is not None:
+            self._kept(lambda: self.history.add(self.conversation_id, "user", event.value.strip()))
         chat = self.query_one(ChatLog)
         chat.add_question(event.value.strip())
         view = chat.add_answer()
@@ -295,7 +299,7 @@ class AssistantApp(App):
             self._answer(question, self.conversation_id, view, self._stop, scope)
 
     @work(thread=True, group="answer", exit_on_error=False)
-    def _search(self, query: str, scope, conversation_id: int, view: AnswerView) -> None:
+    def _search(self, query: str, scope, conversation_id: int | None, view: AnswerView) -> None:
         """`/search QUERY`: the passages, listed in the chat and shown on the right."""
         try:
             found = self.engine.search(query, retriever=self.config.retriever, k=self.config.k, scope=scope)
@@ -306,11 +310,12 @@ class AssistantApp(App):
         evidence = {"mode": "search", "question": query, "retriever": retriever,
                     "found": [p.as_dict() for p in found]}
         text = search_summary(query, evidence["found"], scope.describe() if scope else None)
-        self.history.add(conversation_id, "assistant", text, retriever, evidence)
+        if conversation_id is not None:
+            self._kept(lambda: self.history.add(conversation_id, "assistant", text, retriever, evidence))
         self.call_from_thread(self._answered, view, text, evidence, False)
 
     @work(thread=True, group="answer", exit_on_error=False)
-    def _answer(self, question: str, conversation_id: int, view: AnswerView, stop: threading.Event,
+    def _answer(self, question: str, conversation_id: int | None, view: AnswerView, stop: threading.Event,
                 scope=None) -> None:
         def accepted(piece: str) -> None:
             if not (stop.is_set() and piece == NO_ANSWER):  # a stop is not "I don't know"
@@ -332,8 +337,21 @@ class AssistantApp(App):
         stopped = stop.is_set()
         # Kept as shown, so a stopped answer reopened later still says it was stopped.
         text = stopped_answer(answer.text) if stopped else answer.text
-        self.history.add(conversation_id, "assistant", text, answer.retriever, evidence)
+        if conversation_id is not None:
+            self._kept(lambda: self.history.add(conversation_id, "assistant", text, answer.retriever, evidence))
         self.call_from_thread(self._answered, view, text, evidence, stopped)
+
+    def _kept(self, write: Callable):
+        """A write to the conversation history; on a full or read-only disk the person is
+        told it was not kept and the chat goes on (None)."""
+        try:
+            return write()
+        except (OSError, sqlite3.OperationalError) as exc:
+            notify = self.notify if threading.get_ident() == self._ui_thread else (
+                lambda *a, **kw: self.call_from_thread(self.notify, *a, **kw))
+            notify(f"{exc}; the chat goes on, but this is not kept", title="not kept in the history",
+                   severity="warning", timeout=10)
+            return None
 
     def _answered(self, view: AnswerView, text: str, evidence: dict, stopped: bool) -> None:
         self.answering = False

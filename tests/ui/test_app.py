@@ -506,6 +506,39 @@ def test_search_in_the_question_box_lists_passages_without_the_model(make_engine
     asyncio.run(session())
 
 
+def test_the_chat_goes_on_when_the_history_cannot_be_written(make_engine, example_docs, tmp_path):
+    """A disk that refuses writes (here SQLite's own query_only switch on the app's real
+    connection): the passages are still shown, the person is told they are not kept,
+    and the app is ready for the next question."""
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([docs])
+
+    async def session():
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            store = app.engine.index.store
+            with store.lock:
+                store.db.execute("PRAGMA query_only=ON")
+            box = app.query_one("#question")
+            box.value = "/search Who founded the Kestrel Hill Observatory?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.answering, 120, "the search")
+            text = plain(app.query(AnswerView).last().query_one(".answer-text"))
+            assert "kestrel_hill_observatory.md" in text
+            titles = [n.title for n in app._notifications]
+            assert "not kept in the history" in titles, titles
+            assert app.conversation_id is None and app.history.conversations() == []
+            with store.lock:
+                store.db.execute("PRAGMA query_only=OFF")
+            box.value = "/search Where does the River Lisk rise?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: len(app.query(AnswerView)) == 2 and not app.answering, 120, "the search")
+            assert len(app.history.messages(app.conversation_id)) == 2  # kept again once it can be
+
+    asyncio.run(session())
+
+
 def test_i_dont_know_shows_the_passages_found(make_engine, example_docs, tmp_path):
     app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
     app.engine.index_paths([one_document(tmp_path, example_docs)])
