@@ -3,6 +3,7 @@ terminal UI talk to (index, ask, status, forget)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from functools import cached_property
@@ -19,12 +20,17 @@ from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, make
+from .retrieve.base import ReadsClassVectors
 from .retrieve.scope import Scope, scoped_search
 from .store import Index
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
 # sentences come from the faster senter pass of the chunker).
 PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner")
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 class Engine:
@@ -46,6 +52,8 @@ class Engine:
         self.index_lock = threading.RLock()
         # Runs of the indexer (a folder added in the UI, a watcher's rescan) take turns.
         self._writer = threading.Lock()
+        # Where a one-off piece of work says what it is doing (stderr by default).
+        self.on_note: Callable[[str], None] | None = None
 
     # -- components (loaded on first use) -----------------------------------------
     @cached_property
@@ -153,8 +161,37 @@ class Engine:
         name = name or self.config.retriever
         with self._lock:
             if name not in self._retrievers:
-                self._retrievers[name] = make(name, self.resources)
+                made = make(name, self.resources)
+                if isinstance(made, ReadsClassVectors):
+                    self._with_class_vectors(made.name)
+                self._retrievers[name] = made
             return self._retrievers[name]
+
+    def _with_class_vectors(self, retriever: str) -> None:
+        """Compute the entity classes' vectors before the first retriever that reads them
+        runs on this index; an index that keeps them already has them all."""
+        store = self.index.store
+        with self.index_lock:
+            missing = not store.keeps_class_vectors() and store.dirty_entities()
+        if not missing:
+            return
+        note = self.on_note or _to_stderr
+        note(f"{retriever} reads the entity classes' vectors: computing them for this index, once "
+             f"({len(missing):,} classes)…")
+        with self._writer:
+            report = self.indexer.compute_class_vectors()
+        note(f"entity class vectors computed in {report.wall_seconds:.1f} s")
+
+    def plan_class_vectors(self) -> None:
+        """Where the configured retriever reads the classes' vectors, indexing computes
+        them as it goes, so the first question does not wait for them; so it does for an
+        extractor that describes classes (llm: the descriptions are what it is for, and
+        shortening them calls the model)."""
+        from .nlp.extract import DescribesClasses
+
+        if (isinstance(make(self.config.retriever, self.resources), ReadsClassVectors)
+                or isinstance(self.extractor, DescribesClasses)):
+            self.index.store.keep_class_vectors()
 
     # -- actions -------------------------------------------------------------------
     def check_extractor(self) -> None:
@@ -176,6 +213,7 @@ class Engine:
     def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
         with self._writer:
             self.check_extractor()
+            self.plan_class_vectors()
             return self.indexer.index_paths(paths, on_progress=on_progress)
 
     def forget(self, path: Path) -> int:

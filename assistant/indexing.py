@@ -794,7 +794,26 @@ class Indexer:
         A class's vector is GroundedKG's basic node embedding, `NAME_WEIGHT * name + (1 -
         NAME_WEIGHT) * the mean of its chunks' vectors` (or of the extractor's own
         description, where it wrote one). Dates and times get none: they are never linked
-        nor hopped through, so no retriever would read it."""
+        nor hopped through, so no retriever would read it. Nothing at all until a retriever
+        that reads class vectors has been used on this index (Engine.retriever): most never
+        do, and the vectors were a fifth of the index."""
+        if self.store.keeps_class_vectors():
+            self._refresh_class_vectors(report)
+
+    def compute_class_vectors(self) -> IndexReport:
+        """Compute the entity classes' vectors this index lacks, and keep them from now on:
+        done once, when a retriever that reads them is first used on the index."""
+        with self.index.writing(on_wait=self.on_wait):
+            report = IndexReport()
+            t0 = time.perf_counter()
+            self._refresh_class_vectors(report)
+            with self.write_lock:
+                self.store.keep_class_vectors()
+                self.index.vectors_updated()
+            report.wall_seconds = time.perf_counter() - t0
+            return report
+
+    def _refresh_class_vectors(self, report: IndexReport) -> None:
         dirty = self.store.dirty_entities()
         live = self.store.entity_ids()
         gone = [i for i in self.index.vectors("entity_descriptions").ids if i not in live]

@@ -23,6 +23,10 @@ def check_consistent(engine) -> None:
         "select count(*) from entities e where n_mentions != (select count(*) from mentions m where m.entity_id = e.id)"
     ).fetchone()[0]
     assert wrong == 0
+    if not store.keeps_class_vectors():  # no retriever that reads them was used here yet
+        assert store.db.execute("select count(*) from entities where desc_vec is not null").fetchone()[0] == 0
+        assert len(engine.index.vectors("entity_descriptions")) == 0
+        return
     assert store.db.execute("select count(*) from entities where dirty = 1").fetchone()[0] == 0
     # Every class has its vector, in the database and in the searched set, but dates and
     # times (never linked nor hopped through).
@@ -36,6 +40,10 @@ def test_entity_classes_follow_their_documents(tmp_path, make_engine, example_do
     engine = make_engine(tmp_path / "ix")
     store = engine.index.store
     engine.index_paths([docs])
+    check_consistent(engine)
+    assert not store.keeps_class_vectors()  # the default retriever reads no class vector
+    engine.retriever("unweaver")  # reads them: computed now, and kept from now on
+    assert store.keeps_class_vectors()
     check_consistent(engine)
     olsson = entity(store, "margarethe olsson")
     assert olsson is not None and olsson[1] >= 3
@@ -81,6 +89,16 @@ def test_entity_classes_follow_their_documents(tmp_path, make_engine, example_do
     assert len(fresh.index.vectors()) == fresh.index.store.counts()["chunks"]
     if fresh.indexer.sentence_vectors:
         assert len(fresh.index.vectors("sentences")) == fresh.index.store.counts()["sentences"]
+
+
+def test_class_vectors_are_computed_while_indexing_when_the_default_reads_them(tmp_path, make_engine, example_docs):
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    engine = make_engine(tmp_path / "ix", config=Config(retriever="unweaver"))
+    engine.index_paths([docs])
+    assert engine.index.store.keeps_class_vectors()
+    check_consistent(engine)
+    hits = engine.search("Who founded the Kestrel Hill Observatory?")
+    assert [p.name for p in hits[:3]].count("kestrel_hill_observatory.md") >= 1
 
 
 def test_forget_removes_entity_rows(tmp_path, make_engine, example_docs):
@@ -136,6 +154,8 @@ def test_an_older_index_loses_its_entity_vector_file_and_keeps_its_blobs(tmp_pat
     read as they are."""
     docs = copy_docs(example_docs, tmp_path / "docs")
     engine = make_engine(tmp_path / "ix")
+    with engine.index.store.lock:  # older indexes have no such key: they keep class vectors
+        engine.index.store.db.execute("delete from meta where key = 'class_vectors'")
     engine.index_paths([docs])
     store = engine.index.store
     # Make it look older: the file beside it, one chunk and one class blob in their old widths.

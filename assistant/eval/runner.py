@@ -216,6 +216,7 @@ def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) 
     t0 = time.perf_counter()
     total = len(ds.passages)
     try:
+        engine.plan_class_vectors()  # as `assistant index` does
         if settings.as_files:
             folder = write_passage_files(ds, index_dir / "files")
             report = engine.indexer.index_paths([folder], on_progress=lambda p: progress("index", p.files_done, total))

@@ -37,6 +37,15 @@ class OrdersContext(Protocol):
     def context_order(self, hits: list[Hit]) -> list[Hit]: ...
 
 
+@runtime_checkable
+class ReadsClassVectors(Protocol):
+    """A retriever that searches the entity classes' vectors (UnWeaver's voters,
+    GroundedKG's node similarity). An index computes those vectors only once such a
+    retriever is used on it (`Engine.retriever`): no other retriever reads them."""
+
+    reads_class_vectors: bool
+
+
 @dataclass
 class Resources:
     """What retrievers may use; built once per index and shared between retrievers."""

@@ -152,6 +152,7 @@ class UnWeaverRetriever:
     vectors) vote for the chunks that mention them; a committee rule elects the chunks."""
 
     name = "unweaver"
+    reads_class_vectors = True  # its voters are the classes nearest the question
 
     def __init__(self, res: Resources, k0: int = 20, rule: str = "approval"):
         self.res = res
@@ -459,6 +460,7 @@ class GroundedRetriever:
     """
 
     name = "grounded"
+    reads_class_vectors = True  # entity nodes are selected by their class vectors
 
     def __init__(self, res: Resources, top_k: int = 10, tau: float | None = None, min_retcount: int = 1,
                  embedding: str = "basic", beta: float = 0.8, per_node_sentences: int = 200,

@@ -145,6 +145,15 @@ class Store(EntityRows):
             self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
             self.db.execute("PRAGMA journal_mode=WAL")
 
+    def keeps_class_vectors(self) -> bool:
+        """Whether indexing computes the entity classes' vectors (see _create_schema)."""
+        return self.get_meta("class_vectors") != "later"
+
+    def keep_class_vectors(self) -> None:
+        with self.lock:
+            if not self.keeps_class_vectors():
+                self.set_meta("class_vectors", "on")
+
     def close(self) -> None:
         self.db.conn.close()
 
@@ -157,6 +166,9 @@ class Store(EntityRows):
         if self.get_meta("schema_version") is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
             self.set_meta("version", "0")
+            # A new index computes entity class vectors only once a retriever reads them;
+            # an older one (no such key) has them and keeps them.
+            self.set_meta("class_vectors", "later")
 
     def _create_text_tables(self) -> None:
         """Documents, their chunks and sentences, and the full-text index of the chunks."""

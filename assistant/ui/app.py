@@ -123,6 +123,9 @@ class AssistantApp(App):
 
     def on_mount(self) -> None:
         self._ui_thread = threading.get_ident()
+        # One-off work the engine does on its own (a retriever's class vectors, computed
+        # the first time it is used) is said in a notification, not on stderr.
+        self.engine.on_note = lambda message: self._notify_from_any_thread(message, timeout=8)
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.query_one(StatusBar).show_activity(self.activity)
@@ -347,11 +350,15 @@ class AssistantApp(App):
         try:
             return write()
         except (OSError, sqlite3.OperationalError) as exc:
-            notify = self.notify if threading.get_ident() == self._ui_thread else (
-                lambda *a, **kw: self.call_from_thread(self.notify, *a, **kw))
-            notify(f"{exc}; the chat goes on, but this is not kept", title="not kept in the history",
-                   severity="warning", timeout=10)
+            self._notify_from_any_thread(f"{exc}; the chat goes on, but this is not kept",
+                                         title="not kept in the history", severity="warning", timeout=10)
             return None
+
+    def _notify_from_any_thread(self, message: str, **kwargs) -> None:
+        if threading.get_ident() == self._ui_thread:
+            self.notify(message, **kwargs)
+        else:
+            self.call_from_thread(self.notify, message, **kwargs)
 
     def _answered(self, view: AnswerView, text: str, evidence: dict, stopped: bool) -> None:
         self.answering = False
