@@ -16,9 +16,19 @@ class Entry:
     name: str
     factory: Callable[..., Any]
     description: str = ""
-    # A variant (NAME:VARIANT) is the value of this constructor setting (rule="pav").
+    # A variant (NAME:VARIANT) is the value of this constructor setting (rule="pav")...
     variant_setting: str | None = None
-    variants: tuple[str, ...] = ()
+    rule_variants: tuple[str, ...] = ()
+    # ...or a preset of other settings (unweaver:linked is voters="linked").
+    presets: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return self.rule_variants + tuple(name for name, _ in self.presets)
+
+    def variant_settings(self, variant: str) -> dict[str, Any]:
+        preset = dict(self.presets).get(variant)
+        return dict(preset) if preset is not None else {self.variant_setting: variant}
 
 
 class Registry:
@@ -29,9 +39,11 @@ class Registry:
         self._modules = dict(modules or {})
 
     def register(self, name: str, description: str = "", variant_setting: str | None = None,
-                 variants: tuple[str, ...] = ()) -> Callable:
+                 variants: tuple[str, ...] = (), presets: dict[str, dict[str, Any]] | None = None) -> Callable:
+        frozen = tuple((k, tuple(v.items())) for k, v in (presets or {}).items())
+
         def deco(factory):
-            self._entries[name] = Entry(name, factory, description, variant_setting, tuple(variants))
+            self._entries[name] = Entry(name, factory, description, variant_setting, tuple(variants), frozen)
             return factory
 
         return deco
@@ -51,7 +63,7 @@ class Registry:
             if variant not in entry.variants:
                 raise KeyError(f"{self.kind} '{base}' has no variant '{variant}'; "
                                f"variants: {', '.join(entry.variants) or 'none'}")
-            settings = {**settings, entry.variant_setting: variant}
+            settings = {**settings, **entry.variant_settings(variant)}
         return entry.factory(*args, **settings)
 
     def is_known(self, name: str) -> bool:

@@ -86,13 +86,15 @@ RETRIEVERS = Registry("retriever", modules={
 })
 
 
-def register(name: str, description: str, variant_setting: str | None = None, variants: tuple[str, ...] = ()):
+def register(name: str, description: str, variant_setting: str | None = None, variants: tuple[str, ...] = (),
+             presets: dict[str, dict[str, Any]] | None = None):
     """Register a retriever factory under a name usable everywhere (--retriever NAME).
 
     A retriever with variants is also reachable as NAME:VARIANT (e.g. unweaver:pav): the
-    variant is the value of one of its constructor's settings (`rule="pav"`).
+    variant is the value of one of its constructor's settings (`rule="pav"`), or a preset
+    of settings (`presets={"linked": {"voters": "linked"}}`).
     """
-    return RETRIEVERS.register(name, description, variant_setting, variants)
+    return RETRIEVERS.register(name, description, variant_setting, variants, presets)
 
 
 def variants() -> dict[str, tuple[str, ...]]:

@@ -149,21 +149,36 @@ def _document_order(res: Resources, hits: list[Hit]) -> list[Hit]:
 
 class UnWeaverRetriever:
     """UnWeaver: the top-k0 entity classes nearest the question (by their description
-    vectors) vote for the chunks that mention them; a committee rule elects the chunks."""
+    vectors) vote for the chunks that mention them; a committee rule elects the chunks.
+
+    `voters="linked"` (unweaver:linked, not in the paper) puts the question's own classes,
+    linked as hop links them (exact names, then names spelled alike), first among the
+    voters, each with its match similarity; the nearest classes by vector fill the rest."""
 
     name = "unweaver"
     reads_class_vectors = True  # its voters are the classes nearest the question
 
-    def __init__(self, res: Resources, k0: int = 20, rule: str = "approval"):
+    def __init__(self, res: Resources, k0: int = 20, rule: str = "approval", voters: str = "vectors"):
+        if voters not in ("vectors", "linked"):
+            raise ValueError(f"unweaver voters are 'vectors' or 'linked', not {voters!r}")
         self.res = res
         self.k0 = k0
         self.rule = rule
+        self.voter_source = voters
         self.dense = DenseRetriever(res)
 
     def voters(self, query: str, graph: EntityGraph) -> dict[int, float]:
+        chosen: dict[int, float] = {}
+        if self.voter_source == "linked":
+            linked = _matched(graph, graph.link(self.res, query, query_extractor(self.res)))
+            # Specific classes only (a person, a film: not "film"), which name few chunks.
+            chosen = {row: sim for row, (_, sim) in linked.items() if graph.is_specific(row)}
         q = self.res.embed_query(query)
-        found = self.res.index.vectors("entity_descriptions").search(q, self.k0)
-        return {graph.row_of_entity[eid]: sim for eid, sim in found if eid in graph.row_of_entity}
+        for eid, sim in self.res.index.vectors("entity_descriptions").search(q, self.k0):
+            row = graph.row_of_entity.get(eid)
+            if row is not None and row not in chosen and len(chosen) < self.k0:
+                chosen[row] = sim
+        return chosen
 
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
@@ -266,7 +281,7 @@ register(
 )(SlimRetriever)
 register(
     "unweaver", "UnWeaver: top entity classes vote for chunks (approval, pav, cc or aligned)",
-    variant_setting="rule", variants=("approval", "pav", "cc", "aligned"),
+    variant_setting="rule", variants=("approval", "pav", "cc", "aligned"), presets={"linked": {"voters": "linked"}},
 )(UnWeaverRetriever)
 register("ppr", "Personalised PageRank over the chunk-entity graph seeded by linked entities")(PPRRetriever)
 

@@ -11,12 +11,15 @@ import pytest
 from helpers import engine_over_passages
 
 from assistant.eval.runner import passage_document
+from assistant.retrieve.entity import _matched
+from assistant.retrieve.entity_graph import entity_graph, query_extractor
 
 pytestmark = pytest.mark.slow
 
 N_QUESTIONS = 20
 N_DISTRACTORS = 300
-ENTITY_RETRIEVERS = ["slim", "slim:decompose", "unweaver", "unweaver:pav", "unweaver:cc", "unweaver:aligned", "ppr", "hop",
+ENTITY_RETRIEVERS = ["slim", "slim:decompose", "unweaver", "unweaver:pav", "unweaver:cc", "unweaver:aligned", "unweaver:linked",
+                     "ppr", "hop",
                      "grounded", "grounded:neighbor", "grounded:attention", "auto"]
 
 
@@ -106,3 +109,21 @@ def test_ppr_is_at_least_as_good_as_dense(engine, wiki):
     ppr = recall_at_5(engine, "ppr", questions, gold)
     print(f"recall@5: dense {dense:.3f}, ppr {ppr:.3f}")  # measured: 0.713 and 0.725
     assert ppr >= dense, (dense, ppr)
+
+
+def test_unweaver_linked_takes_the_questions_own_classes_as_voters(engine, wiki):
+    """unweaver:linked: the classes hop links in the question vote first (with their match
+    similarity); UnWeaver's nearest classes by vector fill the rest of the k0 voters."""
+    questions, gold, _ = wiki
+    linked = engine.retriever("unweaver:linked")
+    graph = entity_graph(engine.resources)
+    question = questions[0]["question"]
+    own = [row for row in _matched(graph, graph.link(engine.resources, question, query_extractor(engine.resources)))
+           if graph.is_specific(row)]
+    voters = linked.voters(question, graph)
+    assert own and set(own) <= set(voters) and len(voters) <= max(linked.k0, len(own))
+    assert list(voters)[: len(own)] == own
+    plain = recall_at_5(engine, "unweaver", questions, gold)
+    with_links = recall_at_5(engine, "unweaver:linked", questions, gold)
+    print(f"recall@5: unweaver {plain:.3f}, unweaver:linked {with_links:.3f}")
+    assert with_links >= plain, (plain, with_links)
