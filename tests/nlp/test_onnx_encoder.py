@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from assistant.nlp.embedder import Embedder
-from assistant.nlp.onnx_encoder import OnnxEncoder, graph_path
+from assistant.nlp.onnx_encoder import FloatQueryEncoder, OnnxEncoder, float_graph_path, graph_path
+from assistant.nlp.query_encoder import QueryEncoder
 
 DOCUMENTS = [
     "Luis Mandoki is a Mexican film director born in 1954.",
@@ -59,6 +60,19 @@ def test_graph_is_made_once_and_reused(embedder):
     again.encode(["a short text"])
     assert path.stat().st_mtime_ns == made
     assert not list(path.parent.glob("tmp*")), "no temporary export left behind"
+
+
+def test_questions_go_through_the_float_graph_and_get_the_float_vector(embedder):
+    """The export keeps the float graph beside the int8 one; questions are embedded with
+    it once it is there, and get the numpy (and torch) encoder's vector."""
+    embedder.encode(["makes the graphs if this process has not yet"])
+    assert float_graph_path(embedder.model_dir).exists()
+    assert isinstance(embedder.question_encoder(), FloatQueryEncoder)
+    numpy_encoder = QueryEncoder(embedder.model_dir)
+    for question, _ in QUESTIONS:
+        assert float(embedder.encode_one(question) @ numpy_encoder.encode_one(question)) > 0.99999, question
+    few = embedder.encode_few([q for q, _ in QUESTIONS])
+    assert np.allclose(few, np.stack([embedder.encode_one(q) for q, _ in QUESTIONS]))
 
 
 def test_unknown_backend_is_refused(embedder):
