@@ -240,7 +240,7 @@ class VectorIndex(_IdSet):
 class FlatVectors(_IdSet):
     """A vector set kept in memory only and searched exactly, for the entity classes.
 
-    Their vectors are stored once, in SQLite (int8, `store.db.to_blob8`); an hnswlib file
+    Their vectors are stored once, in SQLite (int8, `store.blobs.to_blob8`); an hnswlib file
     beside them would hold them a second time in float32 with its graph (90 MB of a 213 MB
     2Wiki index). Loading them from the rows is quick, and only UnWeaver and GroundedKG's
     node similarity read them; a search is one matrix product."""
