@@ -30,7 +30,7 @@ import numpy as np
 
 from ..config import user_models_dir
 from .offline import force_offline
-from .query_encoder import is_mean_pooled, max_seq_length
+from .query_encoder import is_mean_pooled, max_seq_length, word_pieces
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 # Raised when the export or the quantisation changes, so that graphs made before are made again.
@@ -139,12 +139,7 @@ class OnnxEncoder:
 
     @cached_property
     def tokenizer(self):
-        from tokenizers import Tokenizer
-
-        tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-        tok.no_padding()  # the file pads to 128: each batch is padded to its own longest
-        tok.enable_truncation(self.max_tokens)
-        return tok
+        return word_pieces(self.model_dir, self.max_tokens)
 
     @cached_property
     def session(self):
@@ -213,12 +208,7 @@ class FloatQueryEncoder:
 
     @cached_property
     def tokenizer(self):
-        from tokenizers import Tokenizer
-
-        tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-        tok.no_padding()
-        tok.enable_truncation(self.max_tokens)
-        return tok
+        return word_pieces(self.model_dir, self.max_tokens)
 
     @cached_property
     def session(self):

@@ -32,12 +32,7 @@ class QueryEncoder:
 
     @cached_property
     def tokenizer(self):
-        from tokenizers import Tokenizer
-
-        tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-        tok.no_padding()
-        tok.enable_truncation(self.max_tokens)
-        return tok
+        return word_pieces(self.model_dir, self.max_tokens)
 
     @cached_property
     def weights(self) -> dict[str, np.ndarray]:
@@ -92,6 +87,17 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     from scipy.special import erf
 
     return 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))
+
+
+def word_pieces(model_dir: Path, max_tokens: int):
+    """The model's `tokenizers` tokenizer, cut at `max_tokens` (as documents were), unpadded
+    (the file pads to 128; a batch is padded to its own longest text instead)."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
+    tok.no_padding()
+    tok.enable_truncation(max_tokens)
+    return tok
 
 
 def max_seq_length(model_dir: Path) -> int:
