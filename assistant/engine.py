@@ -172,8 +172,14 @@ class Engine:
         runs on this index; an index that keeps them already has them all."""
         store = self.index.store
         with self.index_lock:
-            missing = not store.keeps_class_vectors() and store.dirty_entities()
+            if store.keeps_class_vectors():
+                return  # every indexing run keeps them current
+            missing = store.dirty_entities()
         if not missing:
+            # Nothing to compute yet (an empty index): the runs to come compute them, as
+            # this retriever, made once, will read them.
+            if not store.read_only:
+                store.keep_class_vectors()
             return
         note = self.on_note or _to_stderr
         note(f"{retriever} reads the entity classes' vectors: computing them for this index, once "

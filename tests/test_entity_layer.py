@@ -101,6 +101,17 @@ def test_class_vectors_are_computed_while_indexing_when_the_default_reads_them(t
     assert [p.name for p in hits[:3]].count("kestrel_hill_observatory.md") >= 1
 
 
+def test_a_retriever_that_reads_class_vectors_on_an_empty_index_gets_them_later(tmp_path, make_engine, example_docs):
+    """Made before there was anything to index, unweaver is kept (the engine caches it):
+    the runs after must compute the classes' vectors it reads."""
+    engine = make_engine(tmp_path / "ix")
+    engine.retriever("unweaver")
+    engine.index_paths([copy_docs(example_docs, tmp_path / "docs")])
+    assert engine.index.store.keeps_class_vectors()
+    check_consistent(engine)
+    assert len(engine.index.vectors("entity_descriptions")) > 0
+
+
 def test_forget_removes_entity_rows(tmp_path, make_engine, example_docs):
     docs = copy_docs(example_docs, tmp_path / "docs")
     engine = make_engine(tmp_path / "ix")
