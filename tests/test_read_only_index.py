@@ -2,7 +2,8 @@
 the index folder bind-mounted read-only in a private mount namespace (`unshare -rm`),
 the real `assistant` CLI run on it as a subprocess.
 
-- `status` and `search` answer from it (exit 0) and leave it as it was.
+- `status`, `search` and `ask` answer from it (exit 0) and leave it as it was (`ask`
+  says its answer was not kept in the conversation history).
 - An index whose write-ahead log still holds changes (not closed cleanly) is read with
   them, not as it was before them.
 - A log that SQLite cannot read without creating its -shm file, and `index` (a writer),
@@ -96,6 +97,10 @@ def test_status_and_search_answer_from_a_read_only_index(built, read_only_mounts
         assert r.returncode == 0, (r.returncode, r.stderr[-3000:])
     assert "documents  8" in status.stdout, status.stdout
     assert "kestrel_hill_observatory.md" in search.stdout.split("\n[2]")[0], search.stdout
+    ask = _cli_read_only(config, index, tmp_path / "ro", "ask", QUESTION)
+    assert "Traceback" not in ask.stderr and ask.returncode == 0, (ask.returncode, ask.stderr[-3000:])
+    assert "kestrel_hill_observatory.md" in ask.stdout and "not kept" in ask.stdout, ask.stdout
+    assert "not kept in the conversation history" in ask.stderr and "read-only" in ask.stderr, ask.stderr
     assert _fingerprint(index) == before
 
 
