@@ -280,6 +280,8 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     sys.stdout.write("\n")
     if answer.understood_as:
         console.print(f"[dim](understood as: {shown(answer.understood_as)})[/]")
+    for step in answer.steps:
+        console.print(f"[dim](asked first: {shown(step['question'])} → {shown(step['answer'] or '')})[/]")
     for check in answer.flagged:
         console.print(f"[yellow]not supported by its citations:[/] {shown(check['sentence'])} [dim]({shown(check['reason'])})[/]")
     if answer.unsupported and answer.text.startswith("I don't know"):
@@ -568,7 +570,7 @@ def _k_list(ctx, param, value: str) -> list[int]:
     return ks
 
 
-ANSWER_CONTEXTS = ("chunks", "sentences")
+ANSWER_CONTEXTS = ("chunks", "sentences", "answer")
 
 
 def _answer_context_list(ctx, param, value: str) -> list[str]:
@@ -599,7 +601,9 @@ def _answer_context_list(ctx, param, value: str) -> list[str]:
               help="Entity extractor to index with (default: the config's); the report gives its time and LLM tokens.")
 @click.option("--answer-context", "answer_contexts", default="chunks,sentences", show_default=True,
               callback=_answer_context_list,
-              help="What the answer model reads of each retriever's top 5: chunks (whole), sentences (grounded).")
+              help="What the answer model reads of each retriever's top 5: chunks (whole), sentences (grounded); "
+                   "answer: the whole answer path of `assistant ask` (two-fact questions asked a fact at a time, "
+                   "unstated spans cut).")
 @click.option("--answer-retrievers", help="Comma-separated retrievers whose passages are answered from (default: all).")
 @click.option("--llm", help="Answer model: a registry name or a GGUF path (default: the config's).")
 @click.option("--no-titles", is_flag=True, help="Index every passage without its title, as a person's files come.")

@@ -82,6 +82,9 @@ class Config:
     # carry the answer, coreference-resolved, within context_tokens) or "chunks" (whole).
     context: str = "sentences"
     context_tokens: int = 400
+    # Ask a question that needs two facts in a row ("where was the director of film X
+    # born?") one fact at a time: the bridge, then the question asked of it.
+    chain_questions: bool = True
     # Below this cosine similarity between the question and the best source the assistant
     # says it does not know instead of letting the model guess from unrelated text.
     min_relevance: float = 0.25

@@ -126,7 +126,7 @@ class Engine:
             self.index.store, self.embedder, self.generator, n_ctx=self.config.llm_context_tokens,
             answer_tokens=self.config.answer_tokens, min_relevance=self.config.min_relevance,
             strict=self.config.strict_grounding, read_lock=self.index_lock, context=self.config.context,
-            context_tokens=self.config.context_tokens, tag=self.tag,
+            context_tokens=self.config.context_tokens, tag=self.tag, chain=self.config.chain_questions,
         )
 
     @cached_property

@@ -30,7 +30,7 @@ SETS = [
     ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json"),
     ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json"),
 ]
-CONTEXTS = ["", "+sentences"]
+CONTEXTS = ["", "+sentences", "+answer"]
 
 
 def main() -> int:
@@ -42,7 +42,10 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=100, help="questions answered per set")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: the config's)")
     parser.add_argument("--retriever", default="auto", help="whose top 5 are read (default: auto, the product's)")
-    parser.add_argument("--contexts", default="chunks,sentences", help="what the top 5 are read as: chunks, sentences")
+    parser.add_argument("--contexts", default="chunks,sentences,answer",
+                        help="what the top 5 are read as: chunks, sentences; answer: the whole path of `assistant ask`")
+    parser.add_argument("--no-chain", action="store_true",
+                        help="the answer path asks two-fact questions whole (results named __nochain)")
     args = parser.parse_args()
     chosen = set(args.only.split(",")) if args.only else None
     args.out.mkdir(parents=True, exist_ok=True)
@@ -53,23 +56,27 @@ def main() -> int:
             t0 = time.perf_counter()
             settings = EvalSettings(
                 fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=[args.retriever],
-                answer=True, answer_limit=args.limit, answer_retrievers=[args.retriever], out=args.out / model,
+                answer=True, answer_limit=args.limit, answer_retrievers=[args.retriever],
+                out=args.out / (model + ("__nochain" if args.no_chain else "")),
                 cache_dir=ROOT / "bench" / "cache", name=name, llm=model, answer_contexts=args.contexts.split(","),
             )
-            report = run_eval(settings, Config(llm_threads=args.threads))
+            report = run_eval(settings, Config(llm_threads=args.threads, chain_questions=not args.no_chain))
             row = {mode: {k: v for k, v in s.items() if k != "predictions"} for mode, s in report["answers"].items()}
             record = {"model": model, "dataset": name, "retriever": args.retriever, "n": args.limit,
+                      "chain_questions": not args.no_chain,
                       "peak_rss_mb": report["peak_rss_mb"], "seconds": round(time.perf_counter() - t0, 1), "modes": row}
-            (args.out / result_name(name, model, args.retriever)).write_text(json.dumps(record, indent=1))
+            result = result_name(name, model, args.retriever, args.no_chain)
+            (args.out / result).write_text(json.dumps(record, indent=1))
             print(json.dumps({"model": model, "dataset": name,
                               **{m: (row[m]["f1"], row[m]["ttft_s_p50"]) for m in row}}), flush=True)
     write_summary(args.out)
     return 0
 
 
-def result_name(dataset: str, model: str, retriever: str) -> str:
+def result_name(dataset: str, model: str, retriever: str, no_chain: bool = False) -> str:
     # Results measured with hop before auto became the default keep their old names.
-    return f"{dataset}__{model}.json" if retriever == "hop" else f"{dataset}__{model}__{retriever}.json"
+    name = f"{dataset}__{model}" if retriever == "hop" else f"{dataset}__{model}__{retriever}"
+    return f"{name}__nochain.json" if no_chain else f"{name}.json"
 
 
 def write_summary(out: Path) -> None:
@@ -83,8 +90,9 @@ def write_summary(out: Path) -> None:
             s = r["modes"].get(mode)
             if not s:
                 continue
+            shown = mode + (" (whole questions)" if mode.endswith("+answer") and not r.get("chain_questions", True) else "")
             lines.append(
-                f"| {r['dataset']} | {r['model']} | {mode} | {s['em']} | {s['f1']} | {s['share_of_oracle_f1']} "
+                f"| {r['dataset']} | {r['model']} | {shown} | {s['em']} | {s['f1']} | {s['share_of_oracle_f1']} "
                 f"| {s['prompt_tokens_p50']} | {s['ttft_s_p50']} | {s['tokens_per_s_p50']} | {s['n']} | {r['peak_rss_mb']} |"
             )
     (out / "summary.md").write_text("\n".join(lines) + "\n")

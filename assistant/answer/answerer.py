@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from .check import check_sentence
 from .citations import (
     ABSTENTION, Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, resolve_citations, split_complete_sentences,
 )
+from .chain import Chain, split_chain
+from .compare import Comparison, decided, parse_date, split_comparison
 from .context import CONTEXT_MODES, content_words, grounded_selection
 from .short import UNKNOWN, clean_span, question_kind, span_stream
 from .text import strip_lead_in
@@ -52,6 +55,8 @@ class Answer:
     # When the answer is "I don't know": the passages that were found all the same
     # (passages.Passage), shown beside it so the person can read them.
     found: list = field(default_factory=list)
+    # A question asked one fact at a time: each earlier step's question and short answer.
+    steps: list[dict] = field(default_factory=list)
 
     @property
     def unknown(self) -> bool:
@@ -76,6 +81,7 @@ class Answer:
             "unsupported_cut": self.unsupported,
             "short_answer": self.short,
             "understood_as": self.understood_as,
+            "steps": self.steps,
             "checks": self.checks,
             "context": self.context,
             "citations": [c.as_dict() for c in self.citations],
@@ -109,6 +115,7 @@ class Answerer:
         answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
         read_lock: contextlib.AbstractContextManager | None = None, context: str = "sentences",
         context_tokens: int = 400, tag: Callable[[str], list[tuple[str, str, str]]] | None = None,
+        chain: bool = True,
     ):
         # Held while retrieving and reading the sources (not while generating), so an
         # answer is drawn from one consistent state of an index that is being updated.
@@ -125,6 +132,7 @@ class Answerer:
         self.context = context
         self.context_tokens = context_tokens  # the grounded sentences' budget
         self.tag = tag  # (word, lemma, part of speech): the entity check's relation test
+        self.chain = chain  # ask a question that needs two facts in a row one fact at a time
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
         """Best cosine similarity between the question and a retrieved chunk."""
@@ -141,9 +149,24 @@ class Answerer:
     ) -> Answer:
         """`on_token` receives the answer as it is accepted (sentence by sentence under
         strict grounding); `on_draft` the generated text not yet checked, after each token;
-        `scope` keeps the sources to some folders, files or file types."""
-        t0 = time.perf_counter()
+        `scope` keeps the sources to some folders, files or file types. A question that
+        needs two facts in a row (chain.py) is asked one fact at a time."""
         question = question.strip()
+        chain = split_chain(question) if self.chain else None
+        if chain is not None:
+            chained = self._ask_chained(question, chain, retriever, k, on_token, stop, on_draft, scope)
+            if chained is not None:
+                return chained
+        comparison = split_comparison(question) if self.chain else None
+        if comparison is not None:
+            compared = self._ask_compared(question, comparison, retriever, k, on_token, stop, on_draft, scope)
+            if compared is not None:
+                return compared
+        return self._ask_one(question, retriever, k, on_token, stop, on_draft, scope)
+
+    def _ask_one(self, question: str, retriever: Retriever, k: int, on_token, stop, on_draft, scope,
+                 context_tokens: int | None = None) -> Answer:
+        t0 = time.perf_counter()
         with self.read_lock:
             if self.store.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
@@ -166,7 +189,7 @@ class Answerer:
             answer.timings["total"] = time.perf_counter() - t0
             return answer
         answer.context = self.context
-        answer.sources = self.sources_for(question, ordered, chunks, sentences)
+        answer.sources = self.sources_for(question, ordered, chunks, sentences, context_tokens=context_tokens)
         if not answer.sources:  # nothing fits the budget: never let the model answer unsourced
             self._emit(answer, NO_ANSWER, on_token)
             answer.abstained = True
@@ -191,16 +214,75 @@ class Answerer:
         return answer
 
     def sources_for(self, question: str, hits: list[Hit], chunks: dict, sentences: dict,
-                    context: str | None = None) -> list[Source]:
+                    context: str | None = None, context_tokens: int | None = None) -> list[Source]:
         """The numbered sources the model reads: grounded sentences within context_tokens,
         or whole chunks within what the context window leaves."""
         context = context or self.context
         budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
         if context == "sentences":
             sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few)
-            budget = min(budget, self.context_tokens)
+            budget = min(budget, context_tokens or self.context_tokens)
         return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
                              resolved=context == "sentences")
+
+    # -- two facts in a row ----------------------------------------------------------------
+    def _ask_chained(self, question: str, chain: Chain, retriever: Retriever, k: int,
+                     on_token, stop, on_draft, scope) -> Answer | None:
+        """The bridge first ("Who is the director of film X?"), then the question asked of
+        it; None when the bridge is not found (the question is then asked whole)."""
+        t0 = time.perf_counter()
+        first = self._step(chain.inner, retriever, k, stop, on_draft, scope)
+        if first is None:
+            return None
+        second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope)
+        answer = combined_answer(question, second.short, [second, first], [first], second)
+        return self._finish_steps(answer, t0, first.timings["total"] + second.timings.get("to_first_token", 0.0), on_token)
+
+    def _ask_compared(self, question: str, comparison: Comparison, retriever: Retriever, k: int,
+                      on_token, stop, on_draft, scope) -> Answer | None:
+        """Each option's date looked up (through its bridge, "the director of film X",
+        where the question goes through one), and the earlier or later one chosen here;
+        None when a date is not found or does not decide."""
+        t0 = time.perf_counter()
+        dated = []
+        for option in comparison.options:
+            steps, subject = [], option
+            if comparison.relation:
+                bridge = self._step(comparison.bridge_question(option), retriever, k, stop, on_draft, scope)
+                if bridge is None:
+                    return None
+                steps, subject = [bridge], bridge.short
+            when = self._step(comparison.question_for(subject), retriever, k, stop, on_draft, scope)
+            if when is None or parse_date(when.short) is None:
+                return None
+            dated.append((parse_date(when.short), option, steps + [when]))
+        won = decided(comparison, [d for d, _, _ in dated])
+        if won is None:
+            return None
+        winner, loser = dated[won], dated[1 - won]
+        # The winner's bridge first: it names the option the answer opens with.
+        shown = winner[2] + loser[2]
+        answer = combined_answer(question, winner[1], shown, [step for _, _, found in dated for step in found], winner[2][-1])
+        return self._finish_steps(answer, t0, time.perf_counter() - t0, on_token)
+
+    def _step(self, question: str, retriever: Retriever, k: int, stop, on_draft, scope) -> Answer | None:
+        """One fact about one named thing, on half the context; None unless it is found and
+        a source sentence states it."""
+        draft = (lambda text: on_draft(f"{question} {text}")) if on_draft else None
+        step = self._ask_one(question, retriever, k, None, stop, draft, scope,
+                             context_tokens=max(64, self.context_tokens // 2))
+        if (stop is not None and stop.is_set()) or not step.short or not step.citations:
+            return None
+        return step
+
+    def _finish_steps(self, answer: Answer, t0: float, to_first_token: float, on_token) -> Answer:
+        if answer.citations and not answer.checks:
+            self._check_entities(answer)
+        answer.timings["to_first_token"] = to_first_token
+        answer.timings["total"] = time.perf_counter() - t0
+        if on_token:
+            on_token(answer.text)
+        return answer
 
     # -- the short answer first --------------------------------------------------------
     def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft) -> None:
@@ -345,6 +427,34 @@ class Answerer:
             else:
                 left = set(cited_numbers(answer.text))
                 answer.citations = [c for c in answer.citations if c.n in left]
+
+
+def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:
+    """One answer from several steps: `short`, then the sentence each of `shown` cites
+    first, in that order, numbered over their sources and the rest of `base`'s; `steps`
+    (each a question and its short answer) say how it was reached."""
+    cited = [a.citations[0] for a in shown if a.short and a.citations]
+    sources = []
+    for a, c in zip([a for a in shown if a.short and a.citations], cited):
+        sources += [s for s in a.sources if s.n == c.n and s.chunk.id not in {x.chunk.id for x in sources}]
+    sources += [s for s in base.sources if s.chunk.id not in {x.chunk.id for x in sources}]
+    number = {s.chunk.id: i for i, s in enumerate(sources, start=1)}
+    parts = [base] + steps
+    answer = dataclasses.replace(
+        base, question=question, short=short, sources=[dataclasses.replace(s, n=number[s.chunk.id]) for s in sources],
+        hits=[h for a in parts for h in a.hits], steps=[{"question": a.question, "answer": a.short} for a in steps],
+        timings={key: sum(a.timings.get(key, 0.0) for a in parts) for key in ("retrieve", "generate")},
+        tokens={key: sum(a.tokens.get(key, 0) for a in parts) for key in base.tokens},
+    )
+    answer.timings["first_token"] = base.timings.get("first_token", 0.0)
+    if short is None or len(cited) < len(shown):
+        return answer  # a step found nothing: the answer is the base's own (I don't know)
+    unique = [c for i, c in enumerate(cited) if c.sentence_id not in {x.sentence_id for x in cited[:i]}]
+    answer.citations = [dataclasses.replace(c, n=number[c.chunk_id]) for c in unique]
+    answer.checks, answer.unsupported = [], None
+    answer.text = f"{_capitalise(short)}. " + " ".join(
+        append_marker(" ".join(c.text.split()), c.n) for c in answer.citations)
+    return answer
 
 
 def source_blocks(sources: list[Source]) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from .prompt import Source
-from .text import answer_sentences, is_bare_marker, item_text, list_items, strip_lead_in
+from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, list_items, strip_lead_in
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 ATTRIBUTION_THRESHOLD = 0.55
@@ -150,7 +150,7 @@ def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?])(?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])?\s+|\n+", buffer):
         piece = buffer[start:m.end()]
-        if is_bare_marker(strip_lead_in(piece).strip()):
+        if is_bare_marker(strip_lead_in(piece).strip()) or (m.group().strip() == "" and ends_in_abbreviation(piece)):
             continue
         if piece.strip():
             out.append(piece)

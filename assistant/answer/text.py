@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# A full stop that ends an initial or an abbreviation, not a sentence ("Albert S. Rogell").
+_NOT_AN_END = re.compile(r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|Inc|Ltd|Co|Corp|vs|etc|e\.g|i\.e|No|Vol|pp?))\.$")
 
 # What small models write before the answer itself. Only a lead-in that ends in ":" or
 # "," is taken off: "The answer is not in the sources" is an answer.
@@ -67,12 +69,27 @@ def list_items(text: str) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
+def ends_in_abbreviation(text: str) -> bool:
+    """Does `text` end with an initial or an abbreviation's full stop ("Albert S.")?"""
+    return bool(_NOT_AN_END.search(text.rstrip()))
+
+
+def _sentence_pieces(text: str) -> list[str]:
+    pieces: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if pieces and ends_in_abbreviation(pieces[-1]):
+            pieces[-1] += " " + piece
+        else:
+            pieces.append(piece)
+    return pieces
+
+
 def answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, each list item's marker kept with the item."""
     out: list[str] = []
     for item in list_items(text.strip()):
         marker = ""
-        for piece in _SENTENCE_END.split(item):
+        for piece in _sentence_pieces(item):
             if not piece.strip():
                 continue
             if is_bare_marker(piece):

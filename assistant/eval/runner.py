@@ -344,6 +344,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
     for name in chosen:
         modes += [name] if "chunks" in settings.answer_contexts else []
         modes += [f"{name}+sentences"] if "sentences" in settings.answer_contexts else []
+        modes += [f"{name}+answer"] if "answer" in settings.answer_contexts else []
     modes += ["closed_book", "oracle"]
     gen = engine.generator
     gen.prime(SPAN_SYSTEM)  # the fixed prompt's KV cache, as a chat session has it
@@ -353,8 +354,11 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
         rows = []
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
-            passages = _answer_passages(engine, ds, q, mode, per_question)
-            pred, timing = _timed_short_answer(gen, q.question, passages, engine.config.llm_context_tokens)
+            if mode.endswith("+answer"):
+                pred, timing = _product_answer(engine, mode.partition("+")[0], q.question)
+            else:
+                passages = _answer_passages(engine, ds, q, mode, per_question)
+                pred, timing = _timed_short_answer(gen, q.question, passages, engine.config.llm_context_tokens)
             scores["em"].append(exact_match(pred, q.answers))
             scores["f1"].append(token_f1(pred, q.answers))
             scores["rl"].append(max(rouge_l(pred, a) for a in q.answers))
@@ -410,6 +414,14 @@ def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
     ids = [h.chunk_id for h in hits]
     sources = engine.answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), "sentences")
     return source_blocks(sources)
+
+
+def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
+    """The short answer as `assistant ask` gives it: retrieval, grounded sentences, two
+    facts asked one at a time, a span no source sentence states cut (empty)."""
+    answer = engine.answerer.ask(question, engine.retriever(retriever), 5)
+    timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.get("to_first_token")}
+    return answer.short or "", timing
 
 
 def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:

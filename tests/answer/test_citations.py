@@ -137,3 +137,14 @@ def test_streamed_sentences_are_split_without_losing_text():
     assert done == ["It opened in 1898 [1]. ", "Then it grew [2, 3]. "]
     assert rest == "And the"
     assert "".join(done) + rest == "It opened in 1898 [1]. Then it grew [2, 3]. And the"
+
+
+def test_an_initial_or_abbreviation_does_not_end_a_sentence():
+    from assistant.answer.citations import split_complete_sentences
+    from assistant.answer.text import answer_sentences
+
+    text = "Oklahoma City. It was directed by Albert S. Rogell [1]. Dr. Ames was born in St. Louis [2]. Then"
+    done, rest = split_complete_sentences(text)
+    assert done == ["Oklahoma City. ", "It was directed by Albert S. Rogell [1]. ", "Dr. Ames was born in St. Louis [2]. "]
+    assert "".join(done) + rest == text
+    assert answer_sentences(text) == [d.strip() for d in done] + ["Then"]

@@ -1,0 +1,120 @@
+"""Questions that compare two things by a date, answered by looking up each date.
+
+"Which film was released first, Aas Ka Panchhi or Phoolwari?" and "Which film has the
+director who was born later, X or Y?" name their options; the answer is the option whose
+date comes first (or last). A small model asked the whole question picks an option about
+as often as chance would. Asked one date at a time ("When was Phoolwari released?", or
+first "Who is the director of film X?"), each step is a lookup it does well, and the
+comparison is done here, on the dates, not by the model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .short import choice_options
+
+_EARLIEST = re.compile(r"\b(first|earlier|earliest|older|oldest|sooner)\b", re.IGNORECASE)
+_LATEST = re.compile(r"\b(later|latest|last|younger|youngest|more recently|most recently)\b", re.IGNORECASE)
+# The event whose date decides, and how its question is asked of a subject.
+_EVENTS = [
+    (re.compile(r"\bborn\b|\bolder\b|\boldest\b|\byounger\b|\byoungest\b", re.IGNORECASE), "When was {} born?"),
+    (re.compile(r"\bdied\b|\bdeath\b", re.IGNORECASE), "When did {} die?"),
+    (re.compile(r"\bcame out\b", re.IGNORECASE), "When was {} released?"),
+    (re.compile(r"\b(released|premiered|published|aired|established|founded|formed|built|opened|created)\b",
+                re.IGNORECASE), "When was {} {}?"),
+]
+# Options the choice pattern does not see: "Was A or B born first?", "... out of A and B?"
+_MORE_OPTIONS = [
+    re.compile(r"^\s*(?i:was|were|is|did)\s+(?P<a>[A-Z].+?)\s+or\s+(?P<b>[A-Z].+?)\s+(?:born|die|died|released|founded|"
+               r"established|formed|published)\b.*\?\s*$"),
+    re.compile(r"\bout of\s+(?P<a>[A-Z].+?)\s+and\s+(?P<b>[A-Z].+?)\s*\?\s*$"),
+]
+# "Which film has the director who ...", "Which film whose director ...": the date is the
+# director's, reached through each film first.
+_VIA = re.compile(
+    r"^\s*which\s+(?P<kind>[a-z]+)\s+(?:has\s+the|whose|with\s+the|has\s+a)\s+"
+    r"(?P<rel>director|composer|performer|producer|author|writer|creator|founder|singer)s?\b",
+    re.IGNORECASE,
+)
+_MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)}
+_YEAR = re.compile(r"\b(\d{3,4})\b")
+_DAY_MONTH = re.compile(r"\b(\d{1,2})\s+([A-Za-z]+)|\b([A-Za-z]+)\s+(\d{1,2})\b")
+
+
+@dataclass
+class Comparison:
+    options: list[str]
+    date_question: str  # with {} for the subject
+    earliest: bool
+    kind: str = ""  # "film", in "the director of film X"
+    relation: str = ""  # "director": the date is the bridge's, not the option's
+
+    def bridge_question(self, option: str) -> str:
+        kind = f"{self.kind} " if self.kind and self.kind not in ("one", "person") else ""
+        return f"Who is the {self.relation} of {kind}{option}?"
+
+    def question_for(self, subject: str) -> str:
+        return self.date_question.format(subject)
+
+
+def split_comparison(question: str) -> Comparison | None:
+    """The options, the dated event and the direction of a question that compares two
+    things by when something happened; None for any other question."""
+    options = choice_options(question)
+    stem = question[: question.rfind(options[0])] if options else ""  # the words before the options
+    for pattern in [] if options else _MORE_OPTIONS:
+        m = pattern.search(question)
+        if m:
+            options = [m.group("a").strip(), m.group("b").strip()]
+            stem = question[: m.start("a")] + " " + question[m.end("b"):]
+            break
+    if not options:
+        return None
+    earliest, latest = bool(_EARLIEST.search(stem)), bool(_LATEST.search(stem))
+    if earliest == latest:
+        return None  # no direction, or both ("born first but died later")
+    for pattern, asked in _EVENTS:
+        m = pattern.search(stem)
+        if m:
+            date_question = asked.replace("{} {}", "{} " + m.group(0).lower()) if asked.count("{}") == 2 else asked
+            break
+    else:
+        return None
+    via = _VIA.search(stem)
+    if via:
+        return Comparison(options, date_question, earliest, via.group("kind").lower(), via.group("rel").lower())
+    return Comparison(options, date_question, earliest)
+
+
+def parse_date(text: str | None) -> tuple[int, int, int] | None:
+    """(year, month, day) of the date a short answer states, month and day 0 where it does
+    not say them; None without a year."""
+    if not text:
+        return None
+    years = _YEAR.findall(text)
+    if not years:
+        return None
+    year, month, day = int(years[-1]), 0, 0
+    for m in _DAY_MONTH.finditer(text):
+        d, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if name.lower() in _MONTHS and 1 <= int(d) <= 31:
+            month, day = _MONTHS[name.lower()], int(d)
+            break
+    else:
+        month = next((_MONTHS[w.lower()] for w in re.findall(r"[A-Za-z]+", text) if w.lower() in _MONTHS), 0)
+    if re.search(r"\bBC\b|\bBCE\b", text):
+        year = -year
+    return year, month, day
+
+
+def decided(comparison: Comparison, dates: list[tuple[int, int, int]]) -> int | None:
+    """Which option's date wins, or None when the dates cannot tell them apart (the same
+    year with no month, or the very same date)."""
+    a, b = dates
+    if a == b or (a[0] == b[0] and (not a[1] or not b[1])):
+        return None
+    first = 0 if a < b else 1
+    return first if comparison.earliest else 1 - first

@@ -1,0 +1,145 @@
+"""Questions answered in steps: two facts in a row asked one fact at a time, and two
+options compared by dates looked up one at a time. The questions split into their
+steps, and real stepped answers over the sample folder with the default answer model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.chain import split_chain
+from assistant.answer.compare import decided, parse_date, split_comparison
+from assistant.ingest.loaders import load
+
+
+@pytest.mark.parametrize("question, inner, outer", [
+    ("Where was the director of film The Circus Cyclone born?",
+     "Who is the director of film The Circus Cyclone?", "Where was BRIDGE born?"),
+    ("What is the place of birth of the performer of song Come Dance With Me (Song)?",
+     "Who is the performer of song Come Dance With Me (Song)?", "What is the place of birth of BRIDGE?"),
+    ("When did Lothair II's mother die?", "Who is Lothair II's mother?", "When did BRIDGE die?"),
+    ("Where did Maurice, Prince Of Orange's father die?",
+     "Who is Maurice, Prince Of Orange's father?", "Where did BRIDGE die?"),
+    ("What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?",
+     "What is Akinoshu Kenji's birthplace?", "What kind of plane dropped the bomb on BRIDGE?"),
+])
+def test_a_two_fact_question_splits_at_its_bridge(question, inner, outer):
+    chain = split_chain(question)
+    assert chain is not None and (chain.inner, chain.outer) == (inner, outer)
+    assert chain.then("Ada Lovelace") == outer.replace("BRIDGE", "Ada Lovelace")
+
+
+@pytest.mark.parametrize("question", [
+    "Who is the author of Hamlet?",  # one fact: nothing is asked of the author
+    "What is the place of birth of Ada Lovelace?",  # the relation is the target, not a bridge
+    "Who is Raghnall Mac Ruaidhrí's paternal grandfather?",
+    "Are the director of film Blood Street and the director of film Jaws from the same country?",
+    "Which of the founders of the Mississippi Institute of Arts and Letters wrote the act?",  # several
+    "What kind of university did the author of Alexander and the Terrible, Horrible Day attend?",  # cut name
+    "Who is the spouse of Big Eye's main director?",
+    "What language were books translated into during the era of Haymo of Faversham?",
+    "Why did John Middleton Murry's wife die?",  # not a short answer
+])
+def test_a_one_fact_or_unclear_question_is_asked_whole(question):
+    assert split_chain(question) is None
+
+
+@pytest.mark.parametrize("question, options, asked, earliest, bridge", [
+    ("Which film was released first, Aas Ka Panchhi or Phoolwari?", ["Aas Ka Panchhi", "Phoolwari"],
+     "When was Phoolwari released?", True, ""),
+    ("Who was born later, Gideon Johnson Pillow or Holm Jølsen?", ["Gideon Johnson Pillow", "Holm Jølsen"],
+     "When was Holm Jølsen born?", False, ""),
+    ("Who is older, Cheryl Saban or Dmitry Grigorieff?", ["Cheryl Saban", "Dmitry Grigorieff"],
+     "When was Dmitry Grigorieff born?", True, ""),
+    ("Was Sammy Hagar or Renaud Garcia-Fons born first?", ["Sammy Hagar", "Renaud Garcia-Fons"],
+     "When was Renaud Garcia-Fons born?", True, ""),
+    ("Which magazine was published first, Guitar World or Science News?", ["Guitar World", "Science News"],
+     "When was Science News published?", True, ""),
+    ("Which film has the director who died first, The Goose Woman or Airheads?", ["The Goose Woman", "Airheads"],
+     "When did Airheads die?", True, "Who is the director of film Airheads?"),
+])
+def test_a_comparison_by_date_splits_into_one_date_per_option(question, options, asked, earliest, bridge):
+    comparison = split_comparison(question)
+    assert comparison is not None and comparison.options == options and comparison.earliest is earliest
+    assert comparison.question_for(options[1]) == asked
+    assert (comparison.bridge_question(options[1]) if comparison.relation else "") == bridge
+
+
+@pytest.mark.parametrize("question", [
+    "Who lived longer, Ludwig Elsbett or Pamela Ann Rymer?",  # a lifespan, not one date
+    "Are Marufabad and Nasamkhrali both located in the same country?",
+    "Which is taller, the Eiffel Tower or Big Ben?",
+    "When was the Kestrel Hill Observatory founded?",
+])
+def test_other_questions_are_no_date_comparison(question):
+    assert split_comparison(question) is None
+
+
+def test_dates_are_read_and_compared_to_the_day():
+    assert parse_date("20 March 851") == (851, 3, 20)
+    assert parse_date("August 21, 1901") == (1901, 8, 21)
+    assert parse_date("in 1946") == (1946, 0, 0) and parse_date("350 BC") == (-350, 0, 0)
+    assert parse_date("Oklahoma City") is None
+    first = split_comparison("Who was born first, Ada Lovelace or Mary Shelley?")
+    assert decided(first, [(1815, 12, 10), (1797, 8, 30)]) == 1
+    assert decided(first, [(1815, 3, 1), (1815, 12, 10)]) == 0
+    assert decided(first, [(1815, 0, 0), (1815, 12, 10)]) is None  # the same year: the month is not known
+    later = split_comparison("Who was born later, Ada Lovelace or Mary Shelley?")
+    assert decided(later, [(1815, 12, 10), (1797, 8, 30)]) == 0
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("chain") / "ix", embedder=embedder, splitter=splitter,
+               generator=generator)
+    assert e.index_paths([example_docs]).ok
+    yield e
+    e.close()
+
+
+@pytest.mark.slow
+def test_the_bridge_is_found_first_and_both_facts_are_cited(engine):
+    drafts: list[str] = []
+    answer = engine.ask("Where was the founder of the Kestrel Hill Observatory born?", on_draft=drafts.append)
+    (step,) = answer.steps
+    assert step["question"] == "Who is the founder of the Kestrel Hill Observatory?"
+    assert "Olsson" in step["answer"], answer.steps
+    assert any(d.startswith(step["question"]) for d in drafts), "the first step shows while it is worked out"
+    assert answer.short and "Gothenburg" in answer.short, answer.text
+    stated, bridge = answer.citations
+    assert "Gothenburg" in stated.text and "founded" in bridge.text and "Olsson" in bridge.text
+    for c in answer.citations:
+        assert load(Path(c.path)).text[c.start:c.end] == c.text
+        assert c.n == next(s.n for s in answer.sources if s.chunk.id == c.chunk_id)
+    assert answer.text.startswith(answer.short) and f"[{stated.n}]" in answer.text and f"[{bridge.n}]" in answer.text
+    assert answer.checks and all(ch["supported"] for ch in answer.checks), answer.checks
+    assert answer.as_dict()["steps"] == answer.steps
+
+
+@pytest.mark.slow
+def test_without_chaining_the_question_is_asked_whole(engine):
+    engine.answerer.chain = False
+    try:
+        answer = engine.ask("Where was the founder of the Kestrel Hill Observatory born?")
+    finally:
+        engine.answerer.chain = True
+    assert answer.steps == []
+
+
+@pytest.mark.slow
+def test_two_options_are_compared_by_their_dates_each_cited(engine):
+    answer = engine.ask("Which was founded first, Wren & Daughters or the Kestrel Hill Observatory?")
+    asked = [step["question"] for step in answer.steps]
+    assert asked == ["When was Wren & Daughters founded?", "When was the Kestrel Hill Observatory founded?"]
+    assert [parse_date(step["answer"])[0] for step in answer.steps] == [1921, 1898], answer.steps
+    assert answer.short == "the Kestrel Hill Observatory", answer.text
+    observatory, bakery = answer.citations
+    assert "1898" in observatory.text and "1921" in bakery.text
+    for c in answer.citations:
+        assert load(Path(c.path)).text[c.start:c.end] == c.text
+    assert answer.text.startswith("The Kestrel Hill Observatory. ")
+    assert answer.checks and all(ch["supported"] for ch in answer.checks), answer.checks
