@@ -202,6 +202,7 @@ class Answerer:
             self._grounded_text(answer, on_token, stop, on_draft)
         # What the person waits for: retrieval, the context and the prompt, to the first token.
         answer.timings["to_first_token"] = answer.timings.pop("_started") - t0 + answer.timings["first_token"]
+        answer.timings["first_shown"] = answer.timings["to_first_token"]
         t2 = time.perf_counter()
         self._check_entities(answer)
         answer.timings["cite"] = time.perf_counter() - t2
@@ -236,7 +237,8 @@ class Answerer:
             return None
         second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope)
         answer = combined_answer(question, second.short, [second, first], [first], second)
-        return self._finish_steps(answer, t0, first.timings["total"] + second.timings.get("to_first_token", 0.0), on_token)
+        return self._finish_steps(answer, t0, first.timings["total"] + second.timings.get("to_first_token", 0.0),
+                                  first.timings["to_first_token"], on_token)
 
     def _ask_compared(self, question: str, comparison: Comparison, retriever: Retriever, k: int,
                       on_token, stop, on_draft, scope) -> Answer | None:
@@ -263,7 +265,8 @@ class Answerer:
         # The winner's bridge first: it names the option the answer opens with.
         shown = winner[2] + loser[2]
         answer = combined_answer(question, winner[1], shown, [step for _, _, found in dated for step in found], winner[2][-1])
-        return self._finish_steps(answer, t0, time.perf_counter() - t0, on_token)
+        first_step = dated[0][2][0]
+        return self._finish_steps(answer, t0, time.perf_counter() - t0, first_step.timings["to_first_token"], on_token)
 
     def _step(self, question: str, retriever: Retriever, k: int, stop, on_draft, scope) -> Answer | None:
         """One fact about one named thing, on half the context; None unless it is found and
@@ -275,10 +278,12 @@ class Answerer:
             return None
         return step
 
-    def _finish_steps(self, answer: Answer, t0: float, to_first_token: float, on_token) -> Answer:
+    def _finish_steps(self, answer: Answer, t0: float, to_first_token: float, first_shown: float,
+                      on_token) -> Answer:
         if answer.citations and not answer.checks:
             self._check_entities(answer)
-        answer.timings["to_first_token"] = to_first_token
+        # The first step's tokens show as a draft: what the person sees first.
+        answer.timings["to_first_token"], answer.timings["first_shown"] = to_first_token, first_shown
         answer.timings["total"] = time.perf_counter() - t0
         if on_token:
             on_token(answer.text)

@@ -350,7 +350,8 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
     gen.prime(SPAN_SYSTEM)  # the fixed prompt's KV cache, as a chat session has it
     out = {}
     for mode in modes:
-        scores: dict[str, list] = {"em": [], "f1": [], "rl": [], "prompt": [], "ttft": [], "tps": []}
+        scores: dict[str, list] = {"em": [], "f1": [], "rl": [], "prompt": [], "ttft": [], "tps": [], "shown": [],
+                                   "steps": []}
         rows = []
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
@@ -362,7 +363,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
             scores["em"].append(exact_match(pred, q.answers))
             scores["f1"].append(token_f1(pred, q.answers))
             scores["rl"].append(max(rouge_l(pred, a) for a in q.answers))
-            for key in ("prompt", "ttft", "tps"):
+            for key in ("prompt", "ttft", "tps", "shown", "steps"):
                 if timing.get(key) is not None:
                     scores[key].append(timing[key])
             rows.append({"qid": q.qid, "pred": pred, "gold": q.answers[0], "f1": round(scores["f1"][-1], 3)})
@@ -373,6 +374,10 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
             "prompt_tokens_p50": _median(scores["prompt"]),
             "ttft_s_p50": _median(scores["ttft"], 3), "ttft_s_p95": _quantile(scores["ttft"], 0.95),
             "tokens_per_s_p50": _median(scores["tps"], 1),
+            # The whole ask path: the first token a person sees (a step's, in a stepped
+            # answer) and the share of questions answered in steps.
+            "first_shown_s_p50": _median(scores["shown"], 3),
+            "stepped_pct": _pct(scores["steps"]) if scores["steps"] else None,
             "predictions": rows,
         }
     oracle_f1 = out["oracle"]["f1"] or 0.0
@@ -420,7 +425,8 @@ def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
     """The short answer as `assistant ask` gives it: retrieval, grounded sentences, two
     facts asked one at a time, a span no source sentence states cut (empty)."""
     answer = engine.answerer.ask(question, engine.retriever(retriever), 5)
-    timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.get("to_first_token")}
+    timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.get("to_first_token"),
+              "shown": answer.timings.get("first_shown"), "steps": float(bool(answer.steps))}
     return answer.short or "", timing
 
 
