@@ -281,7 +281,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     if answer.understood_as:
         console.print(f"[dim](understood as: {shown(answer.understood_as)})[/]")
     for step in answer.steps:
-        console.print(f"[dim](asked first: {shown(step['question'])} → {shown(step['answer'] or '')})[/]")
+        console.print(f"[dim](looked up: {shown(step['question'])} → {shown(step['answer'] or '')})[/]")
     for check in answer.flagged:
         console.print(f"[yellow]not supported by its citations:[/] {shown(check['sentence'])} [dim]({shown(check['reason'])})[/]")
     if answer.unsupported and answer.text.startswith("I don't know"):

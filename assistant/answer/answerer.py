@@ -20,7 +20,7 @@ from .citations import (
     ABSTENTION, Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, resolve_citations, split_complete_sentences,
 )
 from .chain import Chain, split_chain
-from .compare import Comparison, decided, parse_date, split_comparison
+from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
 from .short import UNKNOWN, clean_span, question_kind, span_stream
 from .text import strip_lead_in
@@ -157,7 +157,7 @@ class Answerer:
             chained = self._ask_chained(question, chain, retriever, k, on_token, stop, on_draft, scope)
             if chained is not None:
                 return chained
-        comparison = split_comparison(question) if self.chain else None
+        comparison = (split_comparison(question) or split_sameness(question)) if self.chain else None
         if comparison is not None:
             compared = self._ask_compared(question, comparison, retriever, k, on_token, stop, on_draft, scope)
             if compared is not None:
@@ -236,37 +236,47 @@ class Answerer:
         if first is None:
             return None
         second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope)
+        if not second.short or not second.citations:
+            return None  # nothing stated of the bridge: the question is asked whole
         answer = combined_answer(question, second.short, [second, first], [first], second)
         return self._finish_steps(answer, t0, first.timings["total"] + second.timings.get("to_first_token", 0.0),
                                   first.timings["to_first_token"], on_token)
 
-    def _ask_compared(self, question: str, comparison: Comparison, retriever: Retriever, k: int,
+    def _ask_compared(self, question: str, comparison: Comparison | Sameness, retriever: Retriever, k: int,
                       on_token, stop, on_draft, scope) -> Answer | None:
-        """Each option's date looked up (through its bridge, "the director of film X",
-        where the question goes through one), and the earlier or later one chosen here;
-        None when a date is not found or does not decide."""
+        """Each option's date (or country, nationality, birthplace) looked up, through its
+        bridge ("the director of film X") where the question goes through one, and the
+        options compared here: the earlier or later one, or yes / no. None when a look-up
+        finds nothing or the dates do not decide."""
         t0 = time.perf_counter()
-        dated = []
-        for option in comparison.options:
-            steps, subject = [], option
-            if comparison.relation:
-                bridge = self._step(comparison.bridge_question(option), retriever, k, stop, on_draft, scope)
-                if bridge is None:
-                    return None
-                steps, subject = [bridge], bridge.short
-            when = self._step(comparison.question_for(subject), retriever, k, stop, on_draft, scope)
-            if when is None or parse_date(when.short) is None:
-                return None
-            dated.append((parse_date(when.short), option, steps + [when]))
-        won = decided(comparison, [d for d, _, _ in dated])
-        if won is None:
+        found = [self._look_up(comparison, option, retriever, k, stop, on_draft, scope) for option in comparison.options]
+        if any(f is None for f in found):
             return None
-        winner, loser = dated[won], dated[1 - won]
-        # The winner's bridge first: it names the option the answer opens with.
-        shown = winner[2] + loser[2]
-        answer = combined_answer(question, winner[1], shown, [step for _, _, found in dated for step in found], winner[2][-1])
-        first_step = dated[0][2][0]
-        return self._finish_steps(answer, t0, time.perf_counter() - t0, first_step.timings["to_first_token"], on_token)
+        if isinstance(comparison, Sameness):
+            same = same_answer(found[0][-1].short, found[1][-1].short)
+            short, shown, base = ("yes" if same else "no"), found[0] + found[1], found[0][-1]
+        else:
+            won = decided(comparison, [parse_date(f[-1].short) for f in found])
+            if won is None:
+                return None
+            # The winner's steps first: its bridge names the option the answer opens with.
+            short, shown, base = comparison.options[won], found[won] + found[1 - won], found[won][-1]
+        answer = combined_answer(question, short, shown, found[0] + found[1], base)
+        return self._finish_steps(answer, t0, time.perf_counter() - t0, found[0][0].timings["to_first_token"], on_token)
+
+    def _look_up(self, comparison: Comparison | Sameness, option: str, retriever: Retriever, k: int,
+                 stop, on_draft, scope) -> list[Answer] | None:
+        """The steps that find one option's date or attribute, or None (one found nothing)."""
+        steps, subject = [], option
+        if comparison.relation:
+            bridge = self._step(comparison.bridge_question(option), retriever, k, stop, on_draft, scope)
+            if bridge is None:
+                return None
+            steps, subject = [bridge], bridge.short
+        value = self._step(comparison.question_for(subject), retriever, k, stop, on_draft, scope)
+        if value is None or (isinstance(comparison, Comparison) and parse_date(value.short) is None):
+            return None
+        return steps + [value]
 
     def _step(self, question: str, retriever: Retriever, k: int, stop, on_draft, scope) -> Answer | None:
         """One fact about one named thing, on half the context; None unless it is found and

@@ -118,3 +118,63 @@ def decided(comparison: Comparison, dates: list[tuple[int, int, int]]) -> int | 
         return None
     first = 0 if a < b else 1
     return first if comparison.earliest else 1 - first
+
+
+# "Are X and Y both located in the same country?", "Do both films X and Y have the
+# directors from the same country?", "Were both X and Y born in the same place?"
+_SAME_OPTIONS = re.compile(
+    r"^\s*(?:are|were|do|did|is)\s+(?:both\s+)?(?:the\s+)?"
+    r"(?:(?P<via>directors?|composers?|performers?)\s+of\s+)?(?:(?P<kind>movies|films|songs|albums|bands|people|men|women)"
+    r"\s*,?\s+)?(?P<a>[A-Z0-9].+?)\s+and\s+(?P<b>[A-Z0-9].+?)\s*,?\s+(?:both\s+)?"
+    r"(?:located|from|of|share|born|have|has|originate|come|the same|in the same)\b",
+    re.IGNORECASE,
+)
+_SAME_WHAT = [
+    (re.compile(r"\bsame nationality\b", re.IGNORECASE), "What nationality is {}?"),
+    (re.compile(r"\blocated in the same country\b", re.IGNORECASE), "Which country is {} located in?"),
+    (re.compile(r"\bsame country\b", re.IGNORECASE), "Which country is {} from?"),
+    (re.compile(r"\bborn in the same (?:place|city|town)\b", re.IGNORECASE), "Where was {} born?"),
+]
+_HAVE_VIA = re.compile(r"\bhave\s+the\s+(?P<rel>director|composer|performer)s?\b", re.IGNORECASE)
+_FILLER = frozenset("the of a an kingdom republic state states people's".split())
+
+
+@dataclass
+class Sameness:
+    """Do two options share a country, a nationality, a birthplace? Each one's is looked
+    up, and the answers compared here."""
+
+    options: list[str]
+    attribute_question: str
+    kind: str = ""
+    relation: str = ""
+
+    def bridge_question(self, option: str) -> str:
+        kind = {"movies": "film", "films": "film", "songs": "song", "albums": "album"}.get(self.kind, "")
+        return f"Who is the {self.relation} of {kind + ' ' if kind else ''}{option}?"
+
+    def question_for(self, subject: str) -> str:
+        return self.attribute_question.format(subject)
+
+
+def split_sameness(question: str) -> Sameness | None:
+    m = _SAME_OPTIONS.search(question)
+    if not m:
+        return None
+    asked = next((q for pattern, q in _SAME_WHAT if pattern.search(question)), None)
+    if asked is None:
+        return None
+    options = [m.group("a").strip(" ,"), m.group("b").strip(" ,")]
+    if any(len(o.split()) > 12 for o in options):
+        return None
+    relation = (m.group("via") or "").rstrip("s").lower()
+    have = _HAVE_VIA.search(question[m.end("b"):])
+    relation = relation or (have.group("rel").lower() if have else "")
+    return Sameness(options, asked, (m.group("kind") or "").lower(), relation)
+
+
+def same_answer(a: str, b: str) -> bool:
+    """Do two short answers name the same thing ("United States" and "the United States of
+    America", "Poland" and "Kingdom of Poland")?"""
+    words = [set(re.findall(r"[\w'-]+", x.lower())) - _FILLER for x in (a, b)]
+    return bool(words[0] and words[1]) and (words[0] <= words[1] or words[1] <= words[0])

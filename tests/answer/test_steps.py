@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assistant.answer.chain import split_chain
-from assistant.answer.compare import decided, parse_date, split_comparison
+from assistant.answer.compare import decided, parse_date, same_answer, split_comparison, split_sameness
 from assistant.ingest.loaders import load
 
 
@@ -74,6 +74,27 @@ def test_a_comparison_by_date_splits_into_one_date_per_option(question, options,
 ])
 def test_other_questions_are_no_date_comparison(question):
     assert split_comparison(question) is None
+
+
+@pytest.mark.parametrize("question, options, asked, bridge", [
+    ("Are Marufabad and Nasamkhrali both located in the same country?", ["Marufabad", "Nasamkhrali"],
+     "Which country is Nasamkhrali located in?", ""),
+    ("Do David Elliot (Illustrator) and Eustace William Ferguson share the same nationality?",
+     ["David Elliot (Illustrator)", "Eustace William Ferguson"], "What nationality is Eustace William Ferguson?", ""),
+    ("Were both Pietro Salini and Domenico Ravenna, born in the same place?", ["Pietro Salini", "Domenico Ravenna"],
+     "Where was Domenico Ravenna born?", ""),
+    ("Do both films Interview With A Hitman and The Last Coupon have the directors from the same country?",
+     ["Interview With A Hitman", "The Last Coupon"], "Which country is The Last Coupon from?",
+     "Who is the director of film The Last Coupon?"),
+])
+def test_a_same_country_question_looks_up_each_option(question, options, asked, bridge):
+    same = split_sameness(question)
+    assert same is not None and same.options == options
+    assert same.question_for(options[1]) == asked
+    assert (same.bridge_question(options[1]) if same.relation else "") == bridge
+    assert split_sameness("Are Marian Gold and Jung Eun-ji members of the same band?") is None
+    assert same_answer("United States", "the United States of America") and same_answer("Poland", "Kingdom of Poland")
+    assert not same_answer("Iran", "Georgia") and not same_answer("", "Georgia")
 
 
 def test_dates_are_read_and_compared_to_the_day():

@@ -133,7 +133,7 @@ def mark_answer(body: Text, evidence: dict) -> None:
     if evidence.get("understood_as"):
         body.append(f"\n(understood as: {clean(evidence['understood_as'])})", style="dim")
     for step in evidence.get("steps") or []:
-        body.append(f"\n(asked first: {clean(step['question'])} → {clean(step['answer'] or '')})", style="dim")
+        body.append(f"\n(looked up: {clean(step['question'])} → {clean(step['answer'] or '')})", style="dim")
 
 
 def search_summary(query: str, found: list[dict], scope: str | None) -> str:
