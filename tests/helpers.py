@@ -106,3 +106,14 @@ def engine_over_passages(directory: Path, passages: list[dict], embedder, splitt
     report = engine.indexer.index_texts((p["title"], as_text(p), p["title"]) for p in passages)
     assert report.ok and report.added == len(passages)
     return engine
+
+
+def sample_engine(index_dir: Path, config, embedder, splitter, generator, docs: Path):
+    """A fixture body: an engine with the real answer model over the sample folder, closed
+    after the module (`yield from sample_engine(...)`)."""
+    from assistant.engine import Engine
+
+    engine = Engine(config, index_dir=index_dir, embedder=embedder, splitter=splitter, generator=generator)
+    assert engine.index_paths([docs]).ok
+    yield engine
+    engine.close()

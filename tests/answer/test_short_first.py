@@ -10,6 +10,7 @@ import pytest
 from assistant.answer.followup import Turn
 from assistant.answer.short import choice_options, clean_span, question_kind
 from assistant.ingest.loaders import load
+from helpers import sample_engine
 
 
 def test_question_kinds():
@@ -29,12 +30,8 @@ def test_clean_span():
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
     from assistant.config import Config
-    from assistant.engine import Engine
 
-    e = Engine(Config(retriever="hop"), index_dir=tmp_path_factory.mktemp("short") / "ix", embedder=embedder, splitter=splitter, generator=generator)
-    assert e.index_paths([example_docs]).ok
-    yield e
-    e.close()
+    yield from sample_engine(tmp_path_factory.mktemp("short") / "ix", Config(retriever="hop"), embedder, splitter, generator, example_docs)
 
 
 @pytest.mark.slow

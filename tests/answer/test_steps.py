@@ -11,6 +11,7 @@ import pytest
 from assistant.answer.chain import split_chain
 from assistant.answer.compare import decided, parse_date, same_answer, split_comparison, split_sameness
 from assistant.ingest.loaders import load
+from helpers import sample_engine
 
 
 @pytest.mark.parametrize("question, inner, outer", [
@@ -113,13 +114,8 @@ def test_dates_are_read_and_compared_to_the_day():
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
     from assistant.config import Config
-    from assistant.engine import Engine
 
-    e = Engine(Config(), index_dir=tmp_path_factory.mktemp("chain") / "ix", embedder=embedder, splitter=splitter,
-               generator=generator)
-    assert e.index_paths([example_docs]).ok
-    yield e
-    e.close()
+    yield from sample_engine(tmp_path_factory.mktemp("chain") / "ix", Config(), embedder, splitter, generator, example_docs)
 
 
 @pytest.mark.slow
