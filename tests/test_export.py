@@ -112,6 +112,18 @@ def test_a_question_without_an_answer(tmp_path):
         conversation_json(history, conversation.id + 1)
 
 
+def test_an_answer_in_steps_exports_its_steps(tmp_path):
+    history = History(Store(tmp_path / "index.db"))
+    conversation = history.create()
+    history.add(conversation.id, "user", "Where was the founder of the observatory born?")
+    steps = [{"question": "Who is the founder of the observatory?", "answer": "Margarethe Olsson"}]
+    history.add(conversation.id, "assistant", "Gothenburg. She was born in Gothenburg [1].", "auto", {"steps": steps})
+    [turn] = conversation_json(history, conversation.id)["turns"]
+    assert turn["steps"] == steps
+    text = conversation_markdown(history, conversation.id)
+    assert "*Looked up: Who is the founder of the observatory? → Margarethe Olsson*" in text
+
+
 def test_markdown_export_carries_no_terminal_escapes(tmp_path):
     history = History(Store(tmp_path / "index.db"))
     conversation = history.create()

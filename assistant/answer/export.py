@@ -64,7 +64,7 @@ def _turns(messages: list[Message]) -> list[dict]:
 def _unanswered(question: Message) -> dict:
     return {"question": question.content, "asked_at": _iso(question.created_at), "answer": None,
             "answered_at": None, "retriever": None, "short_answer": None, "understood_as": None,
-            "citations": [], "flagged": []}
+            "steps": [], "citations": [], "flagged": []}
 
 
 def _answer(message: Message) -> dict:
@@ -75,6 +75,7 @@ def _answer(message: Message) -> dict:
         "retriever": message.retriever,
         "short_answer": evidence.get("short_answer"),
         "understood_as": evidence.get("understood_as"),
+        "steps": [{"question": s.get("question"), "answer": s.get("answer")} for s in evidence.get("steps") or []],
         "citations": [{key: c.get(key) for key in CITATION_FIELDS} for c in evidence.get("citations", [])],
         "flagged": [{"sentence": c["sentence"], "reason": c.get("reason", "")}
                     for c in evidence.get("checks", []) if not c.get("supported", True)],
@@ -86,6 +87,8 @@ def _turn_markdown(i: int, turn: dict) -> list[str]:
     if turn["understood_as"]:
         lines += [f"*Understood as: {turn['understood_as']}*", ""]
     lines += [turn["answer"] if turn["answer"] is not None else "*(no answer)*", ""]
+    lines += [f"*Looked up: {step['question']} → {step['answer']}*" for step in turn["steps"]]
+    lines += [""] if turn["steps"] else []
     for flagged in turn["flagged"]:
         lines += [f"> Not supported by its citations: {flagged['sentence']} ({flagged['reason']})", ""]
     if turn["citations"]:
