@@ -116,7 +116,8 @@ def stopped_answer(text: str) -> str:
 
 def mark_answer(body: Text, evidence: dict) -> None:
     """The short answer in bold; sentences whose names, numbers or dates their citations do
-    not state in yellow, with the reason; the follow-up as it was understood, dim."""
+    not state in yellow, with the reason; the follow-up as it was understood and the steps
+    of an answer found in steps, dim."""
     plain = body.plain
     short = evidence.get("short_answer")
     if short and plain.lower().startswith(short.lower()):
