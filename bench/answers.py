@@ -40,6 +40,9 @@ def main() -> int:
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--only", help="comma-separated dataset names")
     parser.add_argument("--limit", type=int, default=100, help="questions answered per set")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="questions skipped first: --skip 100 answers the held-out ones after the first 100 "
+                             "(results named __heldout)")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: the config's)")
     parser.add_argument("--retriever", default="auto", help="whose top 5 are read (default: auto, the product's)")
     parser.add_argument("--contexts", default="chunks,sentences,answer",
@@ -56,16 +59,16 @@ def main() -> int:
             t0 = time.perf_counter()
             settings = EvalSettings(
                 fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=[args.retriever],
-                answer=True, answer_limit=args.limit, answer_retrievers=[args.retriever],
-                out=args.out / (model + ("__nochain" if args.no_chain else "")),
+                answer=True, answer_limit=args.limit, answer_skip=args.skip, answer_retrievers=[args.retriever],
+                out=args.out / (model + ("__nochain" if args.no_chain else "") + ("__heldout" if args.skip else "")),
                 cache_dir=ROOT / "bench" / "cache", name=name, llm=model, answer_contexts=args.contexts.split(","),
             )
             report = run_eval(settings, Config(llm_threads=args.threads, chain_questions=not args.no_chain))
             row = {mode: {k: v for k, v in s.items() if k != "predictions"} for mode, s in report["answers"].items()}
             record = {"model": model, "dataset": name, "retriever": args.retriever, "n": args.limit,
-                      "chain_questions": not args.no_chain,
+                      "chain_questions": not args.no_chain, "skipped": args.skip,
                       "peak_rss_mb": report["peak_rss_mb"], "seconds": round(time.perf_counter() - t0, 1), "modes": row}
-            result = result_name(name, model, args.retriever, args.no_chain)
+            result = result_name(name, model, args.retriever, args.no_chain, held_out=bool(args.skip))
             (args.out / result).write_text(json.dumps(record, indent=1))
             print(json.dumps({"model": model, "dataset": name,
                               **{m: (row[m]["f1"], row[m]["ttft_s_p50"]) for m in row}}), flush=True)
@@ -73,10 +76,10 @@ def main() -> int:
     return 0
 
 
-def result_name(dataset: str, model: str, retriever: str, no_chain: bool = False) -> str:
+def result_name(dataset: str, model: str, retriever: str, no_chain: bool = False, held_out: bool = False) -> str:
     # Results measured with hop before auto became the default keep their old names.
     name = f"{dataset}__{model}" if retriever == "hop" else f"{dataset}__{model}__{retriever}"
-    return f"{name}__nochain.json" if no_chain else f"{name}.json"
+    return name + ("__nochain" if no_chain else "") + ("__heldout" if held_out else "") + ".json"
 
 
 def write_summary(out: Path) -> None:
@@ -91,6 +94,7 @@ def write_summary(out: Path) -> None:
             if not s:
                 continue
             shown = mode + (" (whole questions)" if mode.endswith("+answer") and not r.get("chain_questions", True) else "")
+            shown += f" (held out: questions {r['skipped'] + 1}-{r['skipped'] + r['n']})" if r.get("skipped") else ""
             lines.append(
                 f"| {r['dataset']} | {r['model']} | {shown} | {s['em']} | {s['f1']} | {s['share_of_oracle_f1']} "
                 f"| {s['prompt_tokens_p50']} | {s['ttft_s_p50']} | {s['tokens_per_s_p50']} | {s['n']} | {r['peak_rss_mb']} |"

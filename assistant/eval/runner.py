@@ -43,6 +43,8 @@ class EvalSettings:
     ks: list[int] = field(default_factory=lambda: [2, 5, 10])
     answer: bool = False
     answer_limit: int | None = None
+    # Questions skipped before the answered ones: the ones after a tuned-on slice are held out.
+    answer_skip: int = 0
     answer_retrievers: list[str] | None = None  # default: all of `retrievers`
     limit: int | None = None
     out: Path = Path("eval-out")
@@ -337,7 +339,8 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
     top-5 passages read whole ("NAME") and as grounded sentences ("NAME+sentences"), plus
     closed-book (no sources) and oracle (the gold passages) prompts; with prompt tokens,
     time to first token and tokens per second per mode."""
-    questions = ds.questions[: settings.answer_limit] if settings.answer_limit else ds.questions
+    questions = ds.questions[settings.answer_skip:]
+    questions = questions[: settings.answer_limit] if settings.answer_limit else questions
     questions = [q for q in questions if q.answers]
     chosen = [n for n in (settings.answer_retrievers or list(per_question)) if n in per_question]
     modes = []
