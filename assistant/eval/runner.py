@@ -354,7 +354,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
     out = {}
     for mode in modes:
         scores: dict[str, list] = {"em": [], "f1": [], "rl": [], "prompt": [], "ttft": [], "tps": [], "shown": [],
-                                   "steps": []}
+                                   "steps": [], "said": []}
         rows = []
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
@@ -370,6 +370,9 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
                 if timing.get(key) is not None:
                     scores[key].append(timing[key])
             rows.append({"qid": q.qid, "pred": pred, "gold": q.answers[0], "f1": round(scores["f1"][-1], 3)})
+            if "said" in timing:  # the model's span before strict grounding cut it
+                scores["said"].append(token_f1(timing["said"], q.answers))
+                rows[-1]["said"] = timing["said"]
             progress(f"answer:{mode}", i + 1, len(questions))
         out[mode] = {
             "em": _pct(scores["em"]), "f1": _pct(scores["f1"]), "rouge_l": _pct(scores["rl"]), "n": len(scores["em"]),
@@ -381,6 +384,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
             # answer) and the share of questions answered in steps.
             "first_shown_s_p50": _median(scores["shown"], 3),
             "stepped_pct": _pct(scores["steps"]) if scores["steps"] else None,
+            "f1_before_cut": _pct(scores["said"]) if scores["said"] else None,
             "predictions": rows,
         }
     oracle_f1 = out["oracle"]["f1"] or 0.0
@@ -429,7 +433,8 @@ def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
     facts asked one at a time, a span no source sentence states cut (empty)."""
     answer = engine.answerer.ask(question, engine.retriever(retriever), 5)
     timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.get("to_first_token"),
-              "shown": answer.timings.get("first_shown"), "steps": float(bool(answer.steps))}
+              "shown": answer.timings.get("first_shown"), "steps": float(bool(answer.steps)),
+              "said": answer.short or answer.unsupported or ""}
     return answer.short or "", timing
 
 
