@@ -435,7 +435,9 @@ def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
     timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.get("to_first_token"),
               "shown": answer.timings.get("first_shown"), "steps": float(bool(answer.steps)),
               "said": answer.short or answer.unsupported or ""}
-    return answer.short or "", timing
+    # An open question gets a text answer, scored as it is shown; "I don't know" scores nothing.
+    shown = answer.short or ("" if answer.unknown or answer.abstained else answer.text)
+    return shown, timing
 
 
 def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:

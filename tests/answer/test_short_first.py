@@ -19,6 +19,12 @@ def test_question_kinds():
     assert question_kind("Which was built first, Tollan Bridge or Greyfield Mill?") == "choice"
     assert question_kind("Are the Nordvik Trio and Lumen Park from the same country?") == "yesno"
     assert question_kind("Why did the ferry lose its trade?") == "open"
+    assert question_kind("Describe what the council decided about the bridge?") == "open"
+    # A wh-word inside the question, and a question that opens with a statement.
+    assert question_kind("Dick Humbert played for an NFL team based in what state?") == "short"
+    assert question_kind("Jagdish Mali is father to which Bollywood actress?") == "short"
+    assert question_kind("The director Armando Iannucci has an OBE. Does the director Puneet Sira have one?") == "yesno"
+    assert question_kind("Are Christopher Newton and Frances M. Vega of the same nationality?") == "yesno"
     assert choice_options("Who was born first, Ada Lovelace or Mary Shelley?") == ["Ada Lovelace", "Mary Shelley"]
     assert choice_options("Who founded the town?") is None
 
