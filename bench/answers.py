@@ -68,8 +68,10 @@ def main() -> int:
             record = {"model": model, "dataset": name, "retriever": args.retriever, "n": args.limit,
                       "chain_questions": not args.no_chain, "skipped": args.skip,
                       "peak_rss_mb": report["peak_rss_mb"], "seconds": round(time.perf_counter() - t0, 1), "modes": row}
-            result = result_name(name, model, args.retriever, args.no_chain, held_out=bool(args.skip))
-            (args.out / result).write_text(json.dumps(record, indent=1))
+            result = args.out / result_name(name, model, args.retriever, args.no_chain, held_out=bool(args.skip))
+            if result.exists():  # the modes measured before and not now stay (each with its own n)
+                record["modes"] = {**json.loads(result.read_text())["modes"], **row}
+            result.write_text(json.dumps(record, indent=1))
             print(json.dumps({"model": model, "dataset": name,
                               **{m: (row[m]["f1"], row[m]["ttft_s_p50"]) for m in row}}), flush=True)
     write_summary(args.out)
