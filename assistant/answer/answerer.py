@@ -249,9 +249,12 @@ class Answerer:
         options compared here: the earlier or later one, or yes / no. None when a look-up
         finds nothing or the dates do not decide."""
         t0 = time.perf_counter()
-        found = [self._look_up(comparison, option, retriever, k, stop, on_draft, scope) for option in comparison.options]
-        if any(f is None for f in found):
-            return None
+        found = []
+        for option in comparison.options:
+            steps = self._look_up(comparison, option, retriever, k, stop, on_draft, scope)
+            if steps is None:
+                return None  # the other option's look-up would not decide anything
+            found.append(steps)
         if isinstance(comparison, Sameness):
             same = same_answer(found[0][-1].short, found[1][-1].short)
             short, shown, base = ("yes" if same else "no"), found[0] + found[1], found[0][-1]
