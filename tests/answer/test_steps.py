@@ -172,3 +172,16 @@ def test_the_chat_shows_the_steps_under_the_answer():
     mark_answer(body, {"short_answer": "Gothenburg", "steps": steps, "checks": []})
     assert body.plain.endswith("(looked up: Who is the founder of the Kestrel Hill Observatory? → Margarethe Olsson)")
     assert any(span.style == "bold" and span.end == len("Gothenburg") for span in body.spans)
+
+
+@pytest.mark.slow
+def test_the_eval_scores_the_ask_path_as_a_person_gets_it(engine):
+    """`assistant eval --answer-context answer`: the short answer of the whole ask path,
+    the first token shown (the first step's draft) and whether it went in steps."""
+    from assistant.eval.runner import _product_answer
+
+    shown, timing = _product_answer(engine, "auto", "Where was the founder of the Kestrel Hill Observatory born?")
+    assert "Gothenburg" in shown and "Gothenburg" in timing["said"]
+    assert timing["steps"] == 1.0 and 0 < timing["shown"] < timing["ttft"] and timing["prompt"] > 0
+    shown, timing = _product_answer(engine, "auto", "When did Harrowmere Halt station open?")
+    assert "1867" in shown and timing["steps"] == 0.0 and timing["shown"] == timing["ttft"]
