@@ -66,9 +66,12 @@ class LlamaGenerator:
 
         check_gguf(self.model_path)
         try:
+            # Flash attention: the prompt, which sets the time to the first token on a
+            # CPU, is evaluated about 10% faster (400 tokens, Qwen 0.5B, 2 threads).
             return Llama(
                 model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
                 n_threads_batch=self.threads, n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
+                flash_attn=True,
             )
         except ValueError as exc:  # llama.cpp refused the file (truncated, unknown architecture)
             raise ModelNotFound(f"llama.cpp could not load {self.model_path}: {exc}") from exc
