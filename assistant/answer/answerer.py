@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
-from .short import UNKNOWN, clean_span, question_kind, span_stream
+from .short import UNKNOWN, clean_span, question_kind, repeats, same_name, span_stream
 from .text import strip_lead_in
 from ..nlp.llm import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
@@ -151,10 +152,11 @@ class Answerer:
         strict grounding); `on_draft` the generated text not yet checked, after each token;
         `scope` keeps the sources to some folders, files or file types. A question that
         needs two facts in a row (chain.py) is asked one fact at a time."""
-        question = question.strip()
+        question, t0 = question.strip(), time.perf_counter()
         chain = split_chain(question) if self.chain else None
+        first = None  # the bridge a chain found, when its second step found nothing
         if chain is not None:
-            chained = self._ask_chained(question, chain, retriever, k, on_token, stop, on_draft, scope)
+            chained, first = self._ask_chained(question, chain, retriever, k, on_token, stop, on_draft, scope)
             if chained is not None:
                 return chained
         comparison = (split_comparison(question) or split_sameness(question)) if self.chain else None
@@ -162,10 +164,20 @@ class Answerer:
             compared = self._ask_compared(question, comparison, retriever, k, on_token, stop, on_draft, scope)
             if compared is not None:
                 return compared
-        return self._ask_one(question, retriever, k, on_token, stop, on_draft, scope)
+        spent = time.perf_counter() - t0  # on steps that found nothing, or did not decide
+        if first is None:
+            return _waited(self._ask_one(question, retriever, k, on_token, stop, on_draft, scope), spent, t0)
+        # Asked whole, the bridge is no answer ("George Waggner" to "Where was the director
+        # of film X born?"); when nothing else is found, say what was.
+        whole = self._ask_one(question, retriever, k, None, stop, on_draft, scope, not_answers=(first.short,))
+        if whole.unknown or whole.abstained:
+            whole = self._partial(question, chain, first, whole)
+        if on_token:
+            on_token(whole.text)
+        return _waited(whole, spent, t0, first)
 
     def _ask_one(self, question: str, retriever: Retriever, k: int, on_token, stop, on_draft, scope,
-                 context_tokens: int | None = None) -> Answer:
+                 context_tokens: int | None = None, not_answers: tuple[str, ...] = ()) -> Answer:
         t0 = time.perf_counter()
         with self.read_lock:
             if self.store.counts()["chunks"] == 0:
@@ -197,7 +209,7 @@ class Answerer:
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         if question_kind(question) != "open":
-            self._short_first(answer, sentences, on_token, stop, on_draft)
+            self._short_first(answer, sentences, on_token, stop, on_draft, not_answers)
         else:
             self._grounded_text(answer, on_token, stop, on_draft)
         # What the person waits for: retrieval, the context and the prompt, to the first token.
@@ -228,19 +240,33 @@ class Answerer:
 
     # -- two facts in a row ----------------------------------------------------------------
     def _ask_chained(self, question: str, chain: Chain, retriever: Retriever, k: int,
-                     on_token, stop, on_draft, scope) -> Answer | None:
+                     on_token, stop, on_draft, scope) -> tuple[Answer | None, Answer | None]:
         """The bridge first ("Who is the director of film X?"), then the question asked of
-        it; None when the bridge is not found (the question is then asked whole)."""
+        it: (the answer, the first step). No answer when the bridge is not found or nothing
+        is stated of it (the question is then asked whole)."""
         t0 = time.perf_counter()
         first = self._step(chain.inner, retriever, k, stop, on_draft, scope)
         if first is None:
-            return None
+            return None, None
         second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope)
         if not second.short or not second.citations:
-            return None  # nothing stated of the bridge: the question is asked whole
+            return None, first
         answer = combined_answer(question, second.short, [second, first], [first], second)
         return self._finish_steps(answer, t0, first.timings["total"] + second.timings.get("to_first_token", 0.0),
-                                  first.timings["to_first_token"], on_token)
+                                  first.timings["to_first_token"], on_token), first
+
+    def _partial(self, question: str, chain: Chain, first: Answer, whole: Answer) -> Answer:
+        """"I don't know", with the bridge the first step found and the sentence stating it."""
+        answer = combined_answer(question, None, [first], [first], whole)
+        cited = first.citations[0]
+        n = next(s.n for s in answer.sources if s.chunk.id == cited.chunk_id)
+        answer.citations = [dataclasses.replace(cited, n=n)]
+        answer.text = (f"{NO_ANSWER} They do say that {chain.phrase} is {first.short}: "
+                       + append_marker(" ".join(cited.text.split()), n))
+        answer.timings.update({key: whole.timings[key] for key in ("to_first_token", "total") if key in whole.timings})
+        answer.checks = []
+        self._check_entities(answer)
+        return answer
 
     def _ask_compared(self, question: str, comparison: Comparison | Sameness, retriever: Retriever, k: int,
                       on_token, stop, on_draft, scope) -> Answer | None:
@@ -303,8 +329,10 @@ class Answerer:
         return answer
 
     # -- the short answer first --------------------------------------------------------
-    def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft) -> None:
-        """The span, then the source sentence that states it (the span highlighted)."""
+    def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
+                     not_answers: tuple[str, ...] = ()) -> None:
+        """The span, then the source sentence that states it (the span highlighted). A span
+        that names what the question asks about, or one of `not_answers`, answers nothing."""
         blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings["_started"] = t1
@@ -324,6 +352,10 @@ class Answerer:
         if stop is not None and stop.is_set():
             return  # stopped: an unchecked span is not an answer
         if not span or span.lower() == UNKNOWN:
+            self._emit(answer, NO_ANSWER, on_token)
+            return
+        if not_an_answer(answer.question, span, not_answers):
+            answer.unsupported = span  # what the model said, not shown as an answer
             self._emit(answer, NO_ANSWER, on_token)
             return
         answer.short = span
@@ -422,6 +454,10 @@ class Answerer:
         sentences = answer_sentences(answer.text)
         for i, sentence in enumerate(sentences):
             numbers = [n for n in cited_numbers(sentence) if n in by_n]
+            if not numbers and ABSTENTION.match(sentence):
+                checks.append({"sentence": sentence, "supported": True, "reason": ""})
+                kept.append(sentence)
+                continue
             if not numbers and i + 1 < len(sentences):
                 # "1898." before the sentence that states it: backed by what that one cites.
                 numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
@@ -445,6 +481,25 @@ class Answerer:
             else:
                 left = set(cited_numbers(answer.text))
                 answer.citations = [c for c in answer.citations if c.n in left]
+
+
+def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None) -> Answer:
+    """Timings from when the question was asked: the steps tried before it was asked whole
+    count. The first step's draft (when it found its bridge) was shown first."""
+    if "to_first_token" in answer.timings:
+        answer.timings["to_first_token"] += spent
+        answer.timings["first_shown"] = first.timings["to_first_token"] if first else answer.timings["to_first_token"]
+    answer.timings["total"] = time.perf_counter() - t0
+    return answer
+
+
+def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:
+    """A span that repeats the question's own name ("Lisbeth Palme" to "What is the place of
+    birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
+    question that offers options ("X or Y") is answered by one of its own words."""
+    if any(same_name(span, other) for other in not_answers if other):
+        return True
+    return question_kind(question) == "short" and not re.search(r"\bor\b", question) and repeats(span, question)
 
 
 def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:

@@ -126,6 +126,25 @@ def clean_span(text: str) -> str:
     return text.strip().rstrip(".").strip()
 
 
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def repeats(span: str, text: str) -> bool:
+    """Does `span` only repeat words of `text`, in a run ("Lisbeth Palme" for "the place of
+    birth of Lisbeth Palme's husband")? Such a span names what was asked about, not an answer."""
+    said, within = words(span), words(text)
+    return bool(said) and any(within[i:i + len(said)] == said for i in range(len(within) - len(said) + 1))
+
+
+def same_name(a: str, b: str) -> bool:
+    """One name inside the other, word for word ("Roger" and "Roger Miller")."""
+    return bool(words(a)) and bool(words(b)) and (repeats(a, b) or repeats(b, a))
+
+
 def span_stream(generator, question: str, blocks: list[str], max_tokens: int = 24, stop=None):
     """The short answer, streamed; options are enforced by a grammar where the question
     names them (a comparison) or asks yes or no."""

@@ -111,6 +111,36 @@ def test_dates_are_read_and_compared_to_the_day():
     assert decided(later, [(1815, 12, 10), (1797, 8, 30)]) == 0
 
 
+@pytest.mark.parametrize("question, span, bridges, rejected", [
+    # The name the question asks about is not its answer.
+    ("What is the place of birth of Lisbeth Palme's husband?", "Lisbeth Palme", (), True),
+    ("Who is Raghnall Mac Ruaidhrí's paternal grandfather?", "Raghnall Mac Ruaidhrí", (), True),
+    ("Where was George Waggner born?", "George Waggner", (), True),
+    # Asked whole after its first step, a chain's bridge is not the answer either.
+    ("Where was the director of film The Outlaw Express born?", "George Waggner", ("George Waggner",), True),
+    ("Who is the child of the performer of song Me And Bobby Mcgee?", "Roger", ("Roger Miller",), True),
+    # Answers.
+    ("Where was the director of film The Outlaw Express born?", "Santa Rosa", ("George Waggner",), False),
+    ("What is the place of birth of Lisbeth Palme's husband?", "Stockholm", (), False),
+    ("Who is the mother of the director of film Atomised?", "Gisela Elsner", ("Oskar Roehler",), False),
+    # A question that offers its options is answered with one of its own words.
+    ("Which magazine was started first Arthur's Magazine or First for Women?", "Arthur's Magazine", (), False),
+    ("Was Wren & Daughters or the Kestrel Hill Observatory founded first?", "Wren & Daughters", (), False),
+])
+def test_a_span_that_repeats_the_question_or_its_bridge_answers_nothing(question, span, bridges, rejected):
+    from assistant.answer.answerer import not_an_answer
+
+    assert not_an_answer(question, span, bridges) is rejected
+
+
+def test_names_match_word_for_word():
+    from assistant.answer.short import repeats, same_name
+
+    assert same_name("Roger", "Roger Miller") and same_name("roger miller", "Roger Miller")
+    assert not same_name("Rogers", "Roger Miller") and not same_name("", "Roger Miller")
+    assert repeats("Palme", "Lisbeth Palme's husband") and not repeats("Palme husband", "Lisbeth Palme's husband")
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
     from assistant.config import Config
@@ -135,6 +165,22 @@ def test_the_bridge_is_found_first_and_both_facts_are_cited(engine):
     assert answer.text.startswith(answer.short) and f"[{stated.n}]" in answer.text and f"[{bridge.n}]" in answer.text
     assert answer.checks and all(ch["supported"] for ch in answer.checks), answer.checks
     assert answer.as_dict()["steps"] == answer.steps
+
+
+@pytest.mark.slow
+def test_a_chain_whose_second_fact_is_missing_says_what_it_found(engine):
+    """The folder names the observatory's founder but not her mother: the answer is "I don't
+    know", with the bridge that was found and the sentence that states it, never the
+    founder's name given as her mother."""
+    answer = engine.ask("Who was the mother of the founder of the Kestrel Hill Observatory?")
+    assert answer.unknown and answer.short is None, answer.text
+    (step,) = answer.steps
+    assert "Olsson" in step["answer"]
+    assert "They do say that the founder of the Kestrel Hill Observatory is Margarethe Olsson" in answer.text
+    (cited,) = answer.citations
+    assert "Olsson" in cited.text and f"[{cited.n}]" in answer.text
+    assert load(Path(cited.path)).text[cited.start:cited.end] == cited.text
+    assert answer.timings["first_shown"] <= answer.timings["to_first_token"] <= answer.timings["total"]
 
 
 @pytest.mark.slow
