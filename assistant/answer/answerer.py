@@ -496,10 +496,15 @@ def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None
 def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:
     """A span that repeats the question's own name ("Lisbeth Palme" to "What is the place of
     birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
-    question that offers options ("X or Y") is answered by one of its own words."""
+    question that offers options ("X or Y", "out of X and Y", "born first") is answered by
+    one of its own words."""
     if any(same_name(span, other) for other in not_answers if other):
         return True
-    return question_kind(question) == "short" and not re.search(r"\bor\b", question) and repeats(span, question)
+    offers_options = _OFFERS_OPTIONS.search(question) or split_comparison(question)
+    return question_kind(question) == "short" and not offers_options and repeats(span, question)
+
+
+_OFFERS_OPTIONS = re.compile(r"\b(or|either|both|between|out of|first|last|earlier|later|older|younger)\b", re.IGNORECASE)
 
 
 def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:

@@ -126,6 +126,7 @@ def test_dates_are_read_and_compared_to_the_day():
     # A question that offers its options is answered with one of its own words.
     ("Which magazine was started first Arthur's Magazine or First for Women?", "Arthur's Magazine", (), False),
     ("Was Wren & Daughters or the Kestrel Hill Observatory founded first?", "Wren & Daughters", (), False),
+    ("Who was born first out of Aivar Kuusmaa and Andy Summers?", "Aivar Kuusmaa", (), False),
 ])
 def test_a_span_that_repeats_the_question_or_its_bridge_answers_nothing(question, span, bridges, rejected):
     from assistant.answer.answerer import not_an_answer
