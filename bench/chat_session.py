@@ -56,6 +56,9 @@ def main() -> int:
         rows.append({
             "question": q.question, "answer": answer.text, "short": answer.short, "gold": q.answers[0],
             "first_token_s": round(answer.timings.get("to_first_token", 0.0), 3),
+            # A stepped answer shows its first step's draft before its own first token.
+            "first_shown_s": round(answer.timings.get("first_shown", answer.timings.get("to_first_token", 0.0)), 3),
+            "steps": len(answer.steps),
             "total_s": round(answer.timings["total"], 3), "prompt_tokens": answer.tokens.get("prompt"),
             "cached_tokens": answer.tokens.get("prompt_cached"), "flagged": len(answer.flagged),
         })
@@ -64,6 +67,8 @@ def main() -> int:
         "llm": args.llm, "threads": engine.generator.threads, "context": args.context, "index": str(index),
         "questions": len(rows), "load_and_prime_s": round(load_s, 2),
         "first_token_s_p50": round(float(np.median(first)), 3), "first_token_s_p95": round(float(np.quantile(first, 0.95)), 3),
+        "first_shown_s_p50": round(float(np.median([r["first_shown_s"] for r in rows])), 3),
+        "stepped": sum(1 for r in rows if r["steps"]),
         "total_s_p50": round(float(np.median([r["total_s"] for r in rows])), 3),
         "prompt_tokens_p50": float(np.median([r["prompt_tokens"] for r in rows])),
         "cached_tokens_p50": float(np.median([r["cached_tokens"] for r in rows])),
