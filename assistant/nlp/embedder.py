@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from functools import cached_property
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from .query_encoder import QueryEncoder, UnsupportedModel, is_mean_pooled
 
 # Past this many texts, batched encoding is worth its start-up.
 FEW_TEXTS = 256
+FEW_KEPT = 4096  # sentence vectors kept between calls (1.5 KB each)
 # How documents are embedded: "onnx-int8" (the model exported and quantised locally, about
 # 1.9x torch on a CPU; nlp/onnx_encoder.py) or "torch" (sentence-transformers, float32).
 BACKENDS = ("onnx-int8", "torch")
@@ -37,6 +39,9 @@ class Embedder:
         self._device = device
         self.batch_size = batch_size
         self._lock = threading.Lock()
+        # Sentences recur from one model call to the next (a stepped answer's steps and its
+        # fallback, a follow-up): their vectors are kept, most recent last.
+        self._few: OrderedDict[str, np.ndarray] = OrderedDict()
         self.tokens_embedded = 0
         self._float_graph: FloatQueryEncoder | None = None
 
@@ -168,7 +173,15 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            return np.stack([encoder.encode_one(t) for t in texts])
+            for text in texts:
+                if text in self._few:
+                    self._few.move_to_end(text)
+                else:
+                    self._few[text] = encoder.encode_one(text)
+            vecs = np.stack([self._few[t] for t in texts])
+            while len(self._few) > FEW_KEPT:
+                self._few.popitem(last=False)
+            return vecs
 
     def encode_one(self, text: str) -> np.ndarray:
         encoder = self.question_encoder()

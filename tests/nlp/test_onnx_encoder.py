@@ -78,3 +78,22 @@ def test_questions_go_through_the_float_graph_and_get_the_float_vector(embedder)
 def test_unknown_backend_is_refused(embedder):
     with pytest.raises(ValueError, match="unknown embedding backend"):
         Embedder(embedder.model_dir, backend="tensorflow")
+
+
+def test_few_texts_keep_their_vectors_between_calls(embedder, monkeypatch):
+    """A stepped answer embeds many of the same sentences again: they are encoded once,
+    and what is kept stays bounded."""
+    import assistant.nlp.embedder as embedder_module
+
+    texts = [q for q, _ in QUESTIONS]
+    first = embedder.encode_few(texts)
+    encoder = embedder.question_encoder()
+    calls = []
+    monkeypatch.setattr(encoder, "encode_one", lambda text: calls.append(text) or np.zeros(embedder.dim, np.float32))
+    again = embedder.encode_few(list(reversed(texts)) + ["a sentence not seen before"])
+    assert calls == ["a sentence not seen before"]
+    assert np.array_equal(again[: len(texts)], first[::-1])
+    monkeypatch.setattr(embedder_module, "FEW_KEPT", 2)
+    embedder.encode_few(["one more sentence"])
+    assert len(embedder._few) == 2 and "one more sentence" in embedder._few
+    embedder._few.clear()  # the zero vectors above are no one's
