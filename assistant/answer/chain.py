@@ -99,11 +99,19 @@ def split_chain(question: str) -> Chain | None:
                 continue  # the name is longer than the pattern saw, or a possessive
             phrase = q[m.start():end] if pattern is _OF_PHRASE else q[m.start(): m.end()]
             outer = q[: m.start()] + "BRIDGE" + q[(end if pattern is _OF_PHRASE else m.end()):]
+            if _ASKS_FOR_BRIDGE.match(outer):
+                return None  # what is asked is this bridge; the rest only describes it
             if not _asks_more(outer):
                 continue
             inner = f"{_asker(relation)} {phrase}?" if pattern is _OF_PHRASE else f"{_asker(relation)} {name}'s {relation}?"
             return Chain(inner=inner, outer=outer, phrase=phrase)
     return None
+
+
+# "Name BRIDGE, who was the daughter of ...": what follows describes the bridge, which is
+# itself the answer ("Who was BRIDGE married to?" asks a second fact).
+_ASKS_FOR_BRIDGE = re.compile(r"^\s*(?:name|identify|who\s+(?:is|was))\s+BRIDGE\s*(?:,|\?|\b(?:who|that|which)\b)",
+                              re.IGNORECASE)
 
 
 def _plural(relation: str) -> bool:

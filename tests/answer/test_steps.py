@@ -41,9 +41,17 @@ def test_a_two_fact_question_splits_at_its_bridge(question, inner, outer):
     "Who is the spouse of Big Eye's main director?",
     "What language were books translated into during the era of Haymo of Faversham?",
     "Why did John Middleton Murry's wife die?",  # not a short answer
+    # The bridge is the answer; the rest describes it.
+    "Name the mother of Edward Stafford, 4th Baron Stafford, who was the daughter of the English nobleman Edward Stanley?",
+    "Who was the founder of the Kestrel Hill Observatory, who was born in Gothenburg?",
 ])
 def test_a_one_fact_or_unclear_question_is_asked_whole(question):
     assert split_chain(question) is None
+
+
+def test_a_second_fact_asked_of_the_bridge_still_chains():
+    chain = split_chain("Who was the director of film The Outlaw Express married to?")
+    assert chain is not None and chain.outer == "Who was BRIDGE married to?"
 
 
 @pytest.mark.parametrize("question, options, asked, earliest, bridge", [
