@@ -23,7 +23,7 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
-from .short import UNKNOWN, clean_span, question_kind, repeats, same_name, span_stream
+from .short import UNKNOWN, clean_span, question_kind, repeats, span_stream
 from .text import strip_lead_in
 from ..nlp.llm import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
@@ -454,12 +454,9 @@ class Answerer:
         sentences = answer_sentences(answer.text)
         for i, sentence in enumerate(sentences):
             numbers = [n for n in cited_numbers(sentence) if n in by_n]
-            if not numbers and ABSTENTION.match(sentence):
-                checks.append({"sentence": sentence, "supported": True, "reason": ""})
-                kept.append(sentence)
-                continue
-            if not numbers and i + 1 < len(sentences):
-                # "1898." before the sentence that states it: backed by what that one cites.
+            if not numbers and i + 1 < len(sentences) and not ABSTENTION.match(sentence):
+                # "1898." before the sentence that states it: backed by what that one cites
+                # (a refusal before "They do say that ... [1]" claims nothing of [1]).
                 numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
             if not numbers:
                 refusal = bool(ABSTENTION.match(sentence))
@@ -498,7 +495,7 @@ def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -
     birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
     question that offers options ("X or Y", "out of X and Y", "born first") is answered by
     one of its own words."""
-    if any(same_name(span, other) for other in not_answers if other):
+    if any(same_answer(span, other) for other in not_answers if other):
         return True
     offers_options = _OFFERS_OPTIONS.search(question) or split_comparison(question)
     return question_kind(question) == "short" and not offers_options and repeats(span, question)

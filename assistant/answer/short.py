@@ -140,11 +140,6 @@ def repeats(span: str, text: str) -> bool:
     return bool(said) and any(within[i:i + len(said)] == said for i in range(len(within) - len(said) + 1))
 
 
-def same_name(a: str, b: str) -> bool:
-    """One name inside the other, word for word ("Roger" and "Roger Miller")."""
-    return bool(words(a)) and bool(words(b)) and (repeats(a, b) or repeats(b, a))
-
-
 def span_stream(generator, question: str, blocks: list[str], max_tokens: int = 24, stop=None):
     """The short answer, streamed; options are enforced by a grammar where the question
     names them (a comparison) or asks yes or no."""

@@ -88,12 +88,13 @@ def test_few_texts_keep_their_vectors_between_calls(embedder, monkeypatch):
     texts = [q for q, _ in QUESTIONS]
     first = embedder.encode_few(texts)
     encoder = embedder.question_encoder()
-    calls = []
-    monkeypatch.setattr(encoder, "encode_one", lambda text: calls.append(text) or np.zeros(embedder.dim, np.float32))
-    again = embedder.encode_few(list(reversed(texts)) + ["a sentence not seen before"])
-    assert calls == ["a sentence not seen before"]
+    calls, encode_one = [], encoder.encode_one
+    monkeypatch.setattr(encoder, "encode_one", lambda text: calls.append(text) or encode_one(text))  # counts, then encodes
+    new = "a sentence not seen before"
+    again = embedder.encode_few(list(reversed(texts)) + [new])
+    assert calls == [new]
     assert np.array_equal(again[: len(texts)], first[::-1])
+    assert float(again[-1] @ QueryEncoder(embedder.model_dir).encode_one(new)) > 0.99999
     monkeypatch.setattr(embedder_module, "FEW_KEPT", 2)
     embedder.encode_few(["one more sentence"])
-    assert len(embedder._few) == 2 and "one more sentence" in embedder._few
-    embedder._few.clear()  # the zero vectors above are no one's
+    assert list(embedder._few) == [new, "one more sentence"]
