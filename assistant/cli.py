@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -18,6 +15,7 @@ from . import models
 from .config import Config, ConfigError, default_config_path
 from .nlp.extract import EXTRACTORS
 from .safetext import clean, json_text, show_path
+from .store.disk import WRITE_ERRORS, disk_trouble
 
 console = Console()
 err_console = Console(stderr=True)
@@ -61,65 +59,6 @@ def _fail(message: str, code: int = 1):
 # read-only (EX_IOERR of sysexits.h). 1 is a command that failed otherwise (or an index run
 # with files that could not be indexed), 2 a usage error, 130 Ctrl-C.
 DISK_EXIT = 74
-_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 8, 10, 13
-
-
-def _statvfs(path: Path):
-    """os.statvfs of `path`, or of its nearest parent that exists; None if none answers."""
-    if not hasattr(os, "statvfs"):
-        return None
-    for p in (path, *path.parents):
-        try:
-            return os.statvfs(p)
-        except OSError:
-            continue
-    return None
-
-
-def disk_trouble(exc: BaseException, index_dir: Path, command: str | None) -> str | None:
-    """The one line to print when `exc` says the disk under the index (or under the file
-    it names) is full, over quota or read-only; None for any other error.
-
-    Recognised: an OSError with errno ENOSPC, EDQUOT or EROFS; an sqlite3.OperationalError
-    of a full disk ("database or disk is full"), of a read-only database on a read-only
-    file system, or a disk I/O error where less than 1 MiB is left (SQLite cannot extend
-    its shared-memory file on a full disk). SQLite has rolled its transaction back."""
-    where = Path(index_dir)
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
-        kind = {errno.ENOSPC: "full", errno.EDQUOT: "quota", errno.EROFS: "read-only"}[exc.errno]
-        reason = exc.strerror or os.strerror(exc.errno)
-        named = Path(os.path.abspath(exc.filename)) if isinstance(exc.filename, str) else None
-        if named is not None and not named.is_relative_to(where):
-            where = named.parent  # not the index: a file elsewhere
-    elif isinstance(exc, sqlite3.OperationalError):
-        code = getattr(exc, "sqlite_errorcode", None)
-        primary = code & 0xFF if isinstance(code, int) else None
-        text = str(exc).lower()
-        st = _statvfs(where)
-        if primary == _SQLITE_FULL or "database or disk is full" in text:
-            kind = "full"
-        elif (primary == _SQLITE_READONLY or "readonly database" in text) and st and st.f_flag & os.ST_RDONLY:
-            kind = "read-only"
-        elif (primary == _SQLITE_IOERR or "disk i/o error" in text) and st and st.f_bavail * st.f_frsize < 1 << 20:
-            kind = "full"
-        else:
-            return None
-        reason = os.strerror(errno.EROFS if kind == "read-only" else errno.ENOSPC)
-    else:
-        return None
-    shown_where = show_path(where)
-    kept = ("nothing indexed so far was lost" if command in ("index", "watch", None)
-            else "the index is as it was" if command in ("ask", "search", "status", "export")
-            else "what was done so far is kept")
-    if kind == "read-only":
-        return (f"the file system holding {shown_where} is read-only ({reason}); make it writable or "
-                f"choose another --index, then run the command again — {kept}")
-    if kind == "quota":
-        return (f"your disk quota for {shown_where} is used up ({reason}); free some space and run the "
-                f"command again — {kept}")
-    return f"the disk holding {shown_where} is full ({reason}); free some space and run the command again — {kept}"
-
-
 def _fail_on_disk(message: str):
     """Print the disk's trouble as one line (never wrapped) and exit with DISK_EXIT."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
@@ -136,7 +75,7 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except (OSError, sqlite3.OperationalError) as exc:
+        except WRITE_ERRORS as exc:
             obj = ctx.obj
             if not isinstance(obj, Context):
                 raise
@@ -312,7 +251,7 @@ def _keep_answer(chats, conversation: int | None, answer, index_dir: Path) -> tu
     that is full or read-only the answer is still shown: (None, why it was not kept)."""
     try:
         return chats.record(conversation, answer), ""
-    except (OSError, sqlite3.OperationalError) as exc:
+    except WRITE_ERRORS as exc:
         trouble = disk_trouble(exc, index_dir, "ask")
         if trouble is None:
             raise

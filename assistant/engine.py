@@ -3,7 +3,6 @@ terminal UI talk to (index, ask, status, forget)."""
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from functools import cached_property
@@ -23,14 +22,11 @@ from .retrieve import Resources, Retriever, make
 from .retrieve.base import ReadsClassVectors
 from .retrieve.scope import Scope, scoped_search
 from .store import Index
+from .store.lockfile import to_stderr
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
 # sentences come from the faster senter pass of the chunker).
 PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner")
-
-
-def _to_stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 class Engine:
@@ -181,7 +177,7 @@ class Engine:
             if not store.read_only:
                 store.keep_class_vectors()
             return
-        note = self.on_note or _to_stderr
+        note = self.on_note or to_stderr
         note(f"{retriever} reads the entity classes' vectors: computing them for this index, once "
              f"({len(missing):,} classes)…")
         with self._writer:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
-from .short import UNKNOWN, clean_span, question_kind, repeats, span_stream
+from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .text import strip_lead_in
 from ..nlp.llm import Generator
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
@@ -497,11 +496,8 @@ def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -
     one of its own words."""
     if any(same_answer(span, other) for other in not_answers if other):
         return True
-    offers_options = _OFFERS_OPTIONS.search(question) or split_comparison(question)
+    offers_options = mentions_options(question) or split_comparison(question)
     return question_kind(question) == "short" and not offers_options and repeats(span, question)
-
-
-_OFFERS_OPTIONS = re.compile(r"\b(or|either|both|between|out of|first|last|earlier|later|older|younger)\b", re.IGNORECASE)
 
 
 def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:

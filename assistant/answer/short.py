@@ -93,6 +93,16 @@ def choice_options(question: str) -> list[str] | None:
     return options
 
 
+def mentions_options(question: str) -> bool:
+    """Does the question speak of options ("X or Y", "out of X and Y", "born first"), even
+    where `choice_options` cannot list them? Its answer may be one of its own words."""
+    return bool(_MENTIONS_OPTIONS.search(question))
+
+
+_MENTIONS_OPTIONS = re.compile(r"\b(or|either|both|between|out of|first|last|earlier|later|older|younger)\b",
+                               re.IGNORECASE)
+
+
 def span_messages(question: str, blocks: list[str]) -> list[dict]:
     if not blocks:
         return [{"role": "system", "content": CLOSED_SYSTEM}, {"role": "user", "content": f"Question: {question}\nAnswer:"}]

@@ -19,7 +19,8 @@ class LockTimeout(Exception):
     pass
 
 
-def _to_stderr(message: str) -> None:
+def to_stderr(message: str) -> None:
+    """A note for the person at the terminal, on stderr so that it never mixes with output."""
     print(message, file=sys.stderr, flush=True)
 
 
@@ -64,7 +65,7 @@ class FileLock:
                 if not blocking:
                     self._mutex.release()
                     return False
-                (on_wait or _to_stderr)(wait_message or f"waiting for the lock {self.path}…")
+                (on_wait or to_stderr)(wait_message or f"waiting for the lock {self.path}…")
                 deadline = None if timeout is None else time.monotonic() + timeout
                 while not self._try():
                     if deadline is not None and time.monotonic() >= deadline:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from ..answer.conversation import Conversations
 from ..answer.export import conversation_markdown
 from ..answer.prompt import NO_ANSWER
 from ..engine import Engine
+from ..store.disk import WRITE_ERRORS, disk_refusal, disk_state
 from ..store.history import History
 from ..sync import IndexRun, run_index, watch_folders
 from ..watch import FolderWatcher
@@ -346,11 +346,13 @@ class AssistantApp(App):
 
     def _kept(self, write: Callable):
         """A write to the conversation history; on a full or read-only disk the person is
-        told it was not kept and the chat goes on (None)."""
+        told it was not kept, in the CLI's words, and the chat goes on (None)."""
         try:
             return write()
-        except (OSError, sqlite3.OperationalError) as exc:
-            self._notify_from_any_thread(f"{exc}; the chat goes on, but this is not kept",
+        except WRITE_ERRORS as exc:
+            refusal = disk_refusal(exc, self.engine.index_dir)
+            trouble = disk_state(*refusal) if refusal else f"it could not be written ({exc})"
+            self._notify_from_any_thread(f"{trouble}; the chat goes on, but this is not kept",
                                          title="not kept in the history", severity="warning", timeout=10)
             return None
 
