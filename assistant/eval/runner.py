@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from ..config import Config
+from ..store.private import private_file
 from .datasets import Dataset, gold_groups, load_dataset
 from ..answer.short import SPAN_SYSTEM
 from .metrics import answer_coverage, answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
@@ -242,7 +243,7 @@ def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) 
         **engine.extractor_costs(),
     }
     build["index_bytes"] = engine.index.size_on_disk()
-    build_record.write_text(json.dumps(build, indent=2))
+    private_file(build_record).write_text(json.dumps(build, indent=2))  # as private as the index beside it
     return build
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from assistant.config import Config
 from assistant.eval.runner import EvalSettings, run_eval
+from assistant.store.private import readable_by_others
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,7 @@ def test_eval_builds_per_extractor_and_reuses(small_hotpotqa, tmp_path):
     written = json.loads((tmp_path / "out" / "one.json").read_text())
     assert written["per_question"]["slim"][0]["ranked"]
     assert (tmp_path / "out" / "one.md").read_text().startswith("### one (hotpotqa)")
+    assert readable_by_others(Path(idx["dir"])) == []  # the cache holds the corpus's text: the owner's alone
     # The same settings again: the cached index; another extractor: an index of its own.
     again = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["dense"], extractor="spacy"), Config())
     assert again["index"]["reused"] and again["index"]["dir"] == idx["dir"]
