@@ -168,6 +168,11 @@ class SpacyExtractor:
         self.nlp = nlp
         self.batch_size = batch_size
         self.noun_heads = noun_heads
+        # The graph reads the lemmas of a few tokens (noun heads, verbs): they are found
+        # for those alone, as the pipeline's lemmatizer would (it lemmatizes every token).
+        lemmatizer = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.pipe_names else None
+        self._skipped = ["lemmatizer"] if lemmatizer is not None else []
+        self._lemma = _lazy_lemma(lemmatizer)
 
     @classmethod
     def from_context(cls, context: BuildContext) -> SpacyExtractor:
@@ -175,21 +180,30 @@ class SpacyExtractor:
 
     def extract(self, texts: list[str], offsets: list[int]) -> list[SentenceGraph]:
         graphs = []
-        for doc, base in zip(self.nlp.pipe(texts, batch_size=self.batch_size), offsets):
+        for doc, base in zip(self.nlp.pipe(texts, batch_size=self.batch_size, disable=self._skipped), offsets):
             graphs.append(self._graph(doc, base))
         return graphs
 
     def _graph(self, doc, base: int) -> SentenceGraph:
-        return _GraphBuilder(doc, base).build(self.noun_heads)
+        return _GraphBuilder(doc, base, self._lemma).build(self.noun_heads)
+
+
+def _lazy_lemma(lemmatizer) -> Callable:
+    """A token's lemma: the one the attribute ruler set (exceptions such as "n't"), else
+    the lemmatizer's for that token, else the lemma the Doc holds (none: "")."""
+    if lemmatizer is None:
+        return lambda tok: tok.lemma_
+    return lambda tok: tok.lemma_ if tok.lemma else lemmatizer.lemmatize(tok)[0]
 
 
 class _GraphBuilder:
     """One sentence's graph from its spaCy Doc: mentions first (each token in one mention
     at most), then the actions whose dependency roles point at them."""
 
-    def __init__(self, doc, base: int):
+    def __init__(self, doc, base: int, lemma: Callable = lambda tok: tok.lemma_):
         self.doc = doc
         self.base = base  # the sentence's offset in its document
+        self.lemma = lemma
         self.g = SentenceGraph()
         self.token_mention: dict[int, int] = {}  # token index -> mention index
         self.time_tokens: dict[int, str] = {}  # token index -> the date/time entity's text
@@ -203,7 +217,7 @@ class _GraphBuilder:
         self.add_actions()
         g = self.g
         g.next_edges = [(i, i + 1) for i in range(len(g.actions) - 1)]
-        g.subject = _named_subject(self.doc, self.base)
+        g.subject = _named_subject(self.doc, self.base, self.lemma)
         return g
 
     def add(self, start_tok: int, end_tok: int, kind: str, proper: bool = True) -> None:
@@ -264,11 +278,12 @@ class _GraphBuilder:
         for chunk in self.doc.noun_chunks:
             head = chunk.root
             if head.pos_ == "NOUN" and head.i not in self.token_mention and not head.is_stop and head.is_alpha:
-                key = entity_key(head.lemma_ or head.text, proper=False)
+                lemma = self.lemma(head)
+                key = entity_key(lemma or head.text, proper=False)
                 if key and len(key) > 2:
                     idx = len(self.g.mentions)
                     self.g.mentions.append(Mention(base + head.idx, base + head.idx + len(head.text), head.text,
-                                                   key, "NOUN", head.lemma_))
+                                                   key, "NOUN", lemma))
                     self.token_mention[head.i] = idx
 
     def add_actions(self) -> None:
@@ -276,7 +291,7 @@ class _GraphBuilder:
         base = self.base
         verbs = [t for t in self.doc if t.pos_ in ("VERB", "AUX") and t.dep_ != "aux" and t.dep_ != "auxpass"]
         for v in verbs:
-            action = Action(base + v.idx, base + v.idx + len(v.text), v.text, v.lemma_.lower())
+            action = Action(base + v.idx, base + v.idx + len(v.text), v.text, self.lemma(v).lower())
             passive = any(c.dep_ == "auxpass" for c in v.children)
             for child in v.children:
                 role, arg = self.role(child, passive)
@@ -330,7 +345,7 @@ _SUBJECT_ENDS = {"(", ",", ";", "–", "—", "["}
 _SUBJECT_ASIDES = ("appos", "acl", "relcl")
 
 
-def _named_subject(doc, base: int, max_tokens: int = 12) -> tuple[int, int] | None:
+def _named_subject(doc, base: int, lemma: Callable, max_tokens: int = 12) -> tuple[int, int] | None:
     """The span of the root's subject, cut before an aside ("Luis Mandoki (born 1954)",
     "Ann Lee, the chair,"), when it names something: a named entity, a proper noun, or
     capitalised words past the first ("When a Man Loves a Woman"), or in "X is a Y" a
@@ -360,7 +375,7 @@ def _named_subject(doc, base: int, max_tokens: int = 12) -> tuple[int, int] | No
     if not tokens or len(tokens) > max_tokens:
         return None
     # A capitalised first word counts in a definition only ("Airheads is a 1994 film").
-    first = 0 if root.lemma_ == "be" else 1
+    first = 0 if lemma(root) == "be" else 1
     named = any(t.pos_ == "PROPN" or t.ent_type_ in ENTITY_LABELS for t in tokens) or any(
         t.is_title and not t.is_stop for t in tokens[first:])
     if not named:
