@@ -314,11 +314,7 @@ class HopRetriever:
         self.dense = DenseRetriever(res)
 
     def home(self, graph: EntityGraph, row: int) -> list[int]:
-        titled = graph.title_chunks.get(row)
-        if titled:
-            return titled
-        chunks = graph.chunks_of(row)
-        return [int(c) for c in chunks] if len(chunks) <= self.rare_df else []
+        return graph.home_chunks(row, self.rare_df)
 
     def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
         """chunk column -> how the question's entities reached it (bonus, linked, via)."""

@@ -5,6 +5,7 @@ rebuilt whenever the index changes (cheap: one pass over the mentions table)."""
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,6 +24,10 @@ KIND_WEIGHT = {"TITLE": 3.0, "ABOUT": 3.0, "COREF": 1.0, "NOUN": 0.5}
 # sentence is about it.
 HOME_KINDS = ("TITLE", "ABOUT")
 MAX_NGRAM = 8
+# A name written plainly ("Richard Wright") stands for at most this many titled classes
+# that add a disambiguation to it ("Richard Wright (author)"); more, and it is too common.
+MAX_VARIANTS = 4
+_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 # Documents written this long before a graph was built are read again when it is updated:
 # a write that committed while the graph was being read is not missed.
 CLOCK_SLACK_S = 2.0
@@ -146,9 +151,36 @@ class EntityGraph:
         self.ce = self.ec.T.tocsr()
         home = keep & homes
         self.title_chunks = _grouped(rows[home], cols[home])
+        self.variants = self._titled_variants()
         self.df = np.diff(self.ec.indptr)  # chunks per entity
         n = max(1, len(self.chunk_ids))
         self.idf = np.log((n + 1) / (self.df + 0.5)).astype(np.float32)
+
+    def _titled_variants(self) -> dict[str, list[int]]:
+        """key of a plain name -> the titled classes that add a disambiguation to it: a
+        title's "(author)" or "(1968 film)" is not written where the thing is named."""
+        out: dict[str, list[int]] = {}
+        for row in self.title_chunks:
+            name = self.names[row]
+            if name.endswith(")"):
+                plain = _DISAMBIGUATION.sub("", name)
+                key = entity_key(plain, proper=True) if plain else ""
+                if key and key != self.key_of_row[row]:
+                    out.setdefault(key, []).append(row)
+        return {key: sorted(rows) for key, rows in out.items() if len(rows) <= MAX_VARIANTS}
+
+    def home_chunks(self, row: int, rare_df: int) -> list[int]:
+        """The chunks about a class: its title's; else those of the titled classes that
+        disambiguate its name ("Richard Wright" -> "Richard Wright (author)"); else, for a
+        class named in at most `rare_df` chunks, every chunk that names it."""
+        titled = self.title_chunks.get(row)
+        if titled:
+            return titled
+        variants = self.variants.get(self.key_of_row[row])
+        if variants:
+            return sorted({c for v in variants for c in self.title_chunks[v]})
+        chunks = self.chunks_of(row)
+        return [int(c) for c in chunks] if len(chunks) <= rare_df else []
 
     # -- linking ---------------------------------------------------------------------
     def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.6) -> list[QueryEntity]:
@@ -173,11 +205,15 @@ class EntityGraph:
                 row = self.keys.get(key)
                 if row is None and not proper:
                     row = self.keys.get(entity_key(span.text, proper=True))
-                if row is None or self.kinds[row] in TIME_LABELS:
+                # A name no class carries as written, but titled classes do with a
+                # disambiguation ("Robert Young" -> "Robert Young (musician)").
+                rows = [row] if row is not None else self.variants.get(key, []) if proper else []
+                if not rows or self.kinds[rows[0]] in TIME_LABELS:
                     continue
                 covered.update(t.i for t in span)
                 kind = "PROPN" if proper else "NOUN"
-                spans.append((span.start, QueryEntity(span.text, kind, [EntityMatch(row, 1.0, "exact")], _named(span))))
+                matches = [EntityMatch(r, 1.0, "exact") for r in rows]
+                spans.append((span.start, QueryEntity(span.text, kind, matches, _named(span))))
         # Named entities and proper-noun runs that no class carries verbatim.
         pending = []
         for ent in doc.ents:

@@ -111,3 +111,49 @@ def test_auto_works_on_an_index_without_the_entity_layer(tmp_path, embedder, spl
         assert all(ev["bonus"] == 0 for ev in found.values())
     finally:
         e.close()
+
+
+DISAMBIGUATED = {
+    # Headings that disambiguate a name the way encyclopedias title their pages; the
+    # name is written plainly everywhere else.
+    "wright.md": "# Richard Wright (author)\n\nRichard Nathaniel Wright (1908 - 1960) was an American author "
+                 "of novels, short stories and poems.",
+    "outsider.md": "# The Outsider (Wright novel)\n\nThe Outsider is a 1953 novel by the American writer "
+                   "Richard Wright, set in Chicago and New York.",
+    "native-son.md": "# Native Son\n\nNative Son is a 1940 novel by Richard Wright about a young man in Chicago.",
+    "black-boy.md": "# Black Boy\n\nBlack Boy is a memoir by Richard Wright, published in 1945.",
+    "young-musician.md": "# Robert Young (musician)\n\nRobert Young (1964 - 2014) was a Scottish musician, the "
+                         "bass player and later rhythm guitarist of Primal Scream.",
+    "young-town.md": "# Young, New South Wales\n\nYoung is a town in the South West Slopes region of New South "
+                     "Wales, Australia, known for its cherries.",
+}
+
+
+@pytest.fixture(scope="module")
+def titled_engine(tmp_path_factory, embedder, splitter):
+    from assistant.engine import Engine
+
+    root = tmp_path_factory.mktemp("hop-variants")
+    folder = root / "docs"
+    folder.mkdir()
+    for name, text in DISAMBIGUATED.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    e = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
+    e.indexer.index_paths([folder])
+    yield e
+    e.close()
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_plain_name_leads_to_the_page_that_disambiguates_it(titled_engine, name):
+    # "Richard Wright" is a class of its own (four files name him) with no heading; the
+    # page titled "Richard Wright (author)" is the one about him.
+    found = _by_file(titled_engine, titled_engine.retriever(name).search("In which year was Richard Wright born?", 3))
+    assert found["wright.md"].get("linked_entities") == ["Richard Wright"]
+    assert list(found)[0] == "wright.md"
+    # No class carries "Robert Young" as written; the one titled with "(musician)" does,
+    # rather than the town that shares his surname.
+    found = _by_file(titled_engine, titled_engine.retriever(name).search(
+        "Which instrument did Robert Young play?", 3))
+    assert "linked_entities" in found["young-musician.md"]
+    assert "linked_entities" not in found.get("young-town.md", {})
