@@ -20,17 +20,22 @@ FILES = {
 }
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory, embedder, splitter):
+def _indexed_folder(root, files: dict[str, str], embedder, splitter):
+    """An engine over a folder of `files` (name -> text), indexed as a person's folder is."""
     from assistant.engine import Engine
 
-    root = tmp_path_factory.mktemp("hop-links")
     folder = root / "docs"
     folder.mkdir()
-    for name, text in FILES.items():
+    for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
     e = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
     e.indexer.index_paths([folder])
+    return e
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory, embedder, splitter):
+    e = _indexed_folder(tmp_path_factory.mktemp("hop-links"), FILES, embedder, splitter)
     yield e
     e.close()
 
@@ -131,15 +136,7 @@ DISAMBIGUATED = {
 
 @pytest.fixture(scope="module")
 def titled_engine(tmp_path_factory, embedder, splitter):
-    from assistant.engine import Engine
-
-    root = tmp_path_factory.mktemp("hop-variants")
-    folder = root / "docs"
-    folder.mkdir()
-    for name, text in DISAMBIGUATED.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
-    e.indexer.index_paths([folder])
+    e = _indexed_folder(tmp_path_factory.mktemp("hop-variants"), DISAMBIGUATED, embedder, splitter)
     yield e
     e.close()
 
