@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 import time
 from pathlib import Path
 
@@ -535,6 +536,41 @@ def test_the_chat_goes_on_when_the_history_cannot_be_written(make_engine, exampl
             await pilot.press("enter")
             await wait_for(pilot, lambda: len(app.query(AnswerView)) == 2 and not app.answering, 120, "the search")
             assert len(app.history.messages(app.conversation_id)) == 2  # kept again once it can be
+
+    asyncio.run(session())
+
+
+def test_a_full_disk_is_told_in_the_words_of_the_cli(make_engine, example_docs, tmp_path):
+    """SQLite's own "database or disk is full" (the database may not grow by a page: its
+    max_page_count) met while the history is written: the notice names the disk and
+    says it is full, as the CLI's line does, not SQLite's raw text; the chat goes on."""
+    docs = copy_docs(example_docs, tmp_path / "docs")
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([docs])
+
+    async def session():
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            store = app.engine.index.store
+            with store.lock:
+                pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+                store.db.execute(f"PRAGMA max_page_count = {pages + 1}")
+                # Every free page taken too, so that the next write needs a new one.
+                store.db.execute("create table filler (x blob)")
+                for size in (1 << 16, 1 << 12, 1 << 8, 16):
+                    with pytest.raises(sqlite3.OperationalError, match="full"):
+                        while True:
+                            store.db.execute("insert into filler values (randomblob(?))", [size])
+            box = app.query_one("#question")
+            box.value = "/search Who founded the Kestrel Hill Observatory?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.answering, 120, "the search")
+            assert "kestrel_hill_observatory.md" in plain(app.query(AnswerView).last().query_one(".answer-text"))
+            notices = [n for n in app._notifications if n.title == "not kept in the history"]
+            assert notices, [n.title for n in app._notifications]
+            message = notices[0].message
+            assert "is full (No space left on device)" in message and "the chat goes on" in message, message
+            assert "database or disk is full" not in message, message
 
     asyncio.run(session())
 
