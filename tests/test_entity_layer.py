@@ -8,6 +8,7 @@ import numpy as np
 
 from assistant.config import Config
 from assistant.retrieve import make
+from assistant.store.blobs import decode_vector
 from helpers import copy_docs, orphan_counts, vector_orphans
 
 
@@ -160,9 +161,9 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
 
 
 def test_an_older_index_loses_its_entity_vector_file_and_keeps_its_blobs(tmp_path, make_engine, example_docs):
-    """Indexes built before the class vectors moved to memory had an hnswlib file of them,
-    and float32 chunk / float16 class blobs: the writer removes the file, and the old blobs
-    read as they are."""
+    """Indexes built before the class and chunk vectors moved to memory had hnswlib files of
+    them, and float32 chunk / float16 class blobs: the writer removes the files, and the old
+    blobs read as they are."""
     docs = copy_docs(example_docs, tmp_path / "docs")
     engine = make_engine(tmp_path / "ix")
     with engine.index.store.lock:  # older indexes have no such key: they keep class vectors
@@ -170,14 +171,16 @@ def test_an_older_index_loses_its_entity_vector_file_and_keeps_its_blobs(tmp_pat
     engine.index_paths([docs])
     store = engine.index.store
     # Make it look older: the file beside it, one chunk and one class blob in their old widths.
-    old_file = engine.index.dir / "entity_descriptions.hnsw"
-    old_file.write_bytes(b"old hnswlib data")
-    old_file.with_suffix(".json").write_text("{}")
+    old_files = [engine.index.dir / name for name in ("entity_descriptions.hnsw", "chunks.hnsw")]
+    for old_file in old_files:
+        old_file.write_bytes(b"old hnswlib data")
+        old_file.with_suffix(".json").write_text("{}")
     chunk_id, blob = store.db.execute("select id, embedding from chunks limit 1").fetchone()
-    wide = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+    dim = engine.index.dim
+    wide = decode_vector(blob, dim)
     store.db.execute("update chunks set embedding = ? where id = ?", [wide.tobytes(), chunk_id])
     eid, vec = store.db.execute("select id, desc_vec from entities where desc_vec is not null limit 1").fetchone()
-    half = (np.frombuffer(vec, dtype=np.int8).astype(np.float32) / 127).astype(np.float16)
+    half = decode_vector(vec, dim).astype(np.float16)
     store.db.execute("update entities set desc_vec = ? where id = ?", [half.tobytes(), eid])
     store.db.conn.commit()
     assert np.allclose(store.embeddings_for([chunk_id])[chunk_id], wide)
@@ -185,5 +188,5 @@ def test_an_older_index_loses_its_entity_vector_file_and_keeps_its_blobs(tmp_pat
 
     (docs / "new_note.txt").write_text("Ottoline Brask founded the Ferrow Quay rowing club.\n", encoding="utf-8")
     engine.index_paths([docs])
-    assert not old_file.exists() and not old_file.with_suffix(".json").exists()
+    assert not any(f.exists() or f.with_suffix(".json").exists() for f in old_files)
     check_consistent(engine)

@@ -132,7 +132,7 @@ def test_the_index_and_its_files_are_private_whatever_the_umask(tmp_path, make_e
     assert engine.index_paths([docs]).added == 1
     files = sorted(p for p in ix.iterdir())
     names = {p.name for p in files}
-    assert {"index.db", "index.db-wal", "index.db-shm", "chunks.hnsw", "chunks.json"} <= names, names
+    assert {"index.db", "index.db-wal", "index.db-shm", "sentences.hnsw", "sentences.json"} <= names, names
     assert _mode(ix) == 0o700
     assert {p.name: oct(_mode(p)) for p in files} == {p.name: oct(0o600) for p in files}
 

@@ -34,7 +34,9 @@ def test_two_indexer_processes_take_turns(tmp_path):
     _corpus(a, "alpha", 40)
     _corpus(b, "beta", 40)
     cfg = tmp_path / "config.toml"
-    cfg.write_text('extractor = "none"\n', encoding="utf-8")
+    # Sentence vectors on: theirs is the one set kept in an hnswlib file, the one two
+    # writers could race to write.
+    cfg.write_text('sentence_vectors = true\n', encoding="utf-8")
     index_dir = tmp_path / "index"
     # PYTHONPATH: the code of this tree, whichever tree the virtualenv was installed from.
     env = dict(os.environ, TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS="1", PYTHONPATH=str(REPO))
@@ -56,23 +58,24 @@ def test_two_indexer_processes_take_turns(tmp_path):
         paths = {Path(d["path"]).parent.name for d in index.store.documents()}
         assert paths == {"a", "b"}
         assert len(index.store.documents()) == 80
-        chunk_ids = {r[0] for r in index.store.db.execute("select id from chunks where embedding is not null")}
+        sentence_ids = {r[0] for r in index.store.db.execute("select id from sentences where vec is not null")}
+        assert len(sentence_ids) >= 160
         # What the stamped file on disk holds, as a fresh reader loads it.
-        assert index.chunk_vectors.load(index.store.version)
-        assert set(index.chunk_vectors._ids) == chunk_ids
+        vec = index._sets["sentences"]
+        assert vec.load(index.store.version)
+        assert set(vec._ids) == sentence_ids
         assert all(v == 0 for v in vector_orphans(index).values()), vector_orphans(index)
 
         # A file stamped current that holds only some of the rows (what the race above
         # left before) is not trusted: a reader rebuilds the set from the SQLite blobs.
-        vec = index.chunk_vectors
-        vec.remove(sorted(chunk_ids)[: len(chunk_ids) // 2])
+        vec.remove(sorted(sentence_ids)[: len(sentence_ids) // 2])
         with index.writing():
             vec.save(index.store.version)
     finally:
         index.close()
     index = Index(index_dir, embedder_name=embedder, dim=dim)
     try:
-        assert set(index.vectors("chunks")._ids) == chunk_ids
+        assert set(index.vectors("sentences")._ids) == sentence_ids
     finally:
         index.close()
 
@@ -95,4 +98,4 @@ def test_a_second_indexer_waits_then_gives_up_clearly(tmp_path):
     err = " ".join(proc.stderr.split())
     assert f"waiting for another indexer of {index_dir}" in err
     assert "another indexer is writing to" in err
-    assert not (index_dir / "chunks.hnsw").exists()
+    assert not (index_dir / "sentences.hnsw").exists()  # no vector set was written

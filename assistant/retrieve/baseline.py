@@ -21,7 +21,8 @@ def stop_words() -> frozenset[str]:
 
 
 class DenseRetriever:
-    """Cosine similarity of the question and chunk embeddings (hnswlib)."""
+    """Cosine similarity of the question and chunk embeddings (an exact search of the int8
+    vectors, store.vectors.FlatVectors)."""
 
     name = "dense"
 
@@ -95,6 +96,6 @@ class HybridRetriever:
         return [Hit(cid, score, self.name, {"rrf": round(score, 5), **ev}) for cid, score, ev in fused]
 
 
-register("dense", "plain vector search over chunk embeddings (hnswlib)")(DenseRetriever)
+register("dense", "plain vector search over chunk embeddings")(DenseRetriever)
 register("bm25", "keyword search with SQLite FTS5 bm25")(BM25Retriever)
 register("hybrid", "dense + bm25 fused by reciprocal rank fusion")(HybridRetriever)

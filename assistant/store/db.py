@@ -1,7 +1,7 @@
 """The index database: SQLite through sqlite-utils, the source of truth.
 
 Tables (see docs/architecture.md): documents -> chunks -> sentences, an FTS5 index over
-chunk text, chunk embeddings as float16 blobs, conversations and messages. One writer,
+chunk text, chunk embeddings as int8 blobs (store.blobs), conversations and messages. One writer,
 one transaction per document, WAL so that readers (the chat) see a consistent state while
 the indexer writes.
 """

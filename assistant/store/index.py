@@ -1,4 +1,5 @@
-"""An index directory: the SQLite store plus the hnswlib files derived from it."""
+"""An index directory: the SQLite store, the vector sets made from it, and the hnswlib
+file of the sentence vectors (where they are kept)."""
 
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ class VectorSet(NamedTuple):
 
 
 VECTOR_SETS = {
-    "chunks": VectorSet("chunks", "embedding", "chunks.hnsw", decode_vector, VectorIndex),
-    # Kept in memory only: the writer removes the hnswlib file older indexes had.
+    # Kept in memory only: the writer removes the hnswlib files older indexes had.
+    "chunks": VectorSet("chunks", "embedding", "chunks.hnsw", decode_vector, FlatVectors),
     "entity_descriptions": VectorSet("entities", "desc_vec", "entity_descriptions.hnsw", decode_vector, FlatVectors),
     # Optional (Config.sentence_vectors): empty in an index built without them.
     "sentences": VectorSet("sentences", "vec", "sentences.hnsw", decode_vector, VectorIndex),
@@ -76,7 +77,7 @@ class Index:
         self._lock = threading.RLock()
 
     @property
-    def chunk_vectors(self) -> VectorIndex:
+    def chunk_vectors(self) -> FlatVectors:
         return self._sets["chunks"]
 
     @contextlib.contextmanager
@@ -156,7 +157,7 @@ class Index:
             return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
         return np.array([r[0] for r in rows], dtype=np.int64), np.stack([decode(r[1], self.dim) for r in rows])
 
-    def vectors(self, name: str = "chunks") -> VectorIndex:
+    def vectors(self, name: str = "chunks") -> VectorIndex | FlatVectors:
         """A vector set in step with the database (rebuilt from its blobs when stale)."""
         with self._lock:
             version = self.store.version

@@ -1,4 +1,4 @@
-"""Vector sets: hnswlib for chunks and sentences, an exact in-memory set for entity
+"""Vector sets: hnswlib for sentences, an exact in-memory set for chunks and entity
 classes. Derived data: a set can always be rebuilt from the blobs kept in SQLite, so an
 hnswlib file is written atomically and stamped with the database version it reflects; a
 stale or missing file is rebuilt on open."""
@@ -14,6 +14,8 @@ from pathlib import Path
 
 import hnswlib
 import numpy as np
+
+from .blobs import quantize8
 
 # The header hnswlib (0.8) writes first in a saved index: offsetLevel0, max_elements,
 # cur_element_count, size_data_per_element, label_offset, offsetData (size_t), maxlevel,
@@ -238,26 +240,32 @@ class VectorIndex(_IdSet):
 
 
 class FlatVectors(_IdSet):
-    """A vector set kept in memory only and searched exactly, for the entity classes.
+    """A vector set kept in memory only, as int8 rows with a scale each, and searched
+    exactly: the chunks and the entity classes.
 
-    Their vectors are stored once, in SQLite (int8, `store.blobs.to_blob8`); an hnswlib file
-    beside them would hold them a second time in float32 with its graph (90 MB of a 213 MB
-    2Wiki index). Loading them from the rows is quick, and only UnWeaver and GroundedKG's
-    node similarity read them; a search is one matrix product."""
+    Their vectors are stored once, in SQLite (int8, `store.blobs`); an hnswlib file beside
+    them would hold them a second time in float32 with its graph (the chunks' was 4.8x the
+    text of 2Wiki, the classes' 90 MB of a 213 MB index). Loading them from the rows is
+    quick, and an exact search of int8 rows is one pass over a quarter of float32's bytes
+    (about 6 ms for 100k chunks here, nearer than hnswlib's approximate search)."""
 
     persistent = False
+    _BLOCK = 8192  # rows widened to float32 at a time: a few MB, whatever the set's size
 
     def __init__(self, path: Path, dim: int):
         self.path = Path(path)  # the hnswlib file older indexes kept (removed by the writer)
         self.dim = dim
-        self._vectors: dict[int, np.ndarray] = {}
         self._ids: set[int] = set()
-        self._matrix: tuple[np.ndarray, np.ndarray] | None = None  # (ids, rows), made on search
+        self._slots: dict[int, int] = {}  # id -> its row
+        self._free: list[int] = []  # rows of removed ids, reused first
+        self._used = 0  # rows ever filled (removed ones among them carry the label -1)
+        self._labels = np.zeros(0, dtype=np.int64)
+        self._rows = np.zeros((0, dim), dtype=np.int8)
+        self._scales = np.zeros(0, dtype=np.float32)
 
     def rebuild(self, ids: np.ndarray, vectors: np.ndarray) -> None:
-        self._vectors = {int(i): np.asarray(v, dtype=np.float32) for i, v in zip(ids, vectors)}
-        self._ids = set(self._vectors)
-        self._matrix = None
+        self.__init__(self.path, self.dim)
+        self.add([int(i) for i in ids], vectors)
 
     def load(self, expected_version: str) -> bool:
         return False  # nothing on disk: always made from the rows
@@ -265,30 +273,62 @@ class FlatVectors(_IdSet):
     def save(self, version: str) -> None:
         return None
 
+    def _grow(self, need: int) -> None:
+        """Room for `need` rows. New arrays, filled then swapped in, so that a search
+        running meanwhile keeps reading the old ones whole."""
+        size = max(need, int(len(self._labels) * 1.5), 1024)
+        labels = np.full(size, -1, dtype=np.int64)
+        rows = np.zeros((size, self.dim), dtype=np.int8)
+        scales = np.zeros(size, dtype=np.float32)
+        old = len(self._labels)
+        labels[:old], rows[:old], scales[:old] = self._labels, self._rows, self._scales
+        self._labels, self._rows, self._scales = labels, rows, scales
+
     def add(self, ids: list[int], vectors: np.ndarray) -> None:
-        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
-        for i, v in zip(ids, vectors):
-            self._vectors[int(i)] = v
+        if not len(ids):
+            return
+        steps, scales = quantize8(np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim))
+        slots = []
+        for i in ids:
+            i = int(i)
+            if i not in self._slots:
+                self._slots[i] = self._free.pop() if self._free else self._next_row()
+            slots.append(self._slots[i])
+        if self._used > len(self._labels):
+            self._grow(self._used)
+        self._rows[slots], self._scales[slots], self._labels[slots] = steps, scales, ids
         self._ids.update(int(i) for i in ids)
-        self._matrix = None
+
+    def _next_row(self) -> int:
+        self._used += 1
+        return self._used - 1
 
     def remove(self, ids: list[int]) -> None:
         for i in ids:
-            self._vectors.pop(int(i), None)
-            self._ids.discard(int(i))
-        self._matrix = None
+            slot = self._slots.pop(int(i), None)
+            if slot is not None:
+                self._labels[slot] = -1
+                self._free.append(slot)
+                self._ids.discard(int(i))
+
+    def vector(self, i: int) -> np.ndarray:
+        """The vector held for id `i`, as float32."""
+        slot = self._slots[int(i)]
+        return self._rows[slot].astype(np.float32) * self._scales[slot]
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The k ids whose vectors have the largest dot product with `vector`."""
-        if self._matrix is None:
-            ids = np.fromiter(self._vectors, dtype=np.int64, count=len(self._vectors))
-            rows = np.stack(list(self._vectors.values())) if len(ids) else np.zeros((0, self.dim), np.float32)
-            self._matrix = (ids, rows)
-        ids, rows = self._matrix
-        if not len(ids) or k <= 0:
+        labels, rows, scales, used = self._labels, self._rows, self._scales, min(self._used, len(self._labels))
+        if not self._slots or k <= 0 or not used:
             return []
-        sims = rows @ np.asarray(vector, dtype=np.float32).reshape(-1)
-        k = min(k, len(ids))
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        sims = np.empty(used, dtype=np.float32)
+        for at in range(0, used, self._BLOCK):
+            end = min(used, at + self._BLOCK)
+            sims[at:end] = rows[at:end].astype(np.float32) @ q
+        sims *= scales[:used]
+        sims[labels[:used] < 0] = -np.inf
+        k = min(k, len(self._slots))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
-        return [(int(ids[t]), float(sims[t])) for t in top]
+        return [(int(labels[t]), float(sims[t])) for t in top if labels[t] >= 0]
