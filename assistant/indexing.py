@@ -48,6 +48,9 @@ DEFERRED_CHARS = 64_000_000
 # Sentences parsed and chunks embedded between two progress reports.
 EXTRACT_SLICE = 256
 EMBED_SLICE = 64
+# A run that adds, updates or removes this many documents merges the full-text indexes
+# after it (seconds on a large index; a run that changes a file or two leaves them).
+COMPACT_AFTER = 100
 # A class description written by a describing extractor (llm) is cut here.
 DESCRIPTION_CHARS = 400
 # GroundedKG's basic node embedding: alpha * name + (1 - alpha) * mean(grounded texts).
@@ -384,8 +387,7 @@ class Indexer:
                 self._remove(path, report)
         self._promote_stale_copies(report)
         self.refresh_entities(report)
-        with self.write_lock:
-            self.index.vectors_updated()
+        self._finish(report)
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
 
@@ -423,10 +425,19 @@ class Indexer:
         if pending:
             self._process(pending, report)
         self.refresh_entities(report)
-        with self.write_lock:
-            self.index.vectors_updated()
+        self._finish(report)
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
+
+    def _finish(self, report: IndexReport) -> None:
+        """The end of a run: the vector sets stamped and saved, and after a run that wrote
+        many documents, the full-text indexes merged into one segment each (a document per
+        transaction leaves them in many: the class names' index took twice the room)."""
+        with self.write_lock:
+            if report.added + report.updated + report.removed >= COMPACT_AFTER:
+                with _Timer(report, "write"):
+                    self.store.compact_text_indexes()
+            self.index.vectors_updated()
 
     def forget(self, root: Path) -> int:
         """Remove a file or every document under a folder; how many were removed."""

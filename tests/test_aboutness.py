@@ -89,7 +89,8 @@ def test_a_section_is_about_what_its_heading_names(tmp_path, make_engine):
         "It holds the Calder Valley maps.\n", encoding="utf-8")
     engine = make_engine(tmp_path / "ix")
     engine.indexer.index_paths([folder])
-    rows = engine.index.store.db.execute("select kind, text from mentions where kind in ('TITLE', 'ABOUT')").fetchall()
+    rows = engine.index.store.db.execute("select m.kind, substr(c.text, m.start - c.start + 1, m.end - m.start) from mentions m join chunks c on c.id = m.chunk_id"
+        " where m.kind in ('TITLE', 'ABOUT')").fetchall()
     assert ("ABOUT", "Harrowmere Museum") in rows
     # A heading that names nothing makes no home.
     assert not any("Results" in text for _, text in rows)
@@ -115,7 +116,8 @@ def test_html_and_docx_headings_make_homes_like_markdown_ones(tmp_path, make_eng
     engine = make_engine(tmp_path / "ix")
     engine.indexer.index_paths([folder])
     rows = engine.index.store.db.execute(
-        "select d.path, m.text from mentions m join documents d on d.id = m.document_id where m.kind = 'ABOUT'"
+        "select d.path, substr(c.text, m.start - c.start + 1, m.end - m.start) from mentions m join chunks c on c.id = m.chunk_id"
+        " join documents d on d.id = m.document_id where m.kind = 'ABOUT'"
     ).fetchall()
     about = {(path.rsplit("/", 1)[-1], text) for path, text in rows}
     assert ("page.html", "Calder Valley Railway") in about

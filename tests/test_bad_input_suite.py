@@ -185,9 +185,10 @@ def test_every_good_document_is_still_answerable(indexed):
     assert {path_key(p) for p in good} <= {d["path"] for d in store.documents() if d["status"] == "ok"}
     for path in good:
         # A sentence of the document, asked back: the document is the first passage.
-        row = store.db.execute(
-            "select s.text from sentences s join documents d on d.id = s.document_id where d.path = ?"
-            " and length(s.text) > 60 order by s.id limit 1 offset 1", [path_key(path)],
-        ).fetchone()
-        hits = engine.search(row[0], k=3)
-        assert hits and hits[0].chunk.path == path_key(path), (path.name, row[0])
+        chunk_ids = [c for (c,) in store.db.execute(
+            "select c.id from chunks c join documents d on d.id = c.document_id where d.path = ? order by c.ord",
+            [path_key(path)])]
+        long_ones = [s.text for rows in store.sentences_of(chunk_ids).values() for s in rows if len(s.text) > 60]
+        sentence = long_ones[1]
+        hits = engine.search(sentence, k=3)
+        assert hits and hits[0].chunk.path == path_key(path), (path.name, sentence)

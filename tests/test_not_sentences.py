@@ -9,6 +9,7 @@ import shutil
 
 from assistant.config import Config
 from assistant.ingest.loaders import load
+from assistant.store.entity_rows import SENTENCE_TEXT
 
 FRONT_MATTER_MD = """---
 title: "Ferry Notes"
@@ -40,7 +41,8 @@ def indexed_folder(tmp_path, example_docs, make_engine):
 def stored_sentences(engine, path) -> list[tuple[int, int, str]]:
     store = engine.index.store
     doc = store.document(str(path))
-    rows = store.db.execute("select start, end, text from sentences where document_id = ? order by start", [doc["id"]])
+    rows = store.db.execute(f"select s.start, s.end, {SENTENCE_TEXT} from sentences s join chunks c on c.id = s.chunk_id"
+                            " where c.document_id = ? order by s.start", [doc["id"]])
     return [tuple(r) for r in rows]
 
 

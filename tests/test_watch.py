@@ -26,6 +26,7 @@ import pytest
 
 from assistant.ingest.loaders import SUPPORTED_SUFFIXES
 from assistant.ingest.walk import iter_files
+from assistant.store.entity_rows import SENTENCE_TEXT
 from assistant.watch import FolderWatcher, counts
 from helpers import copy_docs, orphan_counts
 
@@ -348,7 +349,7 @@ def snapshot(engine) -> dict:
     for path, text in q("select d.path, c.text from chunks c join documents d on d.id = c.document_id order by d.path, c.ord"):
         chunks.setdefault(path, []).append(text)
     for path, text, resolved in q(
-        "select d.path, s.text, s.resolved_text from sentences s join chunks c on c.id = s.chunk_id"
+        f"select d.path, {SENTENCE_TEXT}, s.resolved_text from sentences s join chunks c on c.id = s.chunk_id"
         " join documents d on d.id = s.document_id order by d.path, c.ord, s.ord"
     ):
         sentences.setdefault(path, []).append((text, resolved))

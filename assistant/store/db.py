@@ -20,7 +20,7 @@ import numpy as np
 
 from ..imports import hidden
 from .blobs import decode_vector, from_blob16
-from .entity_rows import EntityRows
+from .entity_rows import DOC_CHUNKS, DOC_SENTENCES, SENTENCE_TEXT, EntityRows
 from .lockfile import FileLock
 from .private import private_dir, private_file
 
@@ -200,10 +200,12 @@ class Store(EntityRows):
             pk="id", foreign_keys=[("document_id", "documents", "id")], if_not_exists=True,
         )
         db["chunks"].create_index(["document_id", "ord"], if_not_exists=True)
+        # A sentence's text is its chunk's, between its offsets (SENTENCE_TEXT): not kept
+        # twice. Older databases have a text column, left empty in new rows.
         db["sentences"].create(
             {
                 "id": int, "document_id": int, "chunk_id": int, "ord": int, "start": int,
-                "end": int, "page": int, "text": str, "resolved_text": str, "vec": bytes,
+                "end": int, "page": int, "resolved_text": str, "vec": bytes,
             },
             pk="id",
             foreign_keys=[("document_id", "documents", "id"), ("chunk_id", "chunks", "id")],
@@ -214,8 +216,9 @@ class Store(EntityRows):
             # database gains the column empty, and the grounded retriever then embeds its
             # candidate sentences at query time as before.
             db["sentences"].add_column("vec", bytes)
+        # A document's sentences are found through its chunks (the chunk index): no index of
+        # their own on document_id.
         db["sentences"].create_index(["chunk_id", "ord"], if_not_exists=True)
-        db["sentences"].create_index(["document_id"], if_not_exists=True)
         self._ensure_fts("chunks", ["text"], "porter")
 
     def _ensure_fts(self, table: str, columns: list[str], tokenize: str) -> None:
@@ -239,19 +242,22 @@ class Store(EntityRows):
             pk="id", if_not_exists=True,
         )
         db["entities"].create_index(["key"], unique=True, if_not_exists=True)
-        db["entities"].create_index(["dirty"], if_not_exists=True)
+        # Only the dirty classes are ever looked up by it (older databases index them all).
+        db.execute("create index if not exists idx_entities_dirty_only on entities (id) where dirty = 1")
         # Trigrams find a question's "Lothair 2" or "Aldri Annet Enn Brak" among class
         # names that are spelled a little differently, without a vector per class.
         self._ensure_fts("entities", ["name"], "trigram")
+        # A mention's (and an action's) text is its sentence's between its offsets: not
+        # kept (older databases have the column, left empty in new rows). A document's
+        # mentions are found through its sentences (no document_id index).
         db["mentions"].create(
             {
                 "id": int, "entity_id": int, "document_id": int, "chunk_id": int, "sentence_id": int,
-                "start": int, "end": int, "text": str, "kind": str,
+                "start": int, "end": int, "kind": str,
             },
             pk="id", if_not_exists=True,
         )
         db["mentions"].create_index(["entity_id"], if_not_exists=True)
-        db["mentions"].create_index(["document_id"], if_not_exists=True)
         db["mentions"].create_index(["sentence_id"], if_not_exists=True)
         # What the extractor said about a class in one chunk (the llm extractor's per-chunk
         # descriptions): a class description is built from these when a class has any
@@ -265,7 +271,7 @@ class Store(EntityRows):
         db["actions"].create(
             {
                 "id": int, "document_id": int, "chunk_id": int, "sentence_id": int,
-                "start": int, "end": int, "text": str, "lemma": str,
+                "start": int, "end": int, "lemma": str,
             },
             pk="id", if_not_exists=True,
         )
@@ -354,6 +360,7 @@ class Store(EntityRows):
                 chunk_id = self._insert("chunks", {**chunk, "document_id": doc_id, "ord": first_ord + i})
                 added.chunks.append(chunk_id)
                 for j, sent in enumerate(sentences[i]):
+                    sent = {k: v for k, v in sent.items() if k != "text"}  # the chunk's (SENTENCE_TEXT)
                     sentence_id = self._insert("sentences", {**sent, "document_id": doc_id, "chunk_id": chunk_id})
                     added.sentences.append(sentence_id)
                     if graphs is not None:
@@ -397,17 +404,17 @@ class Store(EntityRows):
         for m in graph.mentions:
             entity_id = self._entity_id(m.key, m.name or m.text, m.kind)
             cur = self.db.execute(
-                "insert into mentions (entity_id, document_id, chunk_id, sentence_id, start, end, text, kind)"
-                " values (?, ?, ?, ?, ?, ?, ?, ?)",
-                [entity_id, doc_id, chunk_id, sentence_id, m.start, m.end, m.text, m.kind],
+                "insert into mentions (entity_id, document_id, chunk_id, sentence_id, start, end, kind)"
+                " values (?, ?, ?, ?, ?, ?, ?)",
+                [entity_id, doc_id, chunk_id, sentence_id, m.start, m.end, m.kind],
             )
             mention_ids.append(cur.lastrowid)
         action_ids = []
         for a in graph.actions:
             cur = self.db.execute(
-                "insert into actions (document_id, chunk_id, sentence_id, start, end, text, lemma)"
-                " values (?, ?, ?, ?, ?, ?, ?)",
-                [doc_id, chunk_id, sentence_id, a.start, a.end, a.text, a.lemma],
+                "insert into actions (document_id, chunk_id, sentence_id, start, end, lemma)"
+                " values (?, ?, ?, ?, ?, ?)",
+                [doc_id, chunk_id, sentence_id, a.start, a.end, a.lemma],
             )
             action_ids.append(cur.lastrowid)
             for role, m in a.roles:
@@ -439,8 +446,9 @@ class Store(EntityRows):
             return []
         marks = ",".join("?" * len(chunk_ids))
         # Through the sentences' chunk index: mentions have none on chunk_id.
-        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, s.text from sentences s"
-               f" join mentions m on m.sentence_id = s.id where s.chunk_id in ({marks}) order by m.sentence_id, m.start")
+        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, {SENTENCE_TEXT}"
+               f" from chunks c join sentences s on s.chunk_id = c.id join mentions m on m.sentence_id = s.id"
+               f" where s.chunk_id in ({marks}) order by m.sentence_id, m.start")
         with self.lock:
             return [MentionRow(*r) for r in self.db.execute(sql, list(chunk_ids))]
 
@@ -540,29 +548,34 @@ class Store(EntityRows):
         doc_id = row[0]
         removed = RowIds(
             [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])],
-            [r[0] for r in self.db.execute("select id from sentences where document_id = ?", [doc_id])],
+            [r[0] for r in self.db.execute(f"select id from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])],
         )
-        # Entity classes lose this document's mentions; classes left with none are orphans.
-        self.db.execute(
-            """update entities set dirty = 1, n_mentions = n_mentions - (
-                   select count(*) from mentions m where m.entity_id = entities.id and m.document_id = ?)
-               where id in (select entity_id from mentions where document_id = ?)""",
-            [doc_id, doc_id],
-        )
-        # Only among this document's classes: a scan of every class per document made
-        # deleting a folder of a large index take minutes.
-        self.db.execute(
-            "delete from entities where n_mentions <= 0 and id in (select entity_id from mentions where document_id = ?)",
+        # Entity classes lose this document's mentions; classes left with none are orphans
+        # (only this document's classes are looked at: a scan of every class per document
+        # made deleting a folder of a large index take minutes).
+        lost = self.db.execute(
+            f"select entity_id, count(*) from mentions where sentence_id in ({DOC_SENTENCES}) group by entity_id",
             [doc_id],
-        )
-        self.db.execute("delete from mentions where document_id = ?", [doc_id])
+        ).fetchall()
+        self.db.conn.executemany(
+            "update entities set dirty = 1, n_mentions = n_mentions - ? where id = ?", [(n, e) for e, n in lost])
+        self.db.conn.executemany(
+            "delete from entities where id = ? and n_mentions <= 0", [(e,) for e, _ in lost])
+        self.db.execute(f"delete from mentions where sentence_id in ({DOC_SENTENCES})", [doc_id])
         self.db.execute("delete from entity_notes where document_id = ?", [doc_id])
         self.db.execute("delete from edges where document_id = ?", [doc_id])
         self.db.execute("delete from actions where document_id = ?", [doc_id])
-        self.db.execute("delete from sentences where document_id = ?", [doc_id])
+        self.db.execute(f"delete from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])
         self.db.execute("delete from chunks where document_id = ?", [doc_id])
         self.db.execute("delete from documents where id = ?", [doc_id])
         return removed
+
+    def compact_text_indexes(self) -> None:
+        """Merge each full-text index into one segment (FTS5's 'optimize')."""
+        with self.lock, self.db.atomic():
+            for table in ("chunks_fts", "entities_fts"):
+                if table in self.db.table_names():
+                    self.db.execute(f"insert into {table} ({table}) values ('optimize')")
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log back into the database file after a batch of writes."""
@@ -615,8 +628,9 @@ class Store(EntityRows):
         if not chunk_ids:
             return out
         marks = ",".join("?" * len(chunk_ids))
-        sql = (f"select id, chunk_id, start, end, page, text, nullif(resolved_text, text) from sentences "
-               f"where chunk_id in ({marks}) order by chunk_id, ord")
+        sql = (f"select s.id, s.chunk_id, s.start, s.end, s.page, {SENTENCE_TEXT},"
+               f" nullif(s.resolved_text, {SENTENCE_TEXT}) from chunks c join sentences s on s.chunk_id = c.id"
+               f" where s.chunk_id in ({marks}) order by s.chunk_id, s.ord")
         with self.lock:
             for r in self.db.execute(sql, list(chunk_ids)):
                 out[r[1]].append(SentenceRow(*r))

@@ -18,6 +18,14 @@ if TYPE_CHECKING:
 # SQLite's limit on bound parameters: longer id lists are asked for in parts.
 _PART = 500
 
+# A sentence's text, from its chunk's (a query joins chunks as c and sentences as s):
+# SQLite's substr counts characters, as the offsets do.
+SENTENCE_TEXT = "substr(c.text, s.start - c.start + 1, s.end - s.start)"
+# A document's chunks and its sentences (one bound parameter: the document id), through
+# the chunk index.
+DOC_CHUNKS = "select id from chunks where document_id = ?"
+DOC_SENTENCES = f"select id from sentences where chunk_id in ({DOC_CHUNKS})"
+
 
 @dataclass
 class GraphRows:
@@ -60,10 +68,14 @@ class EntityRows:
                 mentions, named = [], set()
                 for start in range(0, len(documents), _PART):
                     part, in_part = documents[start: start + _PART], ",".join("?" * len(documents[start: start + _PART]))
-                    mentions += self.db.execute(f"{sql} and document_id in ({in_part})", [*skip_kinds, *part]).fetchall()
+                    # Through the documents' chunks and sentences (mentions have no index of
+                    # their own on document_id).
+                    of_part = ("sentence_id in (select s.id from chunks c join sentences s on s.chunk_id = c.id"
+                               f" where c.document_id in ({in_part}))")
+                    mentions += self.db.execute(f"{sql} and {of_part}", [*skip_kinds, *part]).fetchall()
                     # Every class these documents name, those of skipped kinds too.
                     named.update(r[0] for r in self.db.execute(
-                        f"select distinct entity_id from mentions where document_id in ({in_part})", part))
+                        f"select distinct entity_id from mentions where {of_part}", part))
                 entities = sorted(self._in_parts("select id, key, name, kind from entities where id in ({marks})",
                                                  sorted(named)))
         code: dict[str, int] = {}
@@ -112,7 +124,8 @@ class EntityRows:
     def sentence_texts(self, sentence_ids: list[int]) -> dict[int, str]:
         """The text a sentence vector is made of: coreference resolved where it was."""
         return dict(self._in_parts(
-            "select id, coalesce(resolved_text, text) from sentences where id in ({marks})", list(sentence_ids)))
+            f"select s.id, coalesce(s.resolved_text, {SENTENCE_TEXT}) from sentences s join chunks c on c.id = s.chunk_id"
+            " where s.id in ({marks})", list(sentence_ids)))
 
     def entity_vectors(self, entity_ids: list[int]) -> dict[int, np.ndarray]:
         """Each class's description vector (classes without one are left out)."""

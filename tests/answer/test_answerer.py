@@ -9,6 +9,7 @@ import pytest
 from assistant.answer.answerer import EMPTY_INDEX
 from assistant.answer.prompt import NO_ANSWER
 from assistant.ingest.loaders import load
+from assistant.store.entity_rows import SENTENCE_TEXT
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +28,8 @@ def engine(tmp_path_factory, embedder, splitter, generator, example_docs):
 def check_citation_points_at_document(engine, c) -> None:
     """The span and text of a citation are a real sentence of the document's text."""
     row = engine.index.store.db.execute(
-        "select start, end, text, page from sentences where id = ?", [c.sentence_id]).fetchone()
+        f"select s.start, s.end, {SENTENCE_TEXT}, s.page from sentences s join chunks c on c.id = s.chunk_id"
+        " where s.id = ?", [c.sentence_id]).fetchone()
     assert row == (c.start, c.end, c.text, c.page)
     path = Path(c.path)
     assert path.exists()
