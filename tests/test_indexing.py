@@ -301,3 +301,36 @@ def test_progress_meter_counts_only_the_work_left(tmp_path):
     assert seen[-1].time_left() == ""
     assert replace(seen[-1], eta_s=125.0).time_left() == "2:05 left"
     assert replace(seen[-1], eta_s=3 * 3600 + 7 * 60).time_left() == "3 h 07 min left"
+
+
+def test_a_bulk_run_leaves_each_text_once_and_no_free_pages(tmp_path, make_engine):
+    """The store keeps a sentence's and a mention's text only in its chunk, and a run that
+    writes many documents merges the full-text indexes and hands the freed pages back: a
+    second run that replaces every document leaves no free page either."""
+    from assistant.indexing import COMPACT_AFTER
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    n = COMPACT_AFTER + 5
+    for i in range(n):
+        (folder / f"note{i:03d}.txt").write_text(
+            f"Keeper {i} of the Harrow light logged {i + 3} ships. Captain Ilse Marrow sailed on day {i}.\n",
+            encoding="utf-8")
+    engine = make_engine(tmp_path / "ix")
+    store = engine.index.store
+    assert engine.index_paths([folder]).added == n
+    for table in ("sentences", "mentions", "actions"):
+        assert "text" not in store.db[table].columns_dict, table
+    assert store.db.execute("pragma freelist_count").fetchone()[0] == 0
+    for i in range(n):
+        (folder / f"note{i:03d}.txt").write_text(
+            f"Warden {i} of the Calder bridge counted {i + 7} carts on day {i}.\n", encoding="utf-8")
+    assert engine.index_paths([folder]).updated == n
+    assert store.db.execute("pragma freelist_count").fetchone()[0] == 0
+    consistent(engine)
+    hit = engine.search("Calder bridge carts warden 7", k=1)[0]
+    assert "Warden 7 of the Calder bridge" in hit.chunk.text
+    assert not engine.retriever("bm25").search("Harrow light keeper ships", 3)
+    (first, *_) = store.sentences_of([hit.chunk.id])[hit.chunk.id]
+    assert first.text == (folder / "note007.txt").read_text(encoding="utf-8")[first.start:first.end]
+    assert first.text.startswith("Warden 7 of the Calder bridge")

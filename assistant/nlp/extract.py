@@ -68,9 +68,10 @@ class SentenceGraph:
     subject: tuple[int, int] | None = None
 
 
-def compact(graph: SentenceGraph) -> SentenceGraph:
-    """Drop mentions left without a class key (unresolved pronouns) and their roles."""
-    keep = [i for i, m in enumerate(graph.mentions) if m.key]
+def compact(graph: SentenceGraph, drop_kinds: frozenset[str] = frozenset()) -> SentenceGraph:
+    """Drop mentions left without a class key (unresolved pronouns), and those of
+    `drop_kinds`, with their roles."""
+    keep = [i for i, m in enumerate(graph.mentions) if m.key and m.kind not in drop_kinds]
     if len(keep) == len(graph.mentions):
         return graph
     remap = {old: new for new, old in enumerate(keep)}

@@ -106,6 +106,10 @@ class Store(EntityRows):
         # collide on the switch to WAL and the schema ("database is locked" at once, the
         # busy timeout does not cover it): they take turns on a lock file beside it.
         with FileLock(self.path.with_name(self.path.name + ".init.lock"), timeout=60):
+            if not self.db.execute("select count(*) from sqlite_master").fetchone()[0]:
+                # A new database: pages freed (a document replaced, the full-text indexes
+                # merged) can be handed back to the file system (compact_text_indexes).
+                self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self._wal_mode()
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -242,8 +246,9 @@ class Store(EntityRows):
             pk="id", if_not_exists=True,
         )
         db["entities"].create_index(["key"], unique=True, if_not_exists=True)
-        # Only the dirty classes are ever looked up by it (older databases index them all).
-        db.execute("create index if not exists idx_entities_dirty_only on entities (id) where dirty = 1")
+        # No index on dirty (older databases have one): where class vectors are not kept,
+        # every class stays dirty and it would hold them all; where they are, one scan of
+        # the classes per run finds the dirty ones.
         # Trigrams find a question's "Lothair 2" or "Aldri Annet Enn Brak" among class
         # names that are spelled a little differently, without a vector per class.
         self._ensure_fts("entities", ["name"], "trigram")
@@ -571,11 +576,16 @@ class Store(EntityRows):
         return removed
 
     def compact_text_indexes(self) -> None:
-        """Merge each full-text index into one segment (FTS5's 'optimize')."""
-        with self.lock, self.db.atomic():
-            for table in ("chunks_fts", "entities_fts"):
-                if table in self.db.table_names():
-                    self.db.execute(f"insert into {table} ({table}) values ('optimize')")
+        """Merge each full-text index into one segment (FTS5's 'optimize'), then hand the
+        pages freed back to the file system (a database made before auto_vacuum was set
+        keeps them for its next rows)."""
+        with self.lock:
+            with self.db.atomic():
+                for table in ("chunks_fts", "entities_fts"):
+                    if table in self.db.table_names():
+                        self.db.execute(f"insert into {table} ({table}) values ('optimize')")
+            # executescript steps the pragma to its end (execute frees one page per call).
+            self.db.conn.executescript("PRAGMA incremental_vacuum;")
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log back into the database file after a batch of writes."""
