@@ -322,6 +322,9 @@ def test_a_bulk_run_leaves_each_text_once_and_no_free_pages(tmp_path, make_engin
     for table in ("sentences", "mentions", "actions"):
         assert "text" not in store.db[table].columns_dict, table
     assert store.db.execute("pragma freelist_count").fetchone()[0] == 0
+    # A new database: 8 KB pages, and freed pages handed back (auto_vacuum incremental).
+    assert store.db.execute("pragma page_size").fetchone()[0] == 8192
+    assert store.db.execute("pragma auto_vacuum").fetchone()[0] == 2
     for i in range(n):
         (folder / f"note{i:03d}.txt").write_text(
             f"Warden {i} of the Calder bridge counted {i + 7} carts on day {i}.\n", encoding="utf-8")

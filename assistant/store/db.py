@@ -110,8 +110,9 @@ class Store(EntityRows):
                 # A new database: pages freed (a document replaced, the full-text indexes
                 # merged) can be handed back to the file system (`compact`), and pages of
                 # 8 KB hold the chunks' rows (text and vector, ~800 bytes) with less left over.
-                self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+                # (page_size first: setting auto_vacuum fixes the page size)
                 self.db.execute("PRAGMA page_size=8192")
+                self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self._wal_mode()
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
