@@ -9,8 +9,9 @@ namespace (`unshare -rm`), the real `assistant` CLI run in it as a subprocess.
   is left alone, not written short and stamped; `ask` says its answer could not be kept
   in the conversation history.
 - `watch` meets the full disk in its first run: it stops the same way as `index`.
-- The writer (`forget`) with room for its SQLite writes but not for the vector file: the
-  file keeps its old (stale) stamp, nothing is stamped that is not whole.
+- The writer (`forget`) with room for its SQLite writes but not for the vector file (the
+  sentence vectors'): the file keeps its old (stale) stamp, nothing is stamped that is
+  not whole.
 
 Where a mount namespace cannot be made (no unshare, no permission), the tests skip."""
 
@@ -168,11 +169,11 @@ def namespaces(tmp_path_factory) -> None:
         pytest.skip(f"cannot mount a tmpfs in a private mount namespace: {r.stderr.strip() or r.returncode}")
 
 
-def _run(tmp_path: Path, size: str, **params) -> dict:
+def _run(tmp_path: Path, size: str, settings: str = 'extractor = "none"\n', **params) -> dict:
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     config = tmp_path / "config.toml"
-    config.write_text('extractor = "none"\n', encoding="utf-8")
+    config.write_text(settings, encoding="utf-8")
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER, encoding="utf-8")
     params_file = tmp_path / "params.json"
@@ -290,10 +291,12 @@ def test_read_commands_answer_on_a_full_disk_with_nothing_else_open(tmp_path, na
 
 
 def test_the_writer_never_stamps_a_vector_file_it_could_not_write_whole(tmp_path, namespaces):
-    """`forget` with room for its SQLite writes (about 20 pages here) but not for the
-    chunks' vector file (about 54 pages): the file keeps its old, now stale, stamp."""
+    """`forget` with room for its SQLite writes but not for the sentence vectors' hnswlib
+    file (the one set kept in a file; 105 pages here, 80 left): the file keeps its old,
+    now stale, stamp. (The index of 120 files is also compacted after it is built.)"""
     docs = _corpus(tmp_path / "docs", 120)
-    report = _run(tmp_path, "8m", scenario="forget_full", docs=str(docs), hold=True, leave_pages=36,
+    report = _run(tmp_path, "8m", settings="sentence_vectors = true\n", scenario="forget_full", docs=str(docs),
+                  hold=True, leave_pages=80,
                   forget=str(docs / "note_007.txt"), query="When was the ferry to the island late?")
     index, forget, search = report["steps"]
     _no_traceback(forget)
@@ -306,4 +309,8 @@ def test_the_writer_never_stamps_a_vector_file_it_could_not_write_whole(tmp_path
     _no_traceback(search)
     assert search["rc"] == 0 and "note_" in search["out"], (search["rc"], search["err"][-3000:])
     chunks = report["after"]["sets"]["chunks"]
-    assert chunks["rows"] == 119
+    assert chunks["rows"] == 119, (forget["rc"], forget["err"][-3000:])
+    # The sentence vectors' file had no room: it keeps the stamp of the rows before.
+    sentences = report["after"]["sets"]["sentences"]
+    assert sentences["rows"] < report["before"]["sets"]["sentences"]["rows"]
+    assert sentences["stamp"]["version"] == report["before"]["version"] != report["after"]["version"], sentences

@@ -106,7 +106,9 @@ class Store(EntityRows):
         # collide on the switch to WAL and the schema ("database is locked" at once, the
         # busy timeout does not cover it): they take turns on a lock file beside it.
         with FileLock(self.path.with_name(self.path.name + ".init.lock"), timeout=60):
-            if not self.db.execute("select count(*) from sqlite_master").fetchone()[0]:
+            # (an empty file, made by private_file above: no query, which a full disk
+            # without the shared-memory file would refuse before _wal_mode can help)
+            if self.path.stat().st_size == 0:
                 # A new database: pages freed (a document replaced, the full-text indexes
                 # merged) can be handed back to the file system (`compact`), and pages of
                 # 8 KB hold the chunks' rows (text and vector, ~800 bytes) with less left over.
@@ -114,6 +116,10 @@ class Store(EntityRows):
                 self.db.execute("PRAGMA page_size=8192")
                 self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self._wal_mode()
+            # The log is folded back at about 4 MB whatever the page size (SQLite's default
+            # is 1,000 pages: 8 MB of 8 KB pages).
+            page = self.db.execute("PRAGMA page_size").fetchone()[0]
+            self.db.execute(f"PRAGMA wal_autocheckpoint={max(100, (4 << 20) // page)}")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             # sqlite3 connections are not safe to use from two threads at once.
@@ -586,18 +592,24 @@ class Store(EntityRows):
         class, leaves its pages a third empty); it needs room for a copy, and without it
         the database is left as it was."""
         with self.lock:
-            with self.db.atomic():
-                for table in ("chunks_fts", "entities_fts"):
-                    if table in self.db.table_names():
-                        self.db.execute(f"insert into {table} ({table}) values ('optimize')")
-            if rewrite:
-                try:
-                    self.db.conn.execute("VACUUM")
-                    return
-                except sqlite3.OperationalError:  # no room for the copy: the pages stay
-                    pass
-            # executescript steps the pragma to its end (execute frees one page per call).
-            self.db.conn.executescript("PRAGMA incremental_vacuum;")
+            try:
+                with self.db.atomic():
+                    for table in ("chunks_fts", "entities_fts"):
+                        if table in self.db.table_names():
+                            self.db.execute(f"insert into {table} ({table}) values ('optimize')")
+                if rewrite:
+                    try:
+                        self.db.conn.execute("VACUUM")
+                        return
+                    except sqlite3.OperationalError:  # no room for the copy: the pages stay
+                        pass
+                # executescript steps the pragma to its end (execute frees one page per call).
+                self.db.conn.executescript("PRAGMA incremental_vacuum;")
+            except sqlite3.OperationalError:
+                # No room even for that (a full disk): nothing is lost, each step is a
+                # transaction of its own, rolled back whole; the run it ends goes on.
+                if self.db.conn.in_transaction:
+                    self.db.conn.rollback()
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log back into the database file after a batch of writes."""
