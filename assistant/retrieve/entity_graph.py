@@ -28,6 +28,28 @@ MAX_NGRAM = 8
 # that add a disambiguation to it ("Richard Wright (author)"); more, and it is too common.
 MAX_VARIANTS = 4
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
+# A nickname written inside a full name: Gian-Carla "Gia" Coppola.
+_NICKNAME = re.compile(r'\s*["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]\s*')
+_HONORIFICS = {"sir", "dame", "lord", "lady", "dr", "mr", "mrs", "ms"}
+_SUFFIX = re.compile(r"[IVX]+|Jr\.?|Sr\.?")
+
+
+def short_names(name: str) -> list[str]:
+    """The shorter ways a person's full name is written elsewhere: first and last name
+    ("Julie Ethel Dash" -> "Julie Dash"), with the middle initial ("Isaac P. Walker"), a
+    quoted nickname with the last name ("Rodney "Rod" Amateau" -> "Rod Amateau"), and the
+    name without an honorific ("Sir Kenneth Charles Branagh" -> "Kenneth Branagh"). Only
+    for a name of capitalised words (not "Albert III the Pious of Bavaria")."""
+    nick = _NICKNAME.search(name)
+    words = [w for w in _NICKNAME.sub(" ", name).split() if w.lower().rstrip(".") not in _HONORIFICS]
+    if not 2 <= len(words) <= 4 or not all(w[0].isupper() and w.replace("-", "").replace(".", "").isalpha()
+                                            for w in words) or _SUFFIX.fullmatch(words[-1]) \
+            or words[0].lower() in ("the", "a", "an"):
+        return []  # (a "Henry Ford II" is not a "Henry II", nor "The Foster Boy" a "The Boy")
+    out = [f"{nick.group(1).strip()} {words[-1]}"] if nick else []
+    if len(words) >= 3:
+        out += [f"{words[0]} {words[-1]}", f"{words[0]} {words[1][0]}. {words[-1]}"]
+    return out + [" ".join(words)]
 # Documents written this long before a graph was built are read again when it is updated:
 # a write that committed while the graph was being read is not missed.
 CLOCK_SLACK_S = 2.0
@@ -157,16 +179,20 @@ class EntityGraph:
         self.idf = np.log((n + 1) / (self.df + 0.5)).astype(np.float32)
 
     def _titled_variants(self) -> dict[str, list[int]]:
-        """key of a plain name -> the titled classes that add a disambiguation to it: a
-        title's "(author)" or "(1968 film)" is not written where the thing is named."""
-        out: dict[str, list[int]] = {}
+        """key of a plain name -> the classes with a home that name it at more length: a
+        title's "(author)" or "(1968 film)" is not written where the thing is named, and a
+        person's page opens with the whole name ("Julie Ethel Dash") where others write
+        "Julie Dash"."""
+        out: dict[str, set[int]] = {}
         for row in self.title_chunks:
             name = self.names[row]
-            if name.endswith(")"):
-                plain = _DISAMBIGUATION.sub("", name)
-                key = entity_key(plain, proper=True) if plain else ""
+            plain = [_DISAMBIGUATION.sub("", name)] if name.endswith(")") else []
+            if self.kinds[row] in ("PERSON", "ABOUT"):  # ABOUT: a page's opening subject
+                plain += short_names(name)
+            for text in plain:
+                key = entity_key(text, proper=True) if text else ""
                 if key and key != self.key_of_row[row]:
-                    out.setdefault(key, []).append(row)
+                    out.setdefault(key, set()).add(row)
         return {key: sorted(rows) for key, rows in out.items() if len(rows) <= MAX_VARIANTS}
 
     def home_chunks(self, row: int, rare_df: int) -> list[int]:

@@ -154,3 +154,47 @@ def test_a_plain_name_leads_to_the_page_that_disambiguates_it(titled_engine, nam
         "Which instrument did Robert Young play?", 3))
     assert "linked_entities" in found["young-musician.md"]
     assert "linked_entities" not in found.get("young-town.md", {})
+
+
+UNTITLED_PEOPLE = {
+    # Files as a person keeps them: no title, named after nothing. A person's own notes open
+    # with the whole name; the other files write the name short.
+    "notes-0412.txt": "Marisol Ethel Quandt (born 1952) is an American film director, writer and producer. "
+                      "She grew up in the port town of Velmora.",
+    "notes-0413.txt": "Harbour of Glass is a 1991 drama film directed by Marisol Quandt and starring Tom Ivers.",
+    "notes-0414.txt": 'Rodrigo "Rod" Almeda (1923 - 2003) was a screenwriter. He was born in Castelbrisa.',
+    "notes-0415.txt": "The Salt Road is a 1972 comedy film written and directed by Rod Almeda.",
+    "scan_0031.txt": "Marisol Ferreira is a Portuguese painter who lives in Lisbon.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_short_name_leads_to_the_notes_that_open_with_the_whole_name(tmp_path, embedder, splitter, name):
+    """Without titles, a person's page is about the whole name its opening sentence
+    writes ("Marisol Ethel Quandt"); the first and last name ("Marisol Quandt") and a
+    quoted nickname with the last name ("Rod Almeda") lead there too."""
+    e = _indexed_folder(tmp_path, UNTITLED_PEOPLE, embedder, splitter)
+    try:
+        for question, film, person in [
+            ("Where did the director of Harbour of Glass grow up?", "notes-0413.txt", "notes-0412.txt"),
+            ("Where was the director of The Salt Road born?", "notes-0415.txt", "notes-0414.txt"),
+        ]:
+            found = _by_file(e, e.retriever(name).search(question, 2))
+            assert list(found) == [film, person], (question, found)
+            assert found[person]["bonus"] > 0 and "bridges" in found[person], found[person]
+    finally:
+        e.close()
+
+
+@pytest.mark.parametrize("full, short", [
+    ("Julie Ethel Dash", ["Julie Dash", "Julie E. Dash", "Julie Ethel Dash"]),
+    ('Gian-Carla "Gia" Coppola', ["Gia Coppola", "Gian-Carla Coppola"]),
+    ("Sir Kenneth Charles Branagh", ["Kenneth Branagh", "Kenneth C. Branagh", "Kenneth Charles Branagh"]),
+    # Not a person's run of names: a numeral or suffix, an article, lower-case words.
+    ("Henry Ford II", []), ("John Smith Jr.", []), ("The Foster Boy", []),
+    ("Albert III the Pious of Bavaria", []), ("Where Does It Hurt?", []),
+])
+def test_short_names(full, short):
+    from assistant.retrieve.entity_graph import short_names
+
+    assert short_names(full) == short
