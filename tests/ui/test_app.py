@@ -553,6 +553,14 @@ def test_a_full_disk_is_told_in_the_words_of_the_cli(make_engine, example_docs, 
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
             store = app.engine.index.store
             with store.lock:
+                # An earlier exchange that left the history's pages all but full (8 KB pages
+                # would otherwise take this one without a new page).
+                room = store.db.execute("PRAGMA page_size").fetchone()[0] - 200
+                chat = store.db.execute("insert into conversations (title, created_at, updated_at) values (?, 0, 0)",
+                                        ["x" * room]).lastrowid
+                store.db.execute("insert into messages (conversation_id, role, content, created_at) values (?, ?, ?, 0)",
+                                 [chat, "user", "x" * room])
+                store.db.conn.commit()
                 pages = store.db.execute("PRAGMA page_count").fetchone()[0]
                 store.db.execute(f"PRAGMA max_page_count = {pages + 1}")
                 # Every free page taken too, so that the next write needs a new one.
