@@ -31,6 +31,20 @@ def _matched(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[st
     return out
 
 
+def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> dict[int, tuple[str, float]]:
+    """The matched classes that lead somewhere: specific named things. A common noun's
+    class matched by a name the question writes ("the author of Brand") stands for the
+    titled classes that disambiguate it ("Brand (play)"), where there are any."""
+    out: dict[int, tuple[str, float]] = {}
+    for row, match in matched.items():
+        if graph.kinds[row] == "NOUN":
+            for titled in graph.variants.get(graph.key_of_row[row], []):
+                out.setdefault(titled, match)
+        elif graph.kinds[row] not in NOT_BRIDGES and graph.is_specific(row):
+            out[row] = match
+    return out
+
+
 def chunk_cosines(res: Resources, query: str, chunk_ids: list[int]) -> dict[int, float]:
     """Cosine similarity of the question to each chunk, from the stored embeddings
     (candidates found through the entity layer need not be among the dense top-k)."""
@@ -302,8 +316,9 @@ class HopRetriever:
 
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
-                 dense_depth: int = 30, rare_df: int = 3):
+                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True):
         self.res = res
+        self.aspects = aspects
         self.link_bonus = link_bonus
         self.hop_bonus = hop_bonus
         self.relation_bonus = relation_bonus
@@ -323,7 +338,7 @@ class HopRetriever:
         # or the verb "die" matching a title would pull in that passage for every question.
         named = [qe for qe in qents if qe.named]
         matched = _matched(graph, named)
-        specific = {r: v for r, v in matched.items() if graph.is_specific(r) and graph.kinds[r] not in NOT_BRIDGES}
+        specific = _bridgeable(graph, matched)
         reached: dict[int, dict] = {}
         for row, (text, sim) in specific.items():
             for c in self.home(graph, row):
@@ -359,7 +374,7 @@ class HopRetriever:
                 # director of") leads on more surely than the film's other names.
                 said = contexts.get((int(graph.entity_ids[row]), int(graph.chunk_ids[c])), ())
                 related = any(relation & _stems(t) for t in said)
-                for c2 in self.home(graph, row):
+                for c2 in self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else []):
                     if c2 in known:
                         continue
                     followed[c2] = followed.get(c2, False) or related

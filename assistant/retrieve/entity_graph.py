@@ -27,7 +27,16 @@ MAX_NGRAM = 8
 # A name written plainly ("Richard Wright") stands for at most this many titled classes
 # that add a disambiguation to it ("Richard Wright (author)"); more, and it is too common.
 MAX_VARIANTS = 4
+# A class with more titles named after aspects of it than this is too broad to lead to them.
+MAX_ASPECTS = 6
+# "History of Maryland", "Alcohol laws of Indiana": a common noun phrase, then the name.
+_ASPECT_OF = re.compile(r"^((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
+# "Kansas's congressional districts", "2016-17 Chelsea F.C. season": the name, then common words.
+_NAME_THEN_COMMON = re.compile(r"^(?:[\d\u2013-]+ )?([A-Z][^a-z]*?(?:[A-Za-z.]+ )*?[A-Za-z.]+?)(?:'s?)? ((?:[a-z]+ ?){1,3})$")
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
+# A place's name qualified by the larger place it is in: "West Chicago, Illinois",
+# "Rochester, New York" (a page's title; its text and others write "West Chicago").
+_QUALIFIED_PLACE = re.compile(r"^((?:[A-Z][\w'.-]*\s?){1,4}),\s((?:[A-Z][\w'.-]*\s?){1,3})$")
 # A nickname written inside a full name: Gian-Carla "Gia" Coppola.
 _NICKNAME = re.compile(r'\s*["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]\s*')
 _HONORIFICS = {"sir", "dame", "lord", "lady", "dr", "mr", "mrs", "ms"}
@@ -174,19 +183,24 @@ class EntityGraph:
         home = keep & homes
         self.title_chunks = _grouped(rows[home], cols[home])
         self.variants = self._titled_variants()
+        self.aspects = self._titled_aspects()
         self.df = np.diff(self.ec.indptr)  # chunks per entity
         n = max(1, len(self.chunk_ids))
         self.idf = np.log((n + 1) / (self.df + 0.5)).astype(np.float32)
 
     def _titled_variants(self) -> dict[str, list[int]]:
         """key of a plain name -> the classes with a home that name it at more length: a
-        title's "(author)" or "(1968 film)" is not written where the thing is named, and a
+        title's "(author)" or "(1968 film)" is not written where the thing is named, nor a
+        place's ", Illinois" where the text is about it, and a
         person's page opens with the whole name ("Julie Ethel Dash") where others write
         "Julie Dash"."""
         out: dict[str, set[int]] = {}
         for row in self.title_chunks:
             name = self.names[row]
             plain = [_DISAMBIGUATION.sub("", name)] if name.endswith(")") else []
+            qualified = _QUALIFIED_PLACE.match(name)
+            if qualified:
+                plain.append(qualified.group(1).strip())
             if self.kinds[row] in ("PERSON", "ABOUT"):  # ABOUT: a page's opening subject
                 plain += short_names(name)
             for text in plain:
@@ -194,6 +208,40 @@ class EntityGraph:
                 if key and key != self.key_of_row[row]:
                     out.setdefault(key, set()).add(row)
         return {key: sorted(rows) for key, rows in out.items() if len(rows) <= MAX_VARIANTS}
+
+    def _titled_aspects(self) -> dict[int, list[int]]:
+        """class row -> the titled classes named after an aspect of it: a common noun
+        phrase of the name ("History of Maryland", "Alcohol laws of Indiana", "Diocese of
+        Fredericton") or the name with common words after it ("Kansas's congressional
+        districts", "2016-17 Chelsea F.C. season"). Not "Duke of Orleans" or "Oda of
+        Metz", whose first words are not common nouns here, and only for a class with few
+        such titles (not each "... of the United States")."""
+        out: dict[int, set[int]] = {}
+        for row in self.title_chunks:
+            named = self._aspect_of(self.names[row])
+            if named is not None and named != row:
+                out.setdefault(named, set()).add(row)
+        return {row: sorted(titled) for row, titled in out.items() if len(titled) <= MAX_ASPECTS}
+
+    def _aspect_of(self, title: str) -> int | None:
+        """The named class a title is an aspect of, if it is written as one."""
+        m = _ASPECT_OF.match(title)
+        if m:
+            head, name = m.group(1).split(), m.group(2)
+            row = self.keys.get(entity_key(head[0], proper=False))
+            if row is None or self.kinds[row] != "NOUN" or not all(w.islower() for w in head[1:]):
+                return None
+        else:
+            m = _NAME_THEN_COMMON.match(title)
+            if not m:
+                return None
+            name = m.group(1)
+        row = self.keys.get(entity_key(name, proper=True))
+        return row if row is not None and is_named_kind(self.kinds[row]) else None
+
+    def aspect_chunks(self, row: int) -> list[int]:
+        """The chunks of the titles named after an aspect of this class."""
+        return sorted({c for t in self.aspects.get(row, ()) for c in self.title_chunks[t]})
 
     def home_chunks(self, row: int, rare_df: int) -> list[int]:
         """The chunks about a class: its title's; else those of the titled classes that

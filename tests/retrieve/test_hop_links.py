@@ -198,3 +198,65 @@ def test_short_names(full, short):
     from assistant.retrieve.entity_graph import short_names
 
     assert short_names(full) == short
+
+
+ASPECTS = {
+    # Pages titled as encyclopedias and people's notes title them: a town qualified by its
+    # state, a play whose name is also a common noun, a page on one aspect of a place.
+    "westbrook.md": "# Westbrook, Illinois\n\nThe city lies in DuPage County and has a small rail yard. "
+                    "Its history begins with a mill built in 1849.",
+    "vole.md": "# Harriet Vole\n\nHarriet Vole (1930 - 2011) was an American politician. She was born in Westbrook "
+               "and served in the state senate.",
+    "brand.md": "# Brand (play)\n\nThe verse play by the Norwegian writer Torvald Ness was printed in 1866.",
+    "ness.md": "# Torvald Ness\n\nTorvald Ness (1828 - 1906) was a playwright. He was a citizen of Norway.",
+    "shop.md": "# Shop notes\n\nThe brand sells boots. A brand needs a logo, and the brand manager chose one.",
+
+    "velmora.md": "# Velmora\n\nVelmora is a port town on the north coast, known for its lighthouse.",
+    "velmora-history.md": "# History of Velmora\n\nThe first houses were built by fishermen in 1820, and a "
+                          "charter followed in 1851.",
+    "lind.md": "# Ora Lind\n\nOra Lind (1901 - 1970) was a sea captain. She was born in Velmora.",
+    "museum.md": "# Museum notes\n\nThe museum keeps the history of the coast and the history of its ships.",
+}
+
+
+@pytest.fixture(scope="module")
+def aspects_engine(tmp_path_factory, embedder, splitter):
+    e = _indexed_folder(tmp_path_factory.mktemp("hop-aspects"), ASPECTS, embedder, splitter)
+    yield e
+    e.close()
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+@pytest.mark.parametrize("question, first, second, bridge", [
+    # "born in Westbrook" leads to the page titled "Westbrook, Illinois".
+    ("In what county is the city where Harriet Vole was born?", "vole.md", "westbrook.md", "Westbrook"),
+    # "Brand", written as a name, is the play, though "brand" is a common noun elsewhere.
+    ("What country was the author of Brand a citizen of?", "brand.md", "ness.md", "Torvald Ness"),
+])
+def test_a_bridge_reaches_the_page_titled_with_more_than_its_name(aspects_engine, name, question, first, second,
+                                                                   bridge):
+    found = _by_file(aspects_engine, aspects_engine.retriever(name).search(question, 3))
+    assert "linked_entities" in found[first], found
+    assert bridge in found[second].get("bridges", []), found
+    assert set(list(found)[:2]) == {first, second}, found
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_bridge_reaches_a_page_on_an_aspect_of_it(aspects_engine, name):
+    found = _by_file(aspects_engine, aspects_engine.retriever(name).search(
+        "When was the first house built in the town where Ora Lind was born?", 4))
+    assert "Velmora" in found["velmora-history.md"].get("bridges", []), found
+    assert list(found)[:2] == ["lind.md", "velmora-history.md"], found
+
+
+def test_aspect_titles():
+    """Titles that name an aspect of a class: a common noun phrase of it, or it followed
+    by common words; not a person named after a place."""
+    from assistant.retrieve.entity_graph import _ASPECT_OF, _NAME_THEN_COMMON
+
+    assert _ASPECT_OF.match("History of Maryland").groups() == ("History ", "Maryland")
+    assert _ASPECT_OF.match("Alcohol laws of Indiana").groups() == ("Alcohol laws ", "Indiana")
+    assert _NAME_THEN_COMMON.match("Kansas's congressional districts").group(1) == "Kansas"
+    assert _NAME_THEN_COMMON.match("2016\u201317 Chelsea F.C. season").group(1) == "Chelsea F.C."
+    assert _NAME_THEN_COMMON.match("Stockholm Arlanda Airport") is None
+    assert _ASPECT_OF.match("Prince Philippe, Duke of Orl\u00e9ans (1869\u20131926)") is None
