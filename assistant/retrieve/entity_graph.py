@@ -41,24 +41,58 @@ _QUALIFIED_PLACE = re.compile(r"^((?:[A-Z][\w'.-]*\s?){1,4}),\s((?:[A-Z][\w'.-]*
 _NICKNAME = re.compile(r'\s*["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]\s*')
 _HONORIFICS = {"sir", "dame", "lord", "lady", "dr", "mr", "mrs", "ms"}
 _SUFFIX = re.compile(r"[IVX]+|Jr\.?|Sr\.?")
+_INITIAL = re.compile(r"[A-Z]\.")
+# The familiar forms of common English given names: a page opens with "Francis Albert
+# Sinatra", the others write "Frank Sinatra".
+_FAMILIAR = {
+    "albert": ("Al",), "alexander": ("Alex",), "andrew": ("Andy",), "anthony": ("Tony",),
+    "benjamin": ("Ben",), "catherine": ("Kate",), "charles": ("Charlie", "Chuck"),
+    "christopher": ("Chris",), "daniel": ("Dan", "Danny"), "david": ("Dave",), "donald": ("Don",),
+    "douglas": ("Doug",), "edward": ("Ed", "Eddie", "Ted"), "elizabeth": ("Liz", "Beth"),
+    "eugene": ("Gene",), "francis": ("Frank",), "frederick": ("Fred",), "gerald": ("Jerry",),
+    "gregory": ("Greg",), "henry": ("Harry", "Hank"), "james": ("Jim", "Jimmy"), "jennifer": ("Jenny",),
+    "john": ("Jack",), "jonathan": ("Jon",), "joseph": ("Joe",), "katherine": ("Kate",),
+    "kenneth": ("Ken",), "lawrence": ("Larry",), "leonard": ("Len",), "margaret": ("Maggie", "Peggy"),
+    "matthew": ("Matt",), "michael": ("Mike",), "nicholas": ("Nick",), "peter": ("Pete",),
+    "richard": ("Dick", "Rick"), "robert": ("Bob", "Rob", "Bobby"), "ronald": ("Ron",),
+    "samuel": ("Sam",), "stephen": ("Steve",), "steven": ("Steve",), "susan": ("Sue",),
+    "thomas": ("Tom", "Tommy"), "timothy": ("Tim",), "vincent": ("Vince",), "walter": ("Walt",),
+    "william": ("Bill", "Will", "Billy"),
+}
+_POSTNOMINAL = re.compile(r"[A-Z]{2,4}")
 
 
 def short_names(name: str) -> list[str]:
     """The shorter ways a person's full name is written elsewhere: first and last name
     ("Julie Ethel Dash" -> "Julie Dash"), with the middle initial ("Isaac P. Walker"), a
-    quoted nickname with the last name ("Rodney "Rod" Amateau" -> "Rod Amateau"), and the
-    name without an honorific ("Sir Kenneth Charles Branagh" -> "Kenneth Branagh"). Only
-    for a name of capitalised words (not "Albert III the Pious of Bavaria")."""
+    later given name ("Sven Olof Joachim Palme" -> "Olof Palme"), initials ("Robert G.
+    Springsteen" -> "R. G. Springsteen"), the name without leading initials, a familiar
+    form of the first name ("Francis Albert Sinatra" -> "Frank Sinatra"), a quoted
+    nickname with the last name ("Rodney "Rod" Amateau" -> "Rod Amateau"), and the name
+    without an honorific or post-nominal letters ("Sir Kenneth Charles Branagh" ->
+    "Kenneth Branagh", "John Tyndall FRS"). Only for a name of capitalised words (not
+    "Albert III the Pious of Bavaria")."""
     nick = _NICKNAME.search(name)
     words = [w for w in _NICKNAME.sub(" ", name).split() if w.lower().rstrip(".") not in _HONORIFICS]
+    if len(words) > 2 and _POSTNOMINAL.fullmatch(words[-1]) and not _SUFFIX.fullmatch(words[-1]):
+        words = words[:-1]  # "John Tyndall FRS"
     if not 2 <= len(words) <= 4 or not all(w[0].isupper() and w.replace("-", "").replace(".", "").isalpha()
                                             for w in words) or _SUFFIX.fullmatch(words[-1]) \
             or words[0].lower() in ("the", "a", "an"):
         return []  # (a "Henry Ford II" is not a "Henry II", nor "The Foster Boy" a "The Boy")
     out = [f"{nick.group(1).strip()} {words[-1]}"] if nick else []
+    named = [w for w in words[:-1] if not _INITIAL.fullmatch(w)]
+    if named and len(named) < len(words) - 1:
+        out.append(" ".join(named + words[-1:]))  # "S. R. Puttanna Kanagal" -> "Puttanna Kanagal"
     if len(words) >= 3:
         out += [f"{words[0]} {words[-1]}", f"{words[0]} {words[1][0]}. {words[-1]}"]
-    return out + [" ".join(words)]
+    out += [f"{familiar} {words[-1]}" for familiar in _FAMILIAR.get(words[0].lower(), ())]
+    if not _INITIAL.fullmatch(words[0]):
+        # The given names as initials: "Robert G. Springsteen" -> "R. G. Springsteen".
+        out.append(" ".join([f"{w[0]}." for w in words[:-1]] + words[-1:]))
+        # A person known by a later given name: "Sven Olof Joachim Palme" -> "Olof Palme".
+        out += [f"{w} {words[-1]}" for w in named[1:]]
+    return list(dict.fromkeys(out + [" ".join(words)]))
 # Documents written this long before a graph was built are read again when it is updated:
 # a write that committed while the graph was being read is not missed.
 CLOCK_SLACK_S = 2.0
@@ -201,7 +235,8 @@ class EntityGraph:
             qualified = _QUALIFIED_PLACE.match(name)
             if qualified:
                 plain.append(qualified.group(1).strip())
-            if self.kinds[row] in ("PERSON", "ABOUT"):  # ABOUT: a page's opening subject
+            # ABOUT: a page's opening subject; COREF: one that "he" and "she" refer to.
+            if self.kinds[row] in ("PERSON", "ABOUT", "COREF"):
                 plain += short_names(name)
             for text in plain:
                 key = entity_key(text, proper=True) if text else ""
@@ -253,10 +288,27 @@ class EntityGraph:
         variants = self.variants.get(self.key_of_row[row])
         if variants:
             return sorted({c for v in variants for c in self.title_chunks[v]})
+        shorter = self._home_of_short_name(row)
+        if shorter:
+            return shorter
         chunks = self.chunks_of(row)
         return [int(c) for c in chunks] if len(chunks) <= rare_df else []
 
     # -- linking ---------------------------------------------------------------------
+    def _home_of_short_name(self, row: int) -> list[int]:
+        """A person named at more length than their page names them ("Robert North
+        Bradbury" where the page opens with "Robert N. Bradbury"): the home that one of
+        the name's short forms leads to."""
+        if self.kinds[row] != "PERSON":
+            return []
+        for name in short_names(self.names[row]):
+            key = entity_key(name, proper=True)
+            other = self.keys.get(key)
+            rows = [other] if other is not None and other in self.title_chunks else self.variants.get(key, [])
+            if rows and row not in rows:
+                return sorted({c for r in rows for c in self.title_chunks[r]})
+        return []
+
     def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.6) -> list[QueryEntity]:
         """Entities of the question matched to classes: exact keys of any n-gram of the
         question, then the question's named entities by name-vector similarity."""

@@ -165,6 +165,12 @@ UNTITLED_PEOPLE = {
     "notes-0414.txt": 'Rodrigo "Rod" Almeda (1923 - 2003) was a screenwriter. He was born in Castelbrisa.',
     "notes-0415.txt": "The Salt Road is a 1972 comedy film written and directed by Rod Almeda.",
     "scan_0031.txt": "Marisol Ferreira is a Portuguese painter who lives in Lisbon.",
+    # A familiar first name ("Frank" for Francis), and a film that writes the director's
+    # name at more length than his own notes do.
+    "notes-0416.txt": "Francis Edgar Malloy (1915 - 1998) was a singer. He was born in Port Ellery.",
+    "notes-0417.txt": "Blue Harbour Nights is a 1957 song by Frank Malloy, recorded in one take.",
+    "notes-0418.txt": "Orrin G. Taft (1890 - 1950) was a film director. He was born in Kettle Falls.",
+    "notes-0419.txt": "The Iron Mile is a 1931 western film directed by Orrin Gale Taft.",
 }
 
 
@@ -178,6 +184,8 @@ def test_a_short_name_leads_to_the_notes_that_open_with_the_whole_name(tmp_path,
         for question, film, person in [
             ("Where did the director of Harbour of Glass grow up?", "notes-0413.txt", "notes-0412.txt"),
             ("Where was the director of The Salt Road born?", "notes-0415.txt", "notes-0414.txt"),
+            ("Where was the singer of Blue Harbour Nights born?", "notes-0417.txt", "notes-0416.txt"),
+            ("Where was the director of The Iron Mile born?", "notes-0419.txt", "notes-0418.txt"),
         ]:
             found = _by_file(e, e.retriever(name).search(question, 2))
             assert list(found) == [film, person], (question, found)
@@ -187,9 +195,12 @@ def test_a_short_name_leads_to_the_notes_that_open_with_the_whole_name(tmp_path,
 
 
 @pytest.mark.parametrize("full, short", [
-    ("Julie Ethel Dash", ["Julie Dash", "Julie E. Dash", "Julie Ethel Dash"]),
-    ('Gian-Carla "Gia" Coppola', ["Gia Coppola", "Gian-Carla Coppola"]),
-    ("Sir Kenneth Charles Branagh", ["Kenneth Branagh", "Kenneth C. Branagh", "Kenneth Charles Branagh"]),
+    ("Julie Ethel Dash", ["Julie Dash", "Julie E. Dash", "J. E. Dash", "Ethel Dash", "Julie Ethel Dash"]),
+    ('Gian-Carla "Gia" Coppola', ["Gia Coppola", "G. Coppola", "Gian-Carla Coppola"]),
+    ("Sir Kenneth Charles Branagh", ["Kenneth Branagh", "Kenneth C. Branagh", "Ken Branagh", "K. C. Branagh",
+                                     "Charles Branagh", "Kenneth Charles Branagh"]),
+    ("S. R. Puttanna Kanagal", ["Puttanna Kanagal", "S. Kanagal", "S. R. Kanagal", "S. R. Puttanna Kanagal"]),
+    ("John Tyndall FRS", ["Jack Tyndall", "J. Tyndall", "John Tyndall"]),
     # Not a person's run of names: a numeral or suffix, an article, lower-case words.
     ("Henry Ford II", []), ("John Smith Jr.", []), ("The Foster Boy", []),
     ("Albert III the Pious of Bavaria", []), ("Where Does It Hurt?", []),
