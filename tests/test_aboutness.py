@@ -24,6 +24,10 @@ FILES = {
         "In 2019 the committee met twice in Lisbon. "
         "The members agreed to publish the report in the spring."
     ),
+    # Definitions a parse misreads: a title that opens with "I", a name with a long aside.
+    "scan_0043.txt": "I Cover the Underworld is a 1955 American crime film directed by R. G. Springsteen.",
+    "scan_0044.txt": ("Michael Curtiz (born Mano Kaminer; December 24, 1886 - April 11, 1962) was a "
+                      "Hungarian-born American film director."),
 }
 
 
@@ -52,6 +56,30 @@ def test_opening_subject_is_what_an_untitled_file_is_about(tmp_path, make_engine
     assert "When a Man Loves a Woman" in about.get("scan_0042.txt", "")
     # "In 2019 the committee met": no named subject before the verb, so no aboutness.
     assert "Minutes 2024-05.txt" not in about
+    assert about.get("scan_0043.txt") == "I Cover the Underworld"
+    assert about.get("scan_0044.txt") == "Michael Curtiz"
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Luis Mandoki (born 17 August 1954) is a Mexican film director.", "Luis Mandoki"),
+    ("You Can No Longer Remain Silent( German: Du darfst nicht laenger schweigen) is a 1955 film.",
+     "You Can No Longer Remain Silent"),
+    ("I Like Only You , is a 1949 French comedy film.", "I Like Only You"),
+    ("Possession or Phroso is a 1922 silent drama film.", "Possession"),
+    ("Louis the Junker of Hesse (1305 - 1345) was a German nobleman.", "Louis the Junker of Hesse"),
+    ("Ann Lee, the chair, was a founder of the club.", "Ann Lee"),
+    ("Haymo of Faversham, O.F.M. ( c. 1243 ), was an English Franciscan scholar.", "Haymo of Faversham"),
+    ("Love, Honor and Oh-Baby! is a 1940 film.", "Love, Honor and Oh-Baby!"),
+    ("Gaby: A True Story is a 1987 drama film.", "Gaby: A True Story"),
+    # Not definitions of a name.
+    ("It was a dark night.", None), ("The results are the mean of three runs.", None),
+    ("In 1990 the town was a small port.", None), ("The committee met on Tuesday and was a success.", None),
+    ("John Smith and Jane Doe were the founders.", None),
+])
+def test_defined_name(sentence, name):
+    from assistant.nlp.aboutness import defined_name
+
+    assert defined_name(sentence) == name
 
 
 def test_the_subject_class_makes_the_file_its_home(tmp_path, make_engine):

@@ -45,8 +45,13 @@ def title_mention_in(title: str, graph: SentenceGraph, base: int, text: str,
 def subject_mention(graph: SentenceGraph, base: int, text: str, alongside: bool = False) -> tuple[Mention | None, bool]:
     """What a document that no title names is about: the named subject of its opening
     sentence ("Luis Mandoki (born 1954) is a Mexican film director"), written into the
-    graph as an ABOUT mention, the home of its class as a title is. From the parse where
+    graph as an ABOUT mention, the home of its class as a title is. A definition's subject
+    as written ("I Cover the Underworld is a 1955 film", "Michael Curtiz (born Mano
+    Kaminer; ...) was a ..."), which a parse can miss or cut; else from the parse where
     the extractor gives one; else the named mention before the main verb."""
+    defined = defined_name(text)
+    if defined is not None:
+        return title_mention_in(defined, graph, base, text, kind="ABOUT", alongside=alongside)
     if graph.subject is not None:
         start, end = graph.subject
         return title_mention_in(text[start - base: end - base], graph, base, text, kind="ABOUT", alongside=alongside)
@@ -58,6 +63,39 @@ def subject_mention(graph: SentenceGraph, base: int, text: str, alongside: bool 
     fillers = {i for r, i in main.roles if r in ("agent", "patient")}
     m = graph.mentions[next((i for i in named if i in fillers), named[0])]
     return title_mention_in(m.text, graph, base, text, kind="ABOUT", alongside=alongside)
+
+
+# "X is a ...", "X (born 1954) was an ...", "X, is a ...": a sentence that defines what
+# it opens with (asides in brackets taken out first).
+_DEFINITION = re.compile(r"^(?P<name>[^\W\d_][^;]{0,120}?)\s*,?\s+(?:is|was)\s+(?:a|an|the|one)\s")
+_BRACKETED = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
+# An aside after a comma starts in lower case (", the chair,") or with letters such as
+# "O.F.M." or "Jr."; a comma inside a title does not ("Love, Honor and Oh-Baby!").
+_ASIDE = re.compile(r"\s*(?:,\s+(?=[a-z]|[A-Z]\.|[A-Z]{2}|Jr\b|Sr\b)|\s(?:or|also|aka)\s)")
+# The small words a name may hold in lower case ("Louis the Junker of Hesse").
+_NAME_JOINERS = {"of", "the", "and", "a", "an", "in", "on", "at", "to", "for", "from", "with", "by", "&",
+                 "de", "del", "la", "le", "du", "da", "di", "von", "van", "der", "den", "y"}
+_PRONOUNS = {"it", "he", "she", "they", "this", "that", "these", "those", "i", "we", "you", "there"}
+
+
+def defined_name(sentence: str, max_words: int = 10) -> str | None:
+    """The name a defining sentence opens with, cut before an aside ("(born 1954)", ",
+    the chair,") or an alternative name ("Possession or Phroso"): `None` where the
+    sentence is not a definition or does not open with a name ("The results are the...",
+    "It was a ...")."""
+    text = sentence.lstrip(" \"'\u201c")
+    for _ in range(3):  # nested brackets, innermost first
+        text = _BRACKETED.sub("", text)
+    m = _DEFINITION.match(text)
+    if not m:
+        return None
+    name = _ASIDE.split(m.group("name"), maxsplit=1)[0].strip(" ,\"'\u201d")
+    words = name.split()
+    if not words or len(words) > max_words or (len(words) == 1 and words[0].lower() in _PRONOUNS):
+        return None
+    if not all(w[:1].isupper() or w[:1].isdigit() or w in _NAME_JOINERS for w in words) or words[-1] in _NAME_JOINERS:
+        return None
+    return name if name in sentence else None
 
 
 _HEADING_MARK = re.compile(r"^\s*(?:#{1,6}|\*{1,6}(?=\s)|=+|-+)?\s*")
