@@ -33,11 +33,17 @@ def _indexed_folder(root, files: dict[str, str], embedder, splitter):
     return e
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory, embedder, splitter):
-    e = _indexed_folder(tmp_path_factory.mktemp("hop-links"), FILES, embedder, splitter)
-    yield e
-    e.close()
+def _engine_over(files: dict[str, str], name: str):
+    """A module-scoped fixture: an engine over a folder of `files`."""
+    @pytest.fixture(scope="module")
+    def fixture(tmp_path_factory, embedder, splitter):
+        e = _indexed_folder(tmp_path_factory.mktemp(name), files, embedder, splitter)
+        yield e
+        e.close()
+    return fixture
+
+
+engine = _engine_over(FILES, "hop-links")
 
 
 def _by_file(engine, hits) -> dict[str, dict]:
@@ -134,11 +140,7 @@ DISAMBIGUATED = {
 }
 
 
-@pytest.fixture(scope="module")
-def titled_engine(tmp_path_factory, embedder, splitter):
-    e = _indexed_folder(tmp_path_factory.mktemp("hop-variants"), DISAMBIGUATED, embedder, splitter)
-    yield e
-    e.close()
+titled_engine = _engine_over(DISAMBIGUATED, "hop-variants")
 
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
@@ -230,11 +232,7 @@ ASPECTS = {
 }
 
 
-@pytest.fixture(scope="module")
-def aspects_engine(tmp_path_factory, embedder, splitter):
-    e = _indexed_folder(tmp_path_factory.mktemp("hop-aspects"), ASPECTS, embedder, splitter)
-    yield e
-    e.close()
+aspects_engine = _engine_over(ASPECTS, "hop-aspects")
 
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
