@@ -313,7 +313,9 @@ class EntityGraph:
         """Entities of the question matched to classes: exact keys of any n-gram of the
         question, then the question's named entities by name-vector similarity."""
         nlp = extractor.nlp
-        doc = nlp(query)
+        # Linking reads tags and entities only: the question's parse and lemmas are not
+        # needed here (a third of the parse's time).
+        doc = nlp(query, disable=[name for name in ("parser", "lemmatizer") if name in nlp.pipe_names])
         found: list[QueryEntity] = []
         covered: set[int] = set()
         tokens = list(doc)
