@@ -690,8 +690,8 @@ class Indexer:
                 tick(done / len(texts), f"embedding {done}/{len(texts)} chunks")
         vectors = np.concatenate(parts) if parts else self.embedder.encode([])
         # Stored as int8 steps of each vector's own scale (a quarter of the bytes; a cosine
-        # moves by at most 0.0015 on random unit vectors), and rounded now so that the set built here equals one
-        # rebuilt from the blobs.
+        # moves by at most 0.0015 on random unit vectors), and rounded now so that the set
+        # built here equals one rebuilt from the blobs.
         vectors = round8s(vectors)
         for work, part in zip(works, _split_by(vectors, [len(w.chunks) for w in works])):
             work.vectors = part
