@@ -228,6 +228,7 @@ ASPECTS = {
     "velmora-history.md": "# History of Velmora\n\nThe first houses were built by fishermen in 1820, and a "
                           "charter followed in 1851.",
     "lind.md": "# Ora Lind\n\nOra Lind (1901 - 1970) was a sea captain. She was born in Velmora.",
+    "velmora-ships.md": "# Velmora's harbour records\n\nIn 1900 the port logged 212 ships and 40 whalers.",
     "museum.md": "# Museum notes\n\nThe museum keeps the history of the coast and the history of its ships.",
 }
 
@@ -251,11 +252,16 @@ def test_a_bridge_reaches_the_page_titled_with_more_than_its_name(aspects_engine
 
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
-def test_a_bridge_reaches_a_page_on_an_aspect_of_it(aspects_engine, name):
-    found = _by_file(aspects_engine, aspects_engine.retriever(name).search(
-        "When was the first house built in the town where Ora Lind was born?", 4))
-    assert "Velmora" in found["velmora-history.md"].get("bridges", []), found
-    assert list(found)[:2] == ["lind.md", "velmora-history.md"], found
+@pytest.mark.parametrize("question, aspect", [
+    # "History of Velmora": a common noun phrase of the name.
+    ("When was the first house built in the town where Ora Lind was born?", "velmora-history.md"),
+    # "Velmora's harbour records": the name, then common words.
+    ("How many ships did the harbour log in 1900 in the town where Ora Lind was born?", "velmora-ships.md"),
+])
+def test_a_bridge_reaches_a_page_on_an_aspect_of_it(aspects_engine, name, question, aspect):
+    found = _by_file(aspects_engine, aspects_engine.retriever(name).search(question, 4))
+    assert "Velmora" in found[aspect].get("bridges", []), found
+    assert list(found)[:2] == ["lind.md", aspect], found
 
 
 def test_aspect_titles():
