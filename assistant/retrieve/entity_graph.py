@@ -93,6 +93,45 @@ def short_names(name: str) -> list[str]:
         # A person known by a later given name: "Sven Olof Joachim Palme" -> "Olof Palme".
         out += [f"{w} {words[-1]}" for w in named[1:]]
     return list(dict.fromkeys(out + [" ".join(words)]))
+# Ranks written before a ruler's, a noble's or a cleric's name, and left out elsewhere:
+# "Infante Ferdinand of Bavaria" is "Prince Ferdinand of Bavaria" and "Ferdinand of Bavaria".
+_RANKS = {"prince", "princess", "infante", "infanta", "king", "queen", "emperor", "empress",
+          "archduke", "archduchess", "duke", "duchess", "count", "countess", "saint", "st",
+          "imam", "sultan", "caliph", "shah", "tsar", "tsarina", "pope", "grand", "crown"}
+# "Hermann II, Landgrave of Hesse": the name, a title after a comma, and the place it is of.
+_NAME_OF_PLACE = re.compile(
+    r"^(?P<name>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,4}?)(?:, (?P<title>[A-Z][a-z]+(?: [A-Z][a-z]+)?))?"
+    r" of (?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2})$")
+_ROMAN = re.compile(r"[IVX]+")
+# "bin", "ibn": a name followed by the chain of its fathers' names.
+_NASAB = {"bin", "ibn", "ben", "bint"}
+
+
+def ruler_names(name: str) -> list[str]:
+    """The shorter ways a ruler's or a noble's name is written: without the rank before
+    it ("Infante Ferdinand of Bavaria" -> "Ferdinand of Bavaria"), without the title
+    after a comma ("Hermann II, Landgrave of Hesse" -> "Hermann II of Hesse"), with the
+    first given name only ("Sigrid Eriksdotter of Sweden" -> "Sigrid of Sweden"), and a
+    chain of fathers' names cut after the first ("Abdul Aziz bin Muhammad bin Saud" ->
+    "Abdul Aziz bin Muhammad")."""
+    words = name.split()
+    while len(words) > 2 and words[0].lower().rstrip(".") in _RANKS and words[1][0].isupper():
+        words = words[1:]  # (not "Saint Louis" -> "Louis")
+    out = [" ".join(words)]
+    at = [i for i, w in enumerate(words) if w.lower() in _NASAB]
+    if len(at) >= 2 and at[0] > 0:
+        out.append(" ".join(words[: at[1]]))
+    match = _NAME_OF_PLACE.match(" ".join(words))
+    if match:
+        given = match["name"].split()
+        place = match["place"]
+        out.append(f"{match['name']} of {place}")
+        first = given[:2] if len(given) > 1 and _ROMAN.fullmatch(given[1]) else given[:1]
+        if len(first) < len(given):
+            out.append(f"{' '.join(first)} of {place}")
+    return [n for n in dict.fromkeys(out) if n != name]
+
+
 # Documents written this long before a graph was built are read again when it is updated:
 # a write that committed while the graph was being read is not missed.
 CLOCK_SLACK_S = 2.0
@@ -237,7 +276,7 @@ class EntityGraph:
                 plain.append(qualified.group(1).strip())
             # ABOUT: a page's opening subject; COREF: one that "he" and "she" refer to.
             if self.kinds[row] in ("PERSON", "ABOUT", "COREF"):
-                plain += short_names(name)
+                plain += short_names(name) + ruler_names(name)
             for text in plain:
                 key = entity_key(text, proper=True) if text else ""
                 if key and key != self.key_of_row[row]:
@@ -301,12 +340,24 @@ class EntityGraph:
         the name's short forms leads to."""
         if self.kinds[row] != "PERSON":
             return []
-        for name in short_names(self.names[row]):
+        for name in short_names(self.names[row]) + ruler_names(self.names[row]):
             key = entity_key(name, proper=True)
             other = self.keys.get(key)
             rows = [other] if other is not None and other in self.title_chunks else self.variants.get(key, [])
             if rows and row not in rows:
                 return sorted({c for r in rows for c in self.title_chunks[r]})
+        return []
+
+    def _homes_of_ruler_name(self, text: str) -> list[int]:
+        """The classes with a home that a ruler's name, written at more length than
+        their page writes it, leads to ("Prince Ferdinand of Bavaria", "Hermann II,
+        Landgrave of Hesse")."""
+        for name in ruler_names(text):
+            key = entity_key(name, proper=True)
+            row = self.keys.get(key)
+            rows = [row] if row is not None and row in self.title_chunks else self.variants.get(key, [])
+            if rows:
+                return rows
         return []
 
     def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.6) -> list[QueryEntity]:
@@ -336,6 +387,8 @@ class EntityGraph:
                 # A name no class carries as written, but titled classes do with a
                 # disambiguation ("Robert Young" -> "Robert Young (musician)").
                 rows = [row] if row is not None else self.variants.get(key, []) if proper else []
+                if not rows and proper and n > 2:
+                    rows = self._homes_of_ruler_name(span.text)
                 if not rows or self.kinds[rows[0]] in TIME_LABELS:
                     continue
                 covered.update(t.i for t in span)

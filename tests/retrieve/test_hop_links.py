@@ -173,6 +173,9 @@ UNTITLED_PEOPLE = {
     "notes-0417.txt": "Blue Harbour Nights is a 1957 song by Frank Malloy, recorded in one take.",
     "notes-0418.txt": "Orrin G. Taft (1890 - 1950) was a film director. He was born in Kettle Falls.",
     "notes-0419.txt": "The Iron Mile is a 1931 western film directed by Orrin Gale Taft.",
+    # Rulers: a rank before the name that others write differently, a title after a comma.
+    "notes-0420.txt": "Infante Aldric of Varnholm (1884 - 1958) was a Spanish prince. He died in Ostberg.",
+    "notes-0422.txt": "Hermund II of Ostberg (1341 - 1413) was a ruler and a scholar. He was born in Grebben.",
 }
 
 
@@ -192,6 +195,10 @@ def test_a_short_name_leads_to_the_notes_that_open_with_the_whole_name(tmp_path,
             found = _by_file(e, e.retriever(name).search(question, 2))
             assert list(found) == [film, person], (question, found)
             assert found[person]["bonus"] > 0 and "bridges" in found[person], found[person]
+        for question, page in [("Where did Prince Aldric of Varnholm die?", "notes-0420.txt"),
+                               ("Where was Hermund II, Margrave of Ostberg born?", "notes-0422.txt")]:
+            found = _by_file(e, e.retriever(name).search(question, 1))
+            assert list(found) == [page] and "linked_entities" in found[page], (question, found)
     finally:
         e.close()
 
@@ -211,6 +218,21 @@ def test_short_names(full, short):
     from assistant.retrieve.entity_graph import short_names
 
     assert short_names(full) == short
+
+
+@pytest.mark.parametrize("full, short", [
+    ("Infante Ferdinand of Bavaria", ["Ferdinand of Bavaria"]),
+    ("Hermann II, Landgrave of Hesse", ["Hermann II of Hesse"]),
+    ("Sigrid Eriksdotter of Sweden", ["Sigrid of Sweden"]),
+    ("Maximilian II Emanuel of Bavaria", ["Maximilian II of Bavaria"]),
+    ("Imam Abdul Aziz bin Muhammad bin Saud", ["Abdul Aziz bin Muhammad bin Saud", "Abdul Aziz bin Muhammad"]),
+    # A rank that is the whole name's head, or a name of one word after it, stays.
+    ("King of France", []), ("Saint Louis", []), ("Bank of America", []),
+])
+def test_ruler_names(full, short):
+    from assistant.retrieve.entity_graph import ruler_names
+
+    assert ruler_names(full) == short
 
 
 ASPECTS = {
