@@ -48,9 +48,10 @@ def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> di
 def chunk_cosines(res: Resources, query: str, chunk_ids: list[int]) -> dict[int, float]:
     """Cosine similarity of the question to each chunk, from the stored embeddings
     (candidates found through the entity layer need not be among the dense top-k)."""
-    q = res.embed_query(query)
-    embs = res.store.embeddings_for(chunk_ids)
-    return {cid: float(np.dot(q, embs[cid])) if cid in embs else 0.0 for cid in chunk_ids}
+    # From the vectors held in memory for the dense search, not decoded from the database
+    # (at 30k chunks that took 5 ms of a question's 20).
+    sims = res.index.vectors("chunks").similarities(res.embed_query(query), chunk_ids)
+    return {cid: sims.get(cid, 0.0) for cid in chunk_ids}
 
 
 def _stems(text: str) -> set[str]:

@@ -316,6 +316,17 @@ class FlatVectors(_IdSet):
         slot = self._slots[int(i)]
         return self._rows[slot].astype(np.float32) * self._scales[slot]
 
+    def similarities(self, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
+        """The dot product of `vector` with each of these ids' vectors (those held): the
+        rows are read in memory, not decoded from the database row by row."""
+        found = [(int(i), self._slots[int(i)]) for i in ids if int(i) in self._slots]
+        if not found:
+            return {}
+        slots = np.fromiter((slot for _, slot in found), dtype=np.int64, count=len(found))
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        sims = (self._rows[slots].astype(np.float32) @ q) * self._scales[slots]
+        return {i: float(s) for (i, _), s in zip(found, sims)}
+
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The k ids whose vectors have the largest dot product with `vector`."""
         labels, rows, scales, used = self._labels, self._rows, self._scales, min(self._used, len(self._labels))

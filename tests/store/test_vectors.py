@@ -145,6 +145,23 @@ def test_the_int8_set_ranks_as_exact_float_search_does(tmp_path):
     assert np.allclose(round8s(round8s(vecs)), round8s(vecs)), "rounding twice changes nothing"
 
 
+def test_the_int8_set_gives_the_similarity_of_chosen_ids(tmp_path):
+    """The candidates an entity link reaches are scored from the rows in memory: the same
+    similarity the search gives them, nothing for an id removed or never added."""
+    vecs = unit(300, 8)
+    flat = FlatVectors(tmp_path / "f.hnsw", DIM)
+    flat.add(list(range(1000, 1300)), vecs)
+    flat.remove([1007])
+    q = unit(1, 9)[0]
+    searched = dict(flat.search(q, 300))
+    sims = flat.similarities(q, [1003, 1007, 1299, 5])
+    assert set(sims) == {1003, 1299}
+    for cid in sims:
+        assert sims[cid] == pytest.approx(searched[cid], abs=1e-6)
+        assert sims[cid] == pytest.approx(float(vecs[cid - 1000] @ q), abs=3e-3)
+    assert flat.similarities(q, []) == {}
+
+
 def test_chunk_vectors_are_made_again_from_the_blobs(tmp_path, embedder, splitter, example_docs):
     """The chunk vectors live once, as int8 blobs in SQLite: each process makes the same set
     from them, sees rows written by another process, and an hnswlib file of them that an
