@@ -27,6 +27,10 @@ MAX_NGRAM = 8
 # A name written plainly ("Richard Wright") stands for at most this many titled classes
 # that add a disambiguation to it ("Richard Wright (author)"); more, and it is too common.
 MAX_VARIANTS = 4
+# A class named in more chunks than this is generic, however large the index: a tenth of
+# 100k chunks would make "United States" a bridge whose pages every hop then scores (the
+# six multi-hop sets and the folder sets rank the same with it).
+MAX_SPECIFIC_DF = 100
 # A class with more titles named after aspects of it than this is too broad to lead to them.
 MAX_ASPECTS = 6
 # "History of Maryland", "Alcohol laws of Indiana": a common noun phrase, then the name.
@@ -433,9 +437,10 @@ class EntityGraph:
                 out.append(EntityMatch(row, sim, "similar"))
         return sorted(out, key=lambda m: -m.similarity)[:top_k]
 
-    def is_specific(self, row: int, share: float = 0.1, floor: int = 3) -> bool:
-        """A class named in few chunks (a person, a film), not a generic one ("film")."""
-        return self.df[row] <= max(floor, share * len(self.chunk_ids))
+    def is_specific(self, row: int, share: float = 0.1, floor: int = 3, most: int = MAX_SPECIFIC_DF) -> bool:
+        """A class named in few chunks (a person, a film), not a generic one ("film"): in
+        at most a tenth of the chunks, and never in more than `most` of them."""
+        return self.df[row] <= max(floor, min(most, share * len(self.chunk_ids)))
 
     def chunks_of(self, row: int) -> np.ndarray:
         start, end = self.ec.indptr[row], self.ec.indptr[row + 1]

@@ -297,3 +297,18 @@ def test_aspect_titles():
     assert _NAME_THEN_COMMON.match("2016\u201317 Chelsea F.C. season").group(1) == "Chelsea F.C."
     assert _NAME_THEN_COMMON.match("Stockholm Arlanda Airport") is None
     assert _ASPECT_OF.match("Prince Philippe, Duke of Orl\u00e9ans (1869\u20131926)") is None
+
+
+def test_a_class_named_in_many_chunks_is_generic_however_large_the_index():
+    """A tenth of a small index's chunks, and never more than 100: in a folder of 100k
+    chunks "United States" is not a bridge whose pages every hop scores."""
+    import numpy as np
+
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)  # only the counts the rule reads
+    graph.df = np.array([3, 40, 100, 101, 5000])
+    graph.chunk_ids = np.arange(100_000)
+    assert [graph.is_specific(r) for r in range(5)] == [True, True, True, False, False]
+    graph.chunk_ids = np.arange(500)
+    assert [graph.is_specific(r) for r in range(5)] == [True, True, False, False, False]
