@@ -46,8 +46,8 @@ def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> di
 
 
 def chunk_cosines(res: Resources, query: str, chunk_ids: list[int]) -> dict[int, float]:
-    """Cosine similarity of the question to each chunk, from the stored embeddings
-    (candidates found through the entity layer need not be among the dense top-k)."""
+    """Cosine similarity of the question to each chunk, from the chunk vectors held in
+    memory (candidates found through the entity layer need not be among the dense top-k)."""
     # From the vectors held in memory for the dense search, not decoded from the database
     # (at 30k chunks that took 5 ms of a question's 20).
     sims = res.index.vectors("chunks").similarities(res.embed_query(query), chunk_ids)

@@ -97,6 +97,8 @@ def short_names(name: str) -> list[str]:
         # A person known by a later given name: "Sven Olof Joachim Palme" -> "Olof Palme".
         out += [f"{w} {words[-1]}" for w in named[1:]]
     return list(dict.fromkeys(out + [" ".join(words)]))
+
+
 # Ranks written before a ruler's, a noble's or a cleric's name, and left out elsewhere:
 # "Infante Ferdinand of Bavaria" is "Prince Ferdinand of Bavaria" and "Ferdinand of Bavaria".
 _RANKS = {"prince", "princess", "infante", "infanta", "king", "queen", "emperor", "empress",
