@@ -19,6 +19,7 @@ from .voting import RULES, aligned_allocation
 
 NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
+_NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def _matched(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[str, float]]:
@@ -64,6 +65,23 @@ def _relation_stems(query: str, entity_texts: list[str]) -> set[str]:
     "mother", "born")."""
     names = set().union(*(_stems(t) for t in entity_texts)) if entity_texts else set()
     return _stems(query) - names
+
+
+def _name_words(name: str) -> set[str]:
+    return {w.lower() for w in _NAME_WORDS.findall(name)}
+
+
+def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
+    """Whether class `row`, named in a chunk that the names of `own_words` led to, leads on.
+    Bridges are specific named things: "the director" is not one, "Luis Mandoki" is, and
+    neither is a name written in lower case ("law", which the tagger took for a person).
+    Nor is the chunk's own subject written short: "Mafalda" in Princess Mafalda of Savoy's
+    page, "Edsel" in Edsel Ford's, would lead to the other Mafaldas and Edsels."""
+    name = graph.names[row]
+    if not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES or name == name.lower():
+        return False
+    words = _name_words(name)
+    return not (words and words <= own_words)
 
 
 def _mention_contexts(store, chunk_ids: list[int]) -> dict[tuple[int, int], list[str]]:
@@ -365,11 +383,12 @@ class HopRetriever:
         known = set(reached)
         followed: dict[int, bool] = {}
         for c in frontier:
+            came = reached[c].get("linked") or reached[c].get("bridges") or []
+            own_words = set().union(*(_name_words(n) for n in came))
             start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
             for row in graph.ce.indices[start:end]:
                 row = int(row)
-                # Bridges are named things: "the director" is not one, "Luis Mandoki" is.
-                if row in seen_rows or not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES:
+                if row in seen_rows or not _is_bridge(graph, row, own_words):
                     continue
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
@@ -383,7 +402,6 @@ class HopRetriever:
                     ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0))
                     via = ev.setdefault("via", [])
                     if len(via) < 4:
-                        came = reached[c].get("linked") or reached[c].get("bridges") or []
                         via.append(f"{graph.names[row]}, named where {' / '.join(came)} is")
                     bridges = ev.setdefault("bridges", [])
                     if graph.names[row] not in bridges and len(bridges) < 4:

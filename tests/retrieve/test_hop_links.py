@@ -312,3 +312,47 @@ def test_a_class_named_in_many_chunks_is_generic_however_large_the_index():
     assert [graph.is_specific(r) for r in range(5)] == [True, True, True, False, False]
     graph.chunk_ids = np.arange(500)
     assert [graph.is_specific(r) for r in range(5)] == [True, True, False, False, False]
+
+
+
+SELF_NAMED = {
+    # A countess's notes name her house ("the House of Tessaly"); another countess of the
+    # house has notes of her own, which a bridge through "Tessaly" used to bring second.
+    "notes-0501.txt": "Margaret of Tessaly (1394 - 1469) was a countess of Brienne. She was a member of the noble "
+                      "House of Tessaly. Her husband was Peter Lorne, Count of Ambrey.",
+    "notes-0502.txt": "Cecile of Tessaly (1230 - 1275) was a countess of Savoy. She was the daughter of Barral of "
+                      "Tessaly.",
+    "notes-0503.txt": "Peter Lorne, Count of Ambrey (1390 - 1433) was the son of John Lorne and Mary Ambrey.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_page_does_not_bridge_through_a_part_of_its_own_name(tmp_path, embedder, splitter, name):
+    """"Tessaly" in Margaret of Tessaly's notes is part of her own name: no bridge to the
+    other pages that name Tessaly."""
+    e = _indexed_folder(tmp_path, SELF_NAMED, embedder, splitter)
+    try:
+        found = _by_file(e, e.retriever(name).search("Who is Margaret of Tessaly's father-in-law?", 3))
+        assert found["notes-0501.txt"]["linked_entities"] == ["Margaret of Tessaly"]
+        assert found["notes-0502.txt"]["bonus"] == 0 and "bridges" not in found["notes-0502.txt"], found
+    finally:
+        e.close()
+
+
+def test_which_names_are_bridges():
+    """Specific named things lead on; a name in lower case (a common noun the tagger took
+    for a person) and a part of the name that led to the page do not."""
+    import numpy as np
+
+    from assistant.retrieve.entity import _is_bridge, _name_words
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
+    graph.names = ["Henry Ford", "Ford", "comedy", "Ford Motor Company", "director", "1943"]
+    graph.kinds = ["PERSON", "ORG", "PERSON", "ORG", "NOUN", "DATE"]
+    graph.df = np.array([3, 3, 3, 3, 3, 3])
+    graph.chunk_ids = np.arange(100)
+    own = _name_words("Edsel Ford")
+    assert [_is_bridge(graph, row, own) for row in range(6)] == [True, False, False, True, False, False]
+    assert _is_bridge(graph, 1, _name_words("Henry Ford II")) is False
+    assert _is_bridge(graph, 0, set()) is True
