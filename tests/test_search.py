@@ -115,6 +115,24 @@ def test_scope_keeps_to_a_folder_a_file_or_a_type(indexed):
         Scope.of(types=["p df"])
 
 
+@pytest.mark.parametrize("retriever", ["auto", "hop", "hybrid", "dense"])
+def test_scope_finds_a_file_that_ranks_far_down_the_whole_index(tmp_path, make_engine, retriever):
+    """Kept to one file, a search returns that file's passage even when sixty others match
+    the question better: the retriever is asked for hundreds and keeps the file's."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(60):
+        (docs / f"recipe-{i:02d}.txt").write_text(
+            f"Recipe {i}: let the dough rise for {30 + i} minutes, then bake the loaf at {180 + i} degrees.")
+    (docs / "tides.txt").write_text("Tide tables for Harwick harbour list high water at 06:12 and low water at 12:30.")
+    engine = make_engine(tmp_path / "ix")
+    assert engine.index_paths([docs]).ok
+    question = "How long should the dough rise before baking?"
+    assert str(docs / "tides.txt") not in {p.chunk.path for p in engine.search(question, retriever=retriever, k=30)}
+    kept = engine.search(question, retriever=retriever, k=1, scope=Scope.of([docs / "tides.txt"]))
+    assert [p.chunk.path for p in kept] == [str(docs / "tides.txt")]
+
+
 def test_search_command_text_and_json(indexed, tmp_path):
     engine, docs = indexed
     runner = CliRunner()

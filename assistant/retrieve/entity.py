@@ -410,10 +410,13 @@ class HopRetriever:
                         ev["hops"] = depth
         return followed
 
-    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
+    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict],
+                    k: int) -> dict[int, tuple[float, dict]]:
         """chunk id -> (score before the entity bonus, its evidence): the cosine to the
-        question, over the dense top candidates and every chunk the entities reached."""
-        out = {h.chunk_id: (h.score, {"cosine": round(h.score, 4)}) for h in self.dense.search(query, self.dense_depth)}
+        question, over the dense top candidates (at least k) and every chunk the entities
+        reached."""
+        dense = self.dense.search(query, max(self.dense_depth, k))
+        out = {h.chunk_id: (h.score, {"cosine": round(h.score, 4)}) for h in dense}
         missing = [int(graph.chunk_ids[c]) for c in reached if int(graph.chunk_ids[c]) not in out]
         out |= {cid: (sim, {"cosine": round(sim, 4)}) for cid, sim in chunk_cosines(self.res, query, missing).items()}
         return out
@@ -422,7 +425,9 @@ class HopRetriever:
         graph = entity_graph(self.res)
         reached = self.reach(graph, query)
         scores = {}
-        for cid, (base, evidence) in self.base_scores(graph, query, reached).items():
+        # At least k candidates from each list: a search kept to one file asks for hundreds
+        # and keeps those of the file, which need not be among the first 30 of the index.
+        for cid, (base, evidence) in self.base_scores(graph, query, reached, k).items():
             c = graph.col_of_chunk.get(cid)
             ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
             scores[cid] = (base + ev["bonus"], evidence, ev)
@@ -468,11 +473,12 @@ class AutoRetriever(HopRetriever):
         # An index built without the entity layer (extractor "none"): dense + keywords only.
         return super().reach(graph, query) if self.res.extractor is not None else {}
 
-    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict]) -> dict[int, tuple[float, dict]]:
-        lexical = {h.chunk_id: h.score for h in self.bm25.search(query, self.lexical_depth)}
+    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict],
+                    k: int) -> dict[int, tuple[float, dict]]:
+        lexical = {h.chunk_id: h.score for h in self.bm25.search(query, max(self.lexical_depth, k))}
         top = max(lexical.values(), default=0.0)
         ids = set(lexical)
-        ids |= {h.chunk_id for h in self.dense.search(query, self.dense_depth)}
+        ids |= {h.chunk_id for h in self.dense.search(query, max(self.dense_depth, k))}
         ids |= {int(graph.chunk_ids[c]) for c in reached}
         weight = self.lexical_weight if reached else self.unlinked_lexical_weight
         out = {}
