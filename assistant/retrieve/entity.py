@@ -7,6 +7,7 @@ classes, the votes or graph mass, and the scores that ranked them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
@@ -67,8 +68,9 @@ def _relation_stems(query: str, entity_texts: list[str]) -> set[str]:
     return _stems(query) - names
 
 
-def _name_words(name: str) -> set[str]:
-    return {w.lower() for w in _NAME_WORDS.findall(name)}
+@lru_cache(maxsize=1 << 16)
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _NAME_WORDS.findall(name))
 
 
 def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
