@@ -356,3 +356,26 @@ def test_which_names_are_bridges():
     assert [_is_bridge(graph, row, own) for row in range(6)] == [True, False, False, True, False, False]
     assert _is_bridge(graph, 1, _name_words("Henry Ford II")) is False
     assert _is_bridge(graph, 0, set()) is True
+
+
+PRONOUN_FATHER = {
+    # The last sentence's "He" is Edwin, but the only person named within reach of it is
+    # his son, so coreference gives it the son's class, beside the word "father".
+    "notes-0601.txt": "Edwin Gray (1893 - 1943) was the only child of Harold Gray. He was the president of the Gray "
+                      "Motor Company from 1919 until his death. His eldest son was Harold Gray II. He worked closely "
+                      "with his father on the family farm.",
+    "notes-0602.txt": "Harold Gray (1863 - 1947) was a farmer and an inventor. He died in Dearborn.",
+    "notes-0603.txt": "Harold Gray II (1917 - 1987) was a businessman. He died in Detroit.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_relation_word_beside_a_pronoun_does_not_mark_a_bridge(tmp_path, embedder, splitter, name):
+    e = _indexed_folder(tmp_path, PRONOUN_FATHER, embedder, splitter)
+    try:
+        found = _by_file(e, e.retriever(name).search("Where did Edwin Gray's father die?", 3))
+        assert found["notes-0602.txt"]["bridges"] == ["Harold Gray"]
+        assert found["notes-0603.txt"]["bonus"] == found["notes-0602.txt"]["bonus"] == 0.5, found
+        assert list(found)[:2] == ["notes-0601.txt", "notes-0602.txt"], found
+    finally:
+        e.close()
