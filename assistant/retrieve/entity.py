@@ -81,7 +81,9 @@ def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
     Nor is the chunk's own subject written short: "Mafalda" in Princess Mafalda of Savoy's
     page, "Edsel" in Edsel Ford's, would lead to the other Mafaldas and Edsels."""
     name = graph.names[row]
-    if not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES or name == name.lower():
+    # Written as a name: with a capital, or in a script without capitals (Japanese, Arabic).
+    written_as_name = name != name.lower() or any(ch.isalpha() and ch.lower() == ch.upper() for ch in name)
+    if not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES or not written_as_name:
         return False
     words = _name_words(name)
     return not (words and words <= own_words)
