@@ -12,7 +12,6 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
-from ..nlp.extract import PRONOUNS
 from ..nlp.normalize import entity_key
 from .base import Hit, Resources, register
 from .baseline import BM25Retriever, DenseRetriever, stop_words
@@ -100,7 +99,7 @@ def _mention_contexts(store, chunk_ids: list[int]) -> dict[tuple[int, int], list
     for i, m in enumerate(rows):
         # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
         # worked closely with his father" is Edsel, not the son named just before.
-        if m.sentence_text[m.start - m.sentence_start: m.end - m.sentence_start].strip().lower() in PRONOUNS:
+        if m.kind == "COREF":
             continue
         before = rows[i - 1] if i > 0 and rows[i - 1].sentence_id == m.sentence_id else None
         after = rows[i + 1] if i + 1 < len(rows) and rows[i + 1].sentence_id == m.sentence_id else None

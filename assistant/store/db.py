@@ -68,6 +68,7 @@ class MentionRow:
     end: int
     sentence_start: int
     sentence_text: str
+    kind: str  # the mention's own kind: COREF for a pronoun or description resolved to the class
 
 
 @dataclass
@@ -460,7 +461,7 @@ class Store(EntityRows):
             return []
         marks = ",".join("?" * len(chunk_ids))
         # Through the sentences' chunk index: mentions have none on chunk_id.
-        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, {SENTENCE_TEXT}"
+        sql = (f"select m.entity_id, m.chunk_id, m.sentence_id, m.start, m.end, s.start, {SENTENCE_TEXT}, m.kind"
                f" from chunks c join sentences s on s.chunk_id = c.id join mentions m on m.sentence_id = s.id"
                f" where s.chunk_id in ({marks}) order by m.sentence_id, m.start")
         with self.lock:
