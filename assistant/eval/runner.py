@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from ..config import Config
+from ..nlp.extract import SPACY_RULES_VERSION
 from ..store.private import private_file
 from .datasets import Dataset, gold_groups, load_dataset
 from ..answer.short import SPAN_SYSTEM
@@ -87,6 +88,9 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
     if config.embed_backend != "torch":
         # Documents embedded by the int8 graph: indexes built by torch keep their key.
         settings["embed_backend"] = config.embed_backend
+    if config.extractor == "spacy" and SPACY_RULES_VERSION > 1:
+        # The spaCy extractor's own rules (quoted titles, names read as amounts).
+        settings["spacy_rules"] = SPACY_RULES_VERSION
     if config.aboutness and config.extractor not in ("", "none"):
         # Indexes built before it (or without it) keep their key.
         settings["aboutness"] = ABOUTNESS_VERSION

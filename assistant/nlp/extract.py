@@ -29,6 +29,15 @@ TIME_LABELS = {"DATE", "TIME"}
 # "1898", "14 August", "the 1990s", "noon": not a bare run of small numbers ("34 56").
 _DATE_LIKE = re.compile(r"[^\W\d_]|\b\d{3,4}s?\b")
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
+# Amounts the tagger may give to a name written with a number word ("Two Dollar Radio").
+_AMOUNT_LABELS = {"MONEY", "CARDINAL", "QUANTITY", "ORDINAL", "PERCENT"}
+_AMOUNT_SIGNS = re.compile(r"[\d$€£¥₹%]")
+_QUOTE_MARKS = {'"', "“", "”", "``", "''"}
+# Words a title leaves in lower case ("Falling Away from Me", "Return of the Vampire").
+_TITLE_SMALL_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "and", "or", "nor", "but",
+                      "with", "by", "as", "into", "upon", "vs", "de", "la", "le", "du", "von", "van", "der"}
+# Bump when the rules below change what a sentence graph holds (evaluation caches key on it).
+SPACY_RULES_VERSION = 2
 
 
 def is_named_kind(kind: str) -> bool:
@@ -211,6 +220,7 @@ class _GraphBuilder:
 
     def build(self, noun_heads: bool) -> SentenceGraph:
         self.add_pronouns()
+        self.add_mended_names()
         self.add_entities()
         self.add_proper_noun_runs()
         if noun_heads:
@@ -257,6 +267,16 @@ class _GraphBuilder:
                 self.add(ent.start, ent.end, ent.label_)
                 for i in range(ent.start, ent.end):
                     self.time_tokens[i] = ent.text
+
+    def add_mended_names(self) -> None:
+        """Names the tagger cut or misread, before its own entities: a title written in
+        double quotes is one name ("Love Forecast", which it tags as "Love" alone), and a
+        capitalised name it read as an amount is one ("Two Dollar Radio", MONEY)."""
+        for start, end in _quoted_titles(self.doc):
+            self.add(start, end, "WORK_OF_ART")
+        for ent in self.doc.ents:
+            if ent.label_ in _AMOUNT_LABELS and _is_name_read_as_amount(ent):
+                self.add(ent.start, ent.end, "PROPN")
 
     def add_proper_noun_runs(self) -> None:
         """Runs of proper nouns the NER missed (titles of films, bands, ships...)."""
@@ -339,6 +359,40 @@ class _GraphBuilder:
             # The argument's head may sit inside a longer mention (compound names).
             m = next((self.token_mention[t.i] for t in tok.subtree if t.i in self.token_mention), None)
         return m
+
+
+def _is_title_cased(tokens) -> bool:
+    words = [t for t in tokens if t.is_alpha]
+    return bool(words) and words[0].text[0].isupper() and all(
+        w.text[0].isupper() or w.lower_ in _TITLE_SMALL_WORDS for w in words[1:])
+
+
+def _quoted_titles(doc, max_tokens: int = 12) -> list[tuple[int, int]]:
+    """Token spans of titles in double quotes that the tagger cut or missed: at least two
+    tokens, every word capitalised but a title's small words, and no entity running
+    across a quote (Rodney "Rod" Amateau's nickname is part of his name)."""
+    marks = [t.i for t in doc if t.text in _QUOTE_MARKS]
+    spans = []
+    for open_at, close_at in zip(marks[::2], marks[1::2]):
+        start, end = open_at + 1, close_at
+        while end > start and doc[end - 1].is_punct:
+            end -= 1  # "Love Forecast," with the comma inside the quotes
+        if not 2 <= end - start <= max_tokens or not _is_title_cased(doc[start:end]):
+            continue
+        inside = [e for e in doc.ents if e.start < end and e.end > start]
+        if any(e.start < start or e.end > end for e in inside):
+            continue
+        if any(e.start == start and e.end == end for e in inside):
+            continue  # already one name
+        spans.append((start, end))
+    return spans
+
+
+def _is_name_read_as_amount(ent) -> bool:
+    """"Two Dollar Radio" (a publisher) tagged MONEY: no digit or currency sign, every
+    word capitalised, and a proper noun among them; not "Two Hundred" or "$5"."""
+    return (len(ent) >= 2 and not _AMOUNT_SIGNS.search(ent.text) and _is_title_cased(ent)
+            and all(t.is_alpha or t.is_punct for t in ent) and any(t.pos_ == "PROPN" for t in ent))
 
 
 _ROOT_SUBJECTS = ("nsubj", "nsubjpass", "csubj", "csubjpass")

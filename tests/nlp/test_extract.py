@@ -125,6 +125,34 @@ def test_single_proper_noun_missed_by_ner(extractor):
     assert m.kind == "PROPN" and (m.start, m.end) == (text.index("Harrowmere"), text.index("Harrowmere") + 10)
 
 
+def test_a_quoted_title_the_tagger_cut_is_one_name(extractor, parse_nlp):
+    text = 'He made his big screen debut in "Love Weather" (2015), and later sang "Falling Down from Heaven,".'
+    # Precondition: the NER tags "Love" alone (else this tests nothing).
+    assert [e.text for e in parse_nlp(text).ents if "Love" in e.text] == ["Love"]
+    g = one(extractor, text)
+    assert find(g, "Love Weather").kind == "WORK_OF_ART"
+    assert find(g, "Falling Down from Heaven").key == "falling down from heaven"  # the comma inside stays out
+
+
+@pytest.mark.parametrize("text, absent", [
+    ('Rodney "Rod" Amateau was an American director.', None),  # a nickname inside a name: one word
+    ('He said "we will win tomorrow" and left.', "we will win tomorrow"),  # speech, not a title
+])
+def test_quotes_that_hold_no_title_are_left_alone(extractor, text, absent):
+    g = one(extractor, text)
+    assert absent is None or absent not in [m.text for m in g.mentions]
+    assert not any(m.text.startswith('"') or m.text.endswith('"') for m in g.mentions)
+
+
+def test_a_name_read_as_an_amount_is_a_name(extractor, parse_nlp):
+    text = "Her first novel was published by Two Dollar Lantern in 2010, for two hundred dollars."
+    # Precondition: the NER reads the publisher as money.
+    assert ("Two Dollar Lantern", "MONEY") in [(e.text, e.label_) for e in parse_nlp(text).ents]
+    g = one(extractor, text)
+    assert find(g, "Two Dollar Lantern").kind == "PROPN"
+    assert not any("hundred" in m.text for m in g.mentions)  # an amount stays none
+
+
 def test_noun_heads(extractor):
     text = "The ship Zephyrine Arrow left port, crossed the strait and reached Harrowmere before dusk."
     g = one(extractor, text)

@@ -380,3 +380,31 @@ def test_a_relation_word_beside_a_pronoun_does_not_mark_a_bridge(tmp_path, embed
         assert list(found)[:2] == ["notes-0601.txt", "notes-0602.txt"], found
     finally:
         e.close()
+
+
+MENDED_NAMES = {
+    # The tagger reads "Love" alone as the title in the quotes, and "Two Dollar Lantern" as
+    # an amount of money: neither name led to the page about it.
+    "notes-0701.txt": "Daniel Orsk (born 1988) is a Danish singer and actor. He made his big screen debut in "
+                      "\"Love Weather\" (2015). He is the lead singer of the band North Harbour.",
+    "notes-0702.txt": "Love Weather is a 2015 Danish romantic comedy film directed by Henrik Salve.",
+    "notes-0703.txt": "Mira Holt (born 1979) is a Danish author. Her first novel was published by Two Dollar Lantern "
+                      "in 2010.",
+    "notes-0704.txt": "Two Dollar Lantern is an independent publishing house based in Aarhus. It was founded in 2005.",
+    "notes-0705.txt": "North Harbour is a Danish rock band formed in Odense in 2012.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+@pytest.mark.parametrize("question, page, bridge", [
+    ("Who directed the film in which Daniel Orsk made his big screen debut?", "notes-0702.txt", "Love Weather"),
+    ("Where is the publisher of Mira Holt's first novel based?", "notes-0704.txt", "Two Dollar Lantern"),
+])
+def test_a_name_the_tagger_cut_or_misread_still_bridges(tmp_path, embedder, splitter, name, question, page, bridge):
+    e = _indexed_folder(tmp_path, MENDED_NAMES, embedder, splitter)
+    try:
+        found = _by_file(e, e.retriever(name).search(question, 3))
+        assert bridge in found[page].get("bridges", []), found
+        assert list(found).index(page) == 1, found
+    finally:
+        e.close()
