@@ -41,6 +41,8 @@ _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 # A place's name qualified by the larger place it is in: "West Chicago, Illinois",
 # "Rochester, New York" (a page's title; its text and others write "West Chicago").
 _QUALIFIED_PLACE = re.compile(r"^((?:[A-Z][\w'.-]*\s?){1,4}),\s((?:[A-Z][\w'.-]*\s?){1,3})$")
+# A name with a common word after it inside one entity: "Maharashtra state", "Thrissur city".
+_NAME_THEN_LOWER = re.compile(r"^((?:[A-Z][\w'.-]*\s){1,4})(?:[a-z]+\s?){1,2}$")
 # A nickname written inside a full name: Gian-Carla "Gia" Coppola.
 _NICKNAME = re.compile(r'\s*["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]\s*')
 _HONORIFICS = {"sir", "dame", "lord", "lady", "dr", "mr", "mrs", "ms"}
@@ -339,7 +341,7 @@ class EntityGraph:
         variants = self.variants.get(self.key_of_row[row])
         if variants:
             return sorted({c for v in variants for c in self.title_chunks[v]})
-        shorter = self._home_of_short_name(row)
+        shorter = self._home_of_short_name(row) or self._home_of_name_before_common_words(row)
         if shorter:
             return shorter
         chunks = self.chunks_of(row)
@@ -357,6 +359,13 @@ class EntityGraph:
             if rows and row not in rows:
                 return sorted({c for r in rows for c in self.title_chunks[r]})
         return []
+
+    def _home_of_name_before_common_words(self, row: int) -> list[int]:
+        """A name the tagger took with the common word after it ("Maharashtra state",
+        "Thrissur city"): the home of the name."""
+        m = _NAME_THEN_LOWER.match(self.names[row]) if is_named_kind(self.kinds[row]) else None
+        rows = self._titled_rows(m.group(1).strip()) if m else []
+        return sorted({c for r in rows if r != row for c in self.title_chunks[r]})
 
     def _titled_rows(self, name: str) -> list[int]:
         """The classes with a home that `name` leads to: its own class where that has a

@@ -408,3 +408,22 @@ def test_a_name_the_tagger_cut_or_misread_still_bridges(tmp_path, embedder, spli
         assert list(found).index(page) == 1, found
     finally:
         e.close()
+
+
+def test_a_name_taken_with_the_common_word_after_it_leads_to_the_name_s_home():
+    """"Maharashtra state" (one entity to the tagger) is about Maharashtra: a class without
+    a home of its own goes to the home of the name before its lower-case words."""
+    from assistant.nlp.normalize import entity_key
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
+    graph.names = ["Maharashtra", "Maharashtra state", "Thrissur city", "river", "Han dynasty", "Han"]
+    graph.kinds = ["GPE", "ORG", "GPE", "NOUN", "ORG", "NORP"]
+    graph.key_of_row = [entity_key(n, proper=k != "NOUN") for n, k in zip(graph.names, graph.kinds)]
+    graph.keys = {key: row for row, key in enumerate(graph.key_of_row)}
+    graph.title_chunks = {0: [7], 4: [9]}
+    graph.variants = {}
+    assert graph._home_of_name_before_common_words(1) == [7]
+    assert graph._home_of_name_before_common_words(2) == []  # Thrissur has no home here
+    assert graph._home_of_name_before_common_words(3) == []  # not a name
+    assert graph.home_chunks(4, rare_df=3) == [9]  # a class with a home of its own keeps it
