@@ -37,7 +37,7 @@ _QUOTE_MARKS = {'"', "“", "”", "``", "''"}
 _TITLE_SMALL_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "and", "or", "nor", "but",
                       "with", "by", "as", "into", "upon", "vs", "de", "la", "le", "du", "von", "van", "der"}
 # Bump when the rules below change what a sentence graph holds (evaluation caches key on it).
-SPACY_RULES_VERSION = 2
+SPACY_RULES_VERSION = 3
 
 
 def is_named_kind(kind: str) -> bool:
@@ -277,6 +277,8 @@ class _GraphBuilder:
         for ent in self.doc.ents:
             if ent.label_ in _AMOUNT_LABELS and _is_name_read_as_amount(ent):
                 self.add(ent.start, ent.end, "PROPN")
+            elif ent.label_ in ENTITY_LABELS and ent[-1].lower_ in _TITLE_SMALL_WORDS:
+                self.add(ent.start, _mended_end(self.doc, ent), ent.label_)
 
     def add_proper_noun_runs(self) -> None:
         """Runs of proper nouns the NER missed (titles of films, bands, ships...)."""
@@ -386,6 +388,23 @@ def _quoted_titles(doc, max_tokens: int = 12) -> list[tuple[int, int]]:
             continue  # already one name
         spans.append((start, end))
     return spans
+
+
+def _mended_end(doc, ent) -> int:
+    """Where a name the tagger ended on a small word ends: "Ludwig III of" + "Bavaria"
+    and "the Battle of" + "Cecora" are one name; "Burkina Faso to" is "Burkina Faso"."""
+    end = ent.end
+    while end > ent.start + 1 and doc[end - 1].lower_ in _TITLE_SMALL_WORDS:
+        end -= 1
+    if doc[ent.end - 1].lower_ not in ("of", "the") or not any(t.lower_ == "of" for t in doc[end:ent.end]):
+        return end
+    j = ent.end
+    following = next((e for e in doc.ents if e.start == j), None)
+    if following is not None and following.label_ in ENTITY_LABELS:
+        return following.end
+    while j < len(doc) and doc[j].pos_ == "PROPN" and not any(e.start <= j < e.end for e in doc.ents):
+        j += 1
+    return j if j > ent.end else end
 
 
 def _is_name_read_as_amount(ent) -> bool:

@@ -362,9 +362,14 @@ class EntityGraph:
 
     def _home_of_name_before_common_words(self, row: int) -> list[int]:
         """A name the tagger took with the common word after it ("Maharashtra state",
-        "Thrissur city"): the home of the name."""
-        m = _NAME_THEN_LOWER.match(self.names[row]) if is_named_kind(self.kinds[row]) else None
+        "Thrissur city"), or a common noun of a name ("State of Israel"): the name's home."""
+        if not is_named_kind(self.kinds[row]):
+            return []
+        m = _NAME_THEN_LOWER.match(self.names[row])
         rows = self._titled_rows(m.group(1).strip()) if m else []
+        if not rows:  # "State of Israel", where no page is titled so: Israel's
+            part = self._aspect_of(self.names[row])
+            rows = [part] if part in self.title_chunks else []
         return sorted({c for r in rows if r != row for c in self.title_chunks[r]})
 
     def _titled_rows(self, name: str) -> list[int]:

@@ -153,6 +153,18 @@ def test_a_name_read_as_an_amount_is_a_name(extractor, parse_nlp):
     assert not any("hundred" in m.text for m in g.mentions)  # an amount stays none
 
 
+@pytest.mark.parametrize("text, name, parts", [
+    ("She married Otto IV of Brandenburg in 1290.", "Otto IV of Brandenburg", ("Otto IV of", "Brandenburg")),
+    ("He was the third son of Ludwig III of Bavaria.", "Ludwig III of Bavaria", ("Ludwig III of", "Bavaria")),
+])
+def test_a_name_the_tagger_ended_on_of_takes_the_name_after_it(extractor, parse_nlp, text, name, parts):
+    # Precondition: the NER cuts the name after "of" (else this tests nothing).
+    assert [e.text for e in parse_nlp(text).ents if e.text in parts] == list(parts)
+    g = one(extractor, text)
+    assert find(g, name).key == entity_key(name)
+    assert not any(m.text.endswith(" of") for m in g.mentions)
+
+
 def test_noun_heads(extractor):
     text = "The ship Zephyrine Arrow left port, crossed the strait and reached Harrowmere before dusk."
     g = one(extractor, text)

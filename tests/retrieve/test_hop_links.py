@@ -411,19 +411,22 @@ def test_a_name_the_tagger_cut_or_misread_still_bridges(tmp_path, embedder, spli
 
 
 def test_a_name_taken_with_the_common_word_after_it_leads_to_the_name_s_home():
-    """"Maharashtra state" (one entity to the tagger) is about Maharashtra: a class without
-    a home of its own goes to the home of the name before its lower-case words."""
+    """"Maharashtra state" (one entity to the tagger) is about Maharashtra, and "State of
+    Israel" (where no page is titled so) about Israel: a class without a home of its own
+    goes to the home of the name."""
     from assistant.nlp.normalize import entity_key
     from assistant.retrieve.entity_graph import EntityGraph
 
     graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
-    graph.names = ["Maharashtra", "Maharashtra state", "Thrissur city", "river", "Han dynasty", "Han"]
-    graph.kinds = ["GPE", "ORG", "GPE", "NOUN", "ORG", "NORP"]
+    graph.names = ["Maharashtra", "Maharashtra state", "Thrissur city", "river", "Han dynasty", "Han",
+                   "State of Israel", "state", "Israel"]
+    graph.kinds = ["GPE", "ORG", "GPE", "NOUN", "ORG", "NORP", "GPE", "NOUN", "GPE"]
     graph.key_of_row = [entity_key(n, proper=k != "NOUN") for n, k in zip(graph.names, graph.kinds)]
     graph.keys = {key: row for row, key in enumerate(graph.key_of_row)}
-    graph.title_chunks = {0: [7], 4: [9]}
+    graph.title_chunks = {0: [7], 4: [9], 8: [11]}
     graph.variants = {}
     assert graph._home_of_name_before_common_words(1) == [7]
+    assert graph._home_of_name_before_common_words(6) == [11]  # a common noun of a name
     assert graph._home_of_name_before_common_words(2) == []  # Thrissur has no home here
     assert graph._home_of_name_before_common_words(3) == []  # not a name
     assert graph.home_chunks(4, rare_df=3) == [9]  # a class with a home of its own keeps it
