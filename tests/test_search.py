@@ -115,10 +115,12 @@ def test_scope_keeps_to_a_folder_a_file_or_a_type(indexed):
         Scope.of(types=["p df"])
 
 
-@pytest.mark.parametrize("retriever", ["auto", "hop", "hybrid", "dense"])
+@pytest.mark.parametrize("retriever", ["auto", "hop", "hybrid", "dense", "bm25", "ppr", "slim"])
 def test_scope_finds_a_file_that_ranks_far_down_the_whole_index(tmp_path, make_engine, retriever):
     """Kept to one file, a search returns that file's passage even when sixty others match
-    the question better: the retriever is asked for hundreds and keeps the file's."""
+    the question better: the retriever is asked for hundreds and keeps the file's, and a
+    file its ranking never holds (no word of the question for bm25, no PageRank mass for
+    ppr) still gives its passages, by cosine."""
     docs = tmp_path / "docs"
     docs.mkdir()
     for i in range(60):
@@ -131,6 +133,8 @@ def test_scope_finds_a_file_that_ranks_far_down_the_whole_index(tmp_path, make_e
     assert str(docs / "tides.txt") not in {p.chunk.path for p in engine.search(question, retriever=retriever, k=30)}
     kept = engine.search(question, retriever=retriever, k=1, scope=Scope.of([docs / "tides.txt"]))
     assert [p.chunk.path for p in kept] == [str(docs / "tides.txt")]
+    beyond = any("below anything the retriever ranked" in r for r in kept[0].reasons())
+    assert beyond == (retriever in ("bm25", "ppr")), kept[0].reasons()
 
 
 def test_search_command_text_and_json(indexed, tmp_path):

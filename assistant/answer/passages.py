@@ -118,6 +118,8 @@ def reasons(evidence: dict) -> list[str]:
         out.append("reached through " + ", ".join(evidence["bridges"]))
     if evidence.get("matched"):
         out.append("mentions " + ", ".join(map(str, evidence["matched"])))
+    if evidence.get("beyond_ranking"):
+        out.append("in the scope, below anything the retriever ranked: by meaning alone")
     if "cosine" in evidence:
         out.append(f"meaning close to the question (cosine {evidence['cosine']:.2f})")
     if "bm25_share" in evidence or "bm25" in evidence:

@@ -69,8 +69,20 @@ def admitted_chunks(store: Store, hits: list[Hit], scope: Scope) -> set[int]:
     return {cid for cid, path in paths.items() if any(scope.admits(p) for p in [path, *copies.get(path, [])])}
 
 
+def scope_chunks(store: Store, scope: Scope) -> list[int]:
+    """Every chunk of the documents the scope admits, itself or through an identical copy."""
+    admitted = set()
+    for doc in store.documents():
+        if scope.admits(doc["path"]):
+            admitted.add(doc["copy_of"] if doc.get("status") == "copy" else doc["path"])
+    return store.chunk_ids_of(sorted(p for p in admitted if p))
+
+
 def scoped_search(retriever: Retriever, store: Store, query: str, k: int, scope: Scope | None) -> list[Hit]:
-    """The retriever's top k among the chunks the scope admits (all of them without one)."""
+    """The retriever's top k among the chunks the scope admits (all of them without one).
+    Where its ranking, however deep, holds fewer than k of them (a scope its candidates
+    never reach: ppr's walk, or a file far down a large index), the scope's other chunks
+    follow, by their cosine to the question."""
     if scope is None or scope.everywhere:
         return retriever.search(query, k)
     depth = max(4 * k, 20)
@@ -78,5 +90,17 @@ def scoped_search(retriever: Retriever, store: Store, query: str, k: int, scope:
         hits = retriever.search(query, depth)
         kept = [h for h in hits if h.chunk_id in admitted_chunks(store, hits, scope)]
         if len(kept) >= k or len(hits) < depth or depth >= DEEPEST:
-            return kept[:k]
+            break
         depth = min(depth * 4, DEEPEST)
+    res = getattr(retriever, "res", None)  # every registered retriever holds its Resources
+    if len(kept) < k and res is not None:
+        kept += _rest_by_cosine(res, retriever.name, query, scope_chunks(store, scope), {h.chunk_id for h in kept}, k - len(kept))
+    return kept[:k]
+
+
+def _rest_by_cosine(res, name: str, query: str, chunk_ids: list[int], taken: set[int], k: int) -> list[Hit]:
+    from .entity import chunk_cosines
+
+    rest = [cid for cid in chunk_ids if cid not in taken]
+    ranked = sorted(chunk_cosines(res, query, rest).items(), key=lambda x: -x[1])[:k]
+    return [Hit(cid, sim, name, {"cosine": round(sim, 4), "beyond_ranking": True}) for cid, sim in ranked]

@@ -399,6 +399,12 @@ class Store(EntityRows):
                 "select count(*) from chunks c join documents d on d.id = c.document_id where d.path = ?", [path]
             ).fetchone()[0]
 
+    def chunk_ids_of(self, paths: list[str]) -> list[int]:
+        """The chunks of the documents at these paths, in document and reading order."""
+        return [row[0] for row in self._in_parts(
+            "select c.id from chunks c join documents d on d.id = c.document_id where d.path in ({marks})"
+            " order by d.path, c.ord", list(paths))]
+
     def _entity_id(self, key: str, name: str, kind: str) -> int:
         row = self.db.execute("select id, kind from entities where key = ?", [key]).fetchone()
         if row is not None:
