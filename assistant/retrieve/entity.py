@@ -343,8 +343,9 @@ class HopRetriever:
 
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
-                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True):
+                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5):
         self.res = res
+        self.other_home = other_home
         self.aspects = aspects
         self.link_bonus = link_bonus
         self.hop_bonus = hop_bonus
@@ -429,15 +430,34 @@ class HopRetriever:
         out |= {cid: (sim, {"cosine": round(sim, 4)}) for cid, sim in chunk_cosines(self.res, query, missing).items()}
         return out
 
+    @staticmethod
+    def _first_homes(graph: EntityGraph, reached: dict[int, dict],
+                     base_scores: dict[int, tuple[float, dict]]) -> dict[str, int]:
+        """Linked name -> the document of its best-scored home chunk. A name's homes in other
+        documents (passages that share a title, every chunk that names a rare name) keep
+        only `other_home` of the link bonus: one of them is what the question names, and
+        the rest would fill the first places ahead of the pages its bridges reach."""
+        best: dict[str, tuple[float, int]] = {}
+        for cid, (base, _) in base_scores.items():
+            c = graph.col_of_chunk.get(cid)
+            linked = reached.get(c, {}).get("linked") if c is not None else None
+            if linked and (linked[0] not in best or base > best[linked[0]][0]):
+                best[linked[0]] = (base, int(graph.doc_of_chunk[c]))
+        return {name: doc for name, (_, doc) in best.items()}
+
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
         reached = self.reach(graph, query)
         scores = {}
         # At least k candidates from each list: a search kept to one file asks for hundreds
         # and keeps those of the file, which need not be among the first 30 of the index.
-        for cid, (base, evidence) in self.base_scores(graph, query, reached, k).items():
+        base_scores = self.base_scores(graph, query, reached, k)
+        first_homes = self._first_homes(graph, reached, base_scores)
+        for cid, (base, evidence) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
             ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
+            if "linked" in ev and int(graph.doc_of_chunk[c]) != first_homes[ev["linked"][0]]:
+                ev = {**ev, "bonus": ev["bonus"] * self.other_home}
             scores[cid] = (base + ev["bonus"], evidence, ev)
         ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
         hits = []

@@ -430,3 +430,26 @@ def test_a_name_taken_with_the_common_word_after_it_leads_to_the_name_s_home():
     assert graph._home_of_name_before_common_words(2) == []  # Thrissur has no home here
     assert graph._home_of_name_before_common_words(3) == []  # not a name
     assert graph.home_chunks(4, rare_df=3) == [9]  # a class with a home of its own keeps it
+
+
+SHARED_HOME = {
+    # Two notes under one heading: both are homes of the club, and the second, which does
+    # not say who founded it, used to come before the founder's own page.
+    "club-history.md": "# Harwick Rowing Club\n\nThe Harwick Rowing Club was founded in 1881 by Tobias Fenn, a ship "
+                       "owner of the town.",
+    "club-boathouse.md": "# Harwick Rowing Club\n\nThe club's boathouse on the river was rebuilt in 1923 after a "
+                         "flood, and its crews race every summer.",
+    "fenn.md": "# Tobias Fenn\n\nTobias Fenn (1840 - 1911) was a ship owner who founded a rowing club. He was born "
+               "in Aberdeen.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_of_a_name_s_homes_in_several_files_the_best_keeps_the_link(tmp_path, embedder, splitter, name):
+    e = _indexed_folder(tmp_path, SHARED_HOME, embedder, splitter)
+    try:
+        found = _by_file(e, e.retriever(name).search("Where was the founder of the Harwick Rowing Club born?", 3))
+        assert list(found) == ["club-history.md", "fenn.md", "club-boathouse.md"], found
+        assert found["club-history.md"]["bonus"] == 2 * found["club-boathouse.md"]["bonus"] > 0, found
+    finally:
+        e.close()
