@@ -327,6 +327,16 @@ register(
 register("ppr", "Personalised PageRank over the chunk-entity graph seeded by linked entities")(PPRRetriever)
 
 
+def _reached_through(ev: dict) -> tuple[str, str] | None:
+    """How the entities reached a chunk: ("linked", the question's name) or ("bridge", the
+    first bridge); None for a chunk they did not reach."""
+    if ev.get("linked"):
+        return "linked", ev["linked"][0]
+    if ev.get("bridges"):
+        return "bridge", ev["bridges"][0]
+    return None
+
+
 class HopRetriever:
     """Entity linking plus one hop, scored with dense similarity (the multi-hop pattern of
     HippoRAG's spreading activation, cut to the two steps a bridge question needs).
@@ -343,9 +353,11 @@ class HopRetriever:
 
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
-                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5):
+                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
+                 other_bridge_home: float = 0.75):
         self.res = res
         self.other_home = other_home
+        self.other_bridge_home = other_bridge_home
         self.aspects = aspects
         self.link_bonus = link_bonus
         self.hop_bonus = hop_bonus
@@ -432,18 +444,19 @@ class HopRetriever:
 
     @staticmethod
     def _first_homes(graph: EntityGraph, reached: dict[int, dict],
-                     base_scores: dict[int, tuple[float, dict]]) -> dict[str, int]:
-        """Linked name -> the document of its best-scored home chunk. A name's homes in other
-        documents (passages that share a title, every chunk that names a rare name) keep
-        only `other_home` of the link bonus: one of them is what the question names, and
-        the rest would fill the first places ahead of the pages its bridges reach."""
-        best: dict[str, tuple[float, int]] = {}
+                     base_scores: dict[int, tuple[float, dict]]) -> dict[tuple[str, str], int]:
+        """(how, name) a chunk was reached through -> the document of the best-scored chunk
+        reached so. A name's homes in other documents (passages that share a title, every
+        chunk that names a rare name) keep only `other_home` of the link bonus, or
+        `other_bridge_home` of the hop bonus: one of them is the page the question (or the
+        bridge) means, and the rest would fill the first places ahead of the next hop."""
+        best: dict[tuple[str, str], tuple[float, int]] = {}
         for cid, (base, _) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
-            linked = reached.get(c, {}).get("linked") if c is not None else None
-            if linked and (linked[0] not in best or base > best[linked[0]][0]):
-                best[linked[0]] = (base, int(graph.doc_of_chunk[c]))
-        return {name: doc for name, (_, doc) in best.items()}
+            how = _reached_through(reached.get(c, {})) if c is not None else None
+            if how and (how not in best or base > best[how][0]):
+                best[how] = (base, int(graph.doc_of_chunk[c]))
+        return {how: doc for how, (_, doc) in best.items()}
 
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
@@ -456,8 +469,10 @@ class HopRetriever:
         for cid, (base, evidence) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
             ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
-            if "linked" in ev and int(graph.doc_of_chunk[c]) != first_homes[ev["linked"][0]]:
-                ev = {**ev, "bonus": ev["bonus"] * self.other_home}
+            how = _reached_through(ev)
+            if how and int(graph.doc_of_chunk[c]) != first_homes[how]:
+                share = self.other_home if how[0] == "linked" else self.other_bridge_home
+                ev = {**ev, "bonus": ev["bonus"] * share}
             scores[cid] = (base + ev["bonus"], evidence, ev)
         ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
         hits = []

@@ -441,15 +441,21 @@ SHARED_HOME = {
                          "flood, and its crews race every summer.",
     "fenn.md": "# Tobias Fenn\n\nTobias Fenn (1840 - 1911) was a ship owner who founded a rowing club. He was born "
                "in Aberdeen.",
+    "fenn-ships.md": "# Tobias Fenn\n\nHis fleet of six schooners carried coal along the coast until 1902.",
 }
 
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
 def test_of_a_name_s_homes_in_several_files_the_best_keeps_the_link(tmp_path, embedder, splitter, name):
+    """A name's (or a bridge's) homes in several files: the best-scored keeps the whole
+    bonus, so the second file under the club's heading no longer comes before the page
+    its bridge reaches."""
     e = _indexed_folder(tmp_path, SHARED_HOME, embedder, splitter)
     try:
-        found = _by_file(e, e.retriever(name).search("Where was the founder of the Harwick Rowing Club born?", 3))
-        assert list(found) == ["club-history.md", "fenn.md", "club-boathouse.md"], found
+        found = _by_file(e, e.retriever(name).search("Where was the founder of the Harwick Rowing Club born?", 4))
+        assert list(found)[:3] == ["club-history.md", "fenn.md", "club-boathouse.md"], found
         assert found["club-history.md"]["bonus"] == 2 * found["club-boathouse.md"]["bonus"] > 0, found
+        # The same for a bridge's homes: the second keeps three quarters of the hop bonus.
+        assert found["fenn-ships.md"]["bonus"] == pytest.approx(0.75 * found["fenn.md"]["bonus"], abs=1e-3), found
     finally:
         e.close()
