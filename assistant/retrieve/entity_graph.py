@@ -400,6 +400,9 @@ class EntityGraph:
         found: list[QueryEntity] = []
         covered: set[int] = set()
         tokens = list(doc)
+        # Typed without capitals ("who directed gaby: a true story"): the tagger sees no
+        # names, so a name is what the index writes as one.
+        caseless = not any(ch.isupper() for ch in query)
         # Longest exact n-gram matches first; a match inside a longer one is dropped.
         spans = []
         for n in range(min(MAX_NGRAM, len(tokens)), 0, -1):
@@ -424,7 +427,8 @@ class EntityGraph:
                 covered.update(t.i for t in span)
                 kind = "PROPN" if proper else "NOUN"
                 matches = [EntityMatch(r, 1.0, "exact") for r in rows]
-                spans.append((span.start, QueryEntity(span.text, kind, matches, _named(span))))
+                named = _named(span) or (caseless and self._written_as_a_name(rows[0], span))
+                spans.append((span.start, QueryEntity(span.text, kind, matches, named)))
         # Named entities and proper-noun runs that no class carries verbatim.
         pending = []
         for ent in doc.ents:
@@ -447,6 +451,23 @@ class EntityGraph:
                 spans.append((span.start, qe))
         found = [qe for _, qe in sorted(spans, key=lambda x: x[0])]
         return found
+
+    def _written_as_a_name(self, row: int, span) -> bool:
+        """Whether the index writes class `row`, which `span` of a question typed without
+        capitals matched, as a name: a named kind, and capitals past the first word ("Gaby:
+        A True Story", not the page "Place of birth"), or one capitalised word that is a
+        noun in the question, no common noun of the index, and has a page of its own
+        ("paris"; not "won", "final", "director")."""
+        name = self.names[row]
+        if self.kinds[row] == "NOUN" or self.kinds[row] in TIME_LABELS or not name[:1].isupper():
+            return False
+        words = name.split()
+        if len(words) > 1:
+            return any(w[:1].isupper() for w in words[1:])
+        if row not in self.title_chunks or not all(t.pos_ in ("NOUN", "PROPN", "DET") for t in span):
+            return False
+        common = self.keys.get(entity_key(name, proper=False))
+        return common is None or self.kinds[common] != "NOUN"
 
     def similar(self, res: Resources, text: str, top_k: int, min_similarity: float) -> list[EntityMatch]:
         """Classes whose names are spelled like `text`: trigram candidates from FTS5, kept

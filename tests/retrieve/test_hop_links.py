@@ -64,6 +64,17 @@ def test_the_bridge_beside_the_relation_word_leads(engine, name):
     assert [f for f in found][:2] == ["a.txt", "b.txt"]
 
 
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_question_typed_without_capitals_still_links_and_bridges(engine, name):
+    """People type "gaby: a true story": the tagger sees no name, so the index's own
+    writing of the name decides; "place of birth" stays a common phrase."""
+    found = _by_file(engine, engine.retriever(name).search(QUESTION.lower(), 4))
+    assert found["a.txt"].get("linked_entities") == ["Gaby: A True Story"]
+    assert found["b.txt"]["bridges"] == ["Luis Mandoki"]
+    assert "linked_entities" not in found.get("d.txt", {})
+    assert [f for f in found][:2] == ["a.txt", "b.txt"]
+
+
 def test_a_common_phrase_is_not_a_name_to_link(engine):
     hits = engine.retriever("hop").search(QUESTION, 4)
     found = _by_file(engine, hits)
