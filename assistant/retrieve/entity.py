@@ -416,7 +416,11 @@ class HopRetriever:
                 said = contexts.get((int(graph.entity_ids[row]), int(graph.chunk_ids[c])), ())
                 related = any(relation & _stems(t) for t in said)
                 for c2 in self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else []):
-                    if c2 in known:
+                    # A bridge leads to another document: within the one it is named in,
+                    # its section is part of what was reached, and a bonus there would
+                    # only reorder that document's chunks (a long article's other sections
+                    # rose above the one that answers).
+                    if c2 in known or graph.doc_of_chunk[c2] == graph.doc_of_chunk[c]:
                         continue
                     followed[c2] = followed.get(c2, False) or related
                     ev = reached.setdefault(c2, {"bonus": 0.0})

@@ -470,3 +470,33 @@ def test_of_a_name_s_homes_in_several_files_the_best_keeps_the_link(tmp_path, em
         assert found["fenn-ships.md"]["bonus"] == pytest.approx(0.75 * found["fenn.md"]["bonus"], abs=1e-3), found
     finally:
         e.close()
+
+
+LONG_NOTES = {
+    # One long file: its title is the club, and a section under it is about the founder
+    # (a heading that names him makes it his home).
+    "club.md": "# Harwick Rowing Club\n\nThe Harwick Rowing Club was founded in 1881 by Tobias Fenn, a ship owner "
+               "of the town. " + "Its members rowed on the estuary in all weathers and kept their boats in a shed "
+               "by the old quay. " * 12 + "\n\n## Tobias Fenn\n\nTobias Fenn (1840 - 1911) was a ship owner. "
+               + "He owned six schooners that carried coal along the coast, and he sat on the harbour board. " * 12
+               + "\n\n## Races\n\nThe club held its first annual race against the Brenmouth crews in 1885. "
+               + "The race runs two miles upstream from the harbour mouth to the bridge. " * 12,
+    "other.md": "# Brenmouth\n\nBrenmouth is a fishing town on the north shore of the estuary.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_bridge_does_not_lead_within_the_document_it_is_named_in(tmp_path, embedder, splitter, name):
+    """"Tobias Fenn", named in the club's opening, has his home in a section of the same
+    file: no bridge bonus there, so the section that answers is not pushed below it."""
+    e = _indexed_folder(tmp_path, LONG_NOTES, embedder, splitter)
+    try:
+        hits = e.retriever(name).search("When did the Harwick Rowing Club first hold its annual race?", 4)
+        texts = e.index.store.chunks([h.chunk_id for h in hits])
+        sections = [("races" if "first annual race" in texts[h.chunk_id].text else
+                     "fenn" if "schooners" in texts[h.chunk_id].text else "opening", h.evidence) for h in hits]
+        assert len({h.chunk_id for h in hits}) == len(hits) and len(texts) >= 3, sections
+        assert all("bridges" not in ev for section, ev in sections if section == "fenn"), sections
+        assert [s for s, _ in sections].index("races") < [s for s, _ in sections].index("fenn"), sections
+    finally:
+        e.close()
