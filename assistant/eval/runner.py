@@ -89,7 +89,8 @@ def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
         # Documents embedded by the int8 graph: indexes built by torch keep their key.
         settings["embed_backend"] = config.embed_backend
     if config.extractor == "spacy" and SPACY_RULES_VERSION > 1:
-        # The spaCy extractor's own rules (quoted titles, names read as amounts).
+        # The spaCy extractor's own rules (quoted titles, names read as amounts, names
+        # the tagger ended on "of"): cached indexes are rebuilt when they change.
         settings["spacy_rules"] = SPACY_RULES_VERSION
     if config.aboutness and config.extractor not in ("", "none"):
         # Indexes built before it (or without it) keep their key.

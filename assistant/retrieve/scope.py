@@ -94,7 +94,8 @@ def scoped_search(retriever: Retriever, store: Store, query: str, k: int, scope:
         depth = min(depth * 4, DEEPEST)
     res = getattr(retriever, "res", None)  # every registered retriever holds its Resources
     if len(kept) < k and res is not None:
-        kept += _rest_by_cosine(res, retriever.name, query, scope_chunks(store, scope), {h.chunk_id for h in kept}, k - len(kept))
+        taken = {h.chunk_id for h in kept}
+        kept += _rest_by_cosine(res, retriever.name, query, scope_chunks(store, scope), taken, k - len(kept))
     return kept[:k]
 
 
