@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .extract import Mention, SentenceGraph, is_named_kind
+from .extract import NAME_SMALL_WORDS, Mention, SentenceGraph, is_named_kind
 from .normalize import entity_key
 
 
@@ -72,9 +72,8 @@ _BRACKETED = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 # An aside after a comma starts in lower case (", the chair,") or with letters such as
 # "O.F.M." or "Jr."; a comma inside a title does not ("Love, Honor and Oh-Baby!").
 _ASIDE = re.compile(r"\s*(?:,\s+(?=[a-z]|[A-Z]\.|[A-Z]{2}|Jr\b|Sr\b)|\s(?:or|also|aka)\s)")
-# The small words a name may hold in lower case ("Louis the Junker of Hesse").
-_NAME_JOINERS = {"of", "the", "and", "a", "an", "in", "on", "at", "to", "for", "from", "with", "by", "&",
-                 "de", "del", "la", "le", "du", "da", "di", "von", "van", "der", "den", "y"}
+# The small words a defined subject may hold ("Louis the Junker of Hesse", "Simon & Garfunkel").
+_NAME_JOINERS = NAME_SMALL_WORDS | {"&", "del", "da", "di", "den", "y"}
 _PRONOUNS = {"it", "he", "she", "they", "this", "that", "these", "those", "i", "we", "you", "there"}
 
 

@@ -33,9 +33,12 @@ PLACE_LABELS = {"GPE", "LOC", "FAC"}
 _AMOUNT_LABELS = {"MONEY", "CARDINAL", "QUANTITY", "ORDINAL", "PERCENT"}
 _AMOUNT_SIGNS = re.compile(r"[\d$€£¥₹%]")
 _QUOTE_MARKS = {'"', "“", "”", "``", "''"}
-# Words a title leaves in lower case ("Falling Away from Me", "Return of the Vampire").
-_TITLE_SMALL_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "and", "or", "nor", "but",
-                      "with", "by", "as", "into", "upon", "vs", "de", "la", "le", "du", "von", "van", "der"}
+# The small words a name may hold in lower case ("Louis the Junker of Hesse", "Return of
+# the Vampire"); a title's (below) and a defined subject's (nlp/aboutness.py) add to them.
+NAME_SMALL_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "and", "with", "by",
+                              "de", "la", "le", "du", "von", "van", "der"})
+# Words a title leaves in lower case ("Falling Away from Me", "Love or Money").
+_TITLE_SMALL_WORDS = NAME_SMALL_WORDS | {"or", "nor", "but", "as", "into", "upon", "vs"}
 # Bump when the rules below change what a sentence graph holds (evaluation caches key on it).
 SPACY_RULES_VERSION = 3
 
