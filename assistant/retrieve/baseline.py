@@ -20,6 +20,16 @@ def stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
+def chunk_cosines(res: Resources, query: str, chunk_ids: list[int]) -> dict[int, float]:
+    """Cosine similarity of the question to each chunk, from the chunk vectors held in
+    memory (candidates found otherwise, through the entity layer or in a scope, need not
+    be among the dense top-k)."""
+    # From the vectors held in memory for the dense search, not decoded from the database
+    # (at 30k chunks that took 5 ms of a question's 20).
+    sims = res.index.vectors("chunks").similarities(res.embed_query(query), chunk_ids)
+    return {cid: sims.get(cid, 0.0) for cid in chunk_ids}
+
+
 class DenseRetriever:
     """Cosine similarity of the question and chunk embeddings (an exact search of the int8
     vectors, store.vectors.FlatVectors)."""
