@@ -4,6 +4,8 @@ more surely than the other names of a passage. Real files, real models."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from assistant.config import Config
@@ -20,26 +22,30 @@ FILES = {
 }
 
 
-def _indexed_folder(root, files: dict[str, str], embedder, splitter):
-    """An engine over a folder of `files` (name -> text), indexed as a person's folder is."""
+@contextmanager
+def _indexed_folder(root, files: dict[str, str], embedder, splitter, config: Config | None = None):
+    """An engine over a folder of `files` (name -> text), indexed as a person's folder is;
+    closed on leaving."""
     from assistant.engine import Engine
 
     folder = root / "docs"
     folder.mkdir()
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
-    e.indexer.index_paths([folder])
-    return e
+    e = Engine(config or Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter)
+    try:
+        e.indexer.index_paths([folder])
+        yield e
+    finally:
+        e.close()
 
 
 def _engine_over(files: dict[str, str], name: str):
     """A module-scoped fixture: an engine over a folder of `files`."""
     @pytest.fixture(scope="module")
     def fixture(tmp_path_factory, embedder, splitter):
-        e = _indexed_folder(tmp_path_factory.mktemp(name), files, embedder, splitter)
-        yield e
-        e.close()
+        with _indexed_folder(tmp_path_factory.mktemp(name), files, embedder, splitter) as e:
+            yield e
     return fixture
 
 
@@ -90,20 +96,12 @@ def test_auto_ranks_by_words_where_nothing_links(engine):
 
 
 def test_a_third_hop_follows_relation_words_only_when_asked(tmp_path, embedder, splitter):
-    from assistant.engine import Engine
-
-    folder = tmp_path / "docs"
-    folder.mkdir()
     chain = {
         "a.txt": "Gaby: A True Story is a 1987 drama film directed by Luis Mandoki.",
         "b.txt": "Luis Mandoki (born 1954) is a Mexican film director. His mother was Ana Ruiz Cortes.",
         "c.txt": "Ana Ruiz Cortes (born 1930) was a Mexican painter. She lived in Puebla.",
     }
-    for name, text in chain.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
-    try:
-        e.indexer.index_paths([folder])
+    with _indexed_folder(tmp_path, chain, embedder, splitter) as e:
         question = "Where did the mother of the director of film Gaby: A True Story live?"
         two = _by_file(e, e.retriever("hop").search(question, 3))
         assert two["b.txt"]["bonus"] > 0 and two.get("c.txt", {}).get("bonus", 0) == 0
@@ -113,26 +111,14 @@ def test_a_third_hop_follows_relation_words_only_when_asked(tmp_path, embedder, 
         # Film -> its director ("directed by") -> his mother ("His mother was").
         assert three["c.txt"]["hops"] == 3 and "Ana Ruiz Cortes" in three["c.txt"]["bridges"]
         assert 0 < three["c.txt"]["bonus"] < three["b.txt"]["bonus"]
-    finally:
-        e.close()
 
 
 def test_auto_works_on_an_index_without_the_entity_layer(tmp_path, embedder, splitter):
-    from assistant.engine import Engine
-
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in FILES.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    e = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
-    try:
-        e.indexer.index_paths([folder])
+    with _indexed_folder(tmp_path, FILES, embedder, splitter, Config(extractor="none")) as e:
         hits = e.retriever("auto").search("Which actress was born in Tokyo?", 2)
         found = _by_file(e, hits)
         assert next(iter(found)) == "c.txt"
         assert all(ev["bonus"] == 0 for ev in found.values())
-    finally:
-        e.close()
 
 
 DISAMBIGUATED = {
@@ -195,8 +181,7 @@ def test_a_short_name_leads_to_the_notes_that_open_with_the_whole_name(tmp_path,
     """Without titles, a person's page is about the whole name its opening sentence
     writes ("Marisol Ethel Quandt"); the first and last name ("Marisol Quandt") and a
     quoted nickname with the last name ("Rod Almeda") lead there too."""
-    e = _indexed_folder(tmp_path, UNTITLED_PEOPLE, embedder, splitter)
-    try:
+    with _indexed_folder(tmp_path, UNTITLED_PEOPLE, embedder, splitter) as e:
         for question, film, person in [
             ("Where did the director of Harbour of Glass grow up?", "notes-0413.txt", "notes-0412.txt"),
             ("Where was the director of The Salt Road born?", "notes-0415.txt", "notes-0414.txt"),
@@ -210,8 +195,6 @@ def test_a_short_name_leads_to_the_notes_that_open_with_the_whole_name(tmp_path,
                                ("Where was Hermund II, Margrave of Ostberg born?", "notes-0422.txt")]:
             found = _by_file(e, e.retriever(name).search(question, 1))
             assert list(found) == [page] and "linked_entities" in found[page], (question, found)
-    finally:
-        e.close()
 
 
 @pytest.mark.parametrize("full, short", [
@@ -341,13 +324,10 @@ SELF_NAMED = {
 def test_a_page_does_not_bridge_through_a_part_of_its_own_name(tmp_path, embedder, splitter, name):
     """"Tessaly" in Margaret of Tessaly's notes is part of her own name: no bridge to the
     other pages that name Tessaly."""
-    e = _indexed_folder(tmp_path, SELF_NAMED, embedder, splitter)
-    try:
+    with _indexed_folder(tmp_path, SELF_NAMED, embedder, splitter) as e:
         found = _by_file(e, e.retriever(name).search("Who is Margaret of Tessaly's father-in-law?", 3))
         assert found["notes-0501.txt"]["linked_entities"] == ["Margaret of Tessaly"]
         assert found["notes-0502.txt"]["bonus"] == 0 and "bridges" not in found["notes-0502.txt"], found
-    finally:
-        e.close()
 
 
 def test_which_names_are_bridges():
@@ -383,14 +363,11 @@ PRONOUN_FATHER = {
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
 def test_a_relation_word_beside_a_pronoun_does_not_mark_a_bridge(tmp_path, embedder, splitter, name):
-    e = _indexed_folder(tmp_path, PRONOUN_FATHER, embedder, splitter)
-    try:
+    with _indexed_folder(tmp_path, PRONOUN_FATHER, embedder, splitter) as e:
         found = _by_file(e, e.retriever(name).search("Where did Edwin Gray's father die?", 3))
         assert found["notes-0602.txt"]["bridges"] == ["Harold Gray"]
         assert found["notes-0603.txt"]["bonus"] == found["notes-0602.txt"]["bonus"] == 0.5, found
         assert list(found)[:2] == ["notes-0601.txt", "notes-0602.txt"], found
-    finally:
-        e.close()
 
 
 MENDED_NAMES = {
@@ -412,13 +389,10 @@ MENDED_NAMES = {
     ("Where is the publisher of Mira Holt's first novel based?", "notes-0704.txt", "Two Dollar Lantern"),
 ])
 def test_a_name_the_tagger_cut_or_misread_still_bridges(tmp_path, embedder, splitter, name, question, page, bridge):
-    e = _indexed_folder(tmp_path, MENDED_NAMES, embedder, splitter)
-    try:
+    with _indexed_folder(tmp_path, MENDED_NAMES, embedder, splitter) as e:
         found = _by_file(e, e.retriever(name).search(question, 3))
         assert bridge in found[page].get("bridges", []), found
         assert list(found).index(page) == 1, found
-    finally:
-        e.close()
 
 
 def test_a_name_taken_with_the_common_word_after_it_leads_to_the_name_s_home():
@@ -461,15 +435,12 @@ def test_of_a_name_s_homes_in_several_files_the_best_keeps_the_link(tmp_path, em
     """A name's (or a bridge's) homes in several files: the best-scored keeps the whole
     bonus, so the second file under the club's heading no longer comes before the page
     its bridge reaches."""
-    e = _indexed_folder(tmp_path, SHARED_HOME, embedder, splitter)
-    try:
+    with _indexed_folder(tmp_path, SHARED_HOME, embedder, splitter) as e:
         found = _by_file(e, e.retriever(name).search("Where was the founder of the Harwick Rowing Club born?", 4))
         assert list(found)[:3] == ["club-history.md", "fenn.md", "club-boathouse.md"], found
         assert found["club-history.md"]["bonus"] == 2 * found["club-boathouse.md"]["bonus"] > 0, found
         # The same for a bridge's homes: the second keeps three quarters of the hop bonus.
         assert found["fenn-ships.md"]["bonus"] == pytest.approx(0.75 * found["fenn.md"]["bonus"], abs=1e-3), found
-    finally:
-        e.close()
 
 
 LONG_NOTES = {
@@ -489,8 +460,7 @@ LONG_NOTES = {
 def test_a_bridge_does_not_lead_within_the_document_it_is_named_in(tmp_path, embedder, splitter, name):
     """"Tobias Fenn", named in the club's opening, has his home in a section of the same
     file: no bridge bonus there, so the section that answers is not pushed below it."""
-    e = _indexed_folder(tmp_path, LONG_NOTES, embedder, splitter)
-    try:
+    with _indexed_folder(tmp_path, LONG_NOTES, embedder, splitter) as e:
         hits = e.retriever(name).search("When did the Harwick Rowing Club first hold its annual race?", 4)
         texts = e.index.store.chunks([h.chunk_id for h in hits])
         sections = [("races" if "first annual race" in texts[h.chunk_id].text else
@@ -498,5 +468,3 @@ def test_a_bridge_does_not_lead_within_the_document_it_is_named_in(tmp_path, emb
         assert len({h.chunk_id for h in hits}) == len(hits) and len(texts) >= 3, sections
         assert all("bridges" not in ev for section, ev in sections if section == "fenn"), sections
         assert [s for s, _ in sections].index("races") < [s for s, _ in sections].index("fenn"), sections
-    finally:
-        e.close()
