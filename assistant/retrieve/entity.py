@@ -40,8 +40,13 @@ def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> di
     out: dict[int, tuple[str, float]] = {}
     for row, match in matched.items():
         if graph.kinds[row] == "NOUN":
-            for titled in graph.variants.get(graph.key_of_row[row], []):
+            titled_rows = graph.variants.get(graph.key_of_row[row], [])
+            for titled in titled_rows:
                 out.setdefault(titled, match)
+            # Untitled, "Brand is a play by Henrik Ibsen" makes its passage the home of the
+            # common noun's class: the question's name leads there.
+            if not titled_rows and row in graph.title_chunks:
+                out.setdefault(row, match)
         elif graph.kinds[row] not in NOT_BRIDGES and graph.is_specific(row):
             out[row] = match
     return out

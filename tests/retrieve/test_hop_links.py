@@ -468,3 +468,25 @@ def test_a_bridge_does_not_lead_within_the_document_it_is_named_in(tmp_path, emb
         assert len({h.chunk_id for h in hits}) == len(hits) and len(texts) >= 3, sections
         assert all("bridges" not in ev for section, ev in sections if section == "fenn"), sections
         assert [s for s, _ in sections].index("races") < [s for s, _ in sections].index("fenn"), sections
+
+
+COMMON_WORD_TITLE = {
+    # Untitled notes: a play named with a common word ("brand"), which the other notes use
+    # as one, so the play's name and the word share a class.
+    "play.txt": "Brand is a play by the Norwegian playwright Henrik Ibsen. It is a verse tragedy, written in 1865.",
+    "ibsen.txt": "Henrik Ibsen (1828 - 1906) was a Norwegian playwright and theatre director.",
+    "shop.txt": "The shop sold its own brand of tea. The brand was popular with the sailors of the port.",
+    "soap.txt": "A soap brand needs a clear name, and the brand should be easy to remember.",
+    "farm.txt": "Every calf on the farm carried the brand of its owner, burned into the hide.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_name_that_is_also_a_common_word_leads_to_the_note_it_opens(tmp_path, embedder, splitter, name):
+    """"the author of Brand": the question writes a name, and the note that opens with it as
+    its subject is its home, though the name's class is the common noun's."""
+    with _indexed_folder(tmp_path, COMMON_WORD_TITLE, embedder, splitter) as e:
+        found = _by_file(e, e.retriever(name).search("What country was the author of Brand a citizen of?", 4))
+        assert found["play.txt"].get("linked_entities") == ["brand"], found
+        assert "Henrik Ibsen" in found["ibsen.txt"].get("bridges", []), found
+        assert list(found)[:2] == ["play.txt", "ibsen.txt"], found
