@@ -350,8 +350,9 @@ class HopRetriever:
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
                  dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
-                 other_bridge_home: float = 0.75):
+                 other_bridge_home: float = 0.75, named_again: float = 0.3):
         self.res = res
+        self.named_again = named_again
         self.other_home = other_home
         self.other_bridge_home = other_bridge_home
         self.aspects = aspects
@@ -398,6 +399,9 @@ class HopRetriever:
         homes; -> {chunk column reached: whether a relation-word bridge led there}."""
         contexts = _mention_contexts(self.res.store, [int(graph.chunk_ids[c]) for c in frontier]) if relation else {}
         known = set(reached)
+        # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
+        # which it names but has no page of its own here).
+        linked_names = {n for ev in reached.values() for n in ev.get("linked", ())}
         followed: dict[int, bool] = {}
         for c in frontier:
             came = reached[c].get("linked") or reached[c].get("bridges") or []
@@ -421,6 +425,8 @@ class HopRetriever:
                     followed[c2] = followed.get(c2, False) or related
                     ev = reached.setdefault(c2, {"bonus": 0.0})
                     ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0))
+                    if "names_linked" not in ev:
+                        ev["names_linked"] = self._names_any(graph, c2, linked_names)
                     via = ev.setdefault("via", [])
                     if len(via) < 4:
                         via.append(f"{graph.names[row]}, named where {' / '.join(came)} is")
@@ -430,6 +436,12 @@ class HopRetriever:
                     if depth > 2:
                         ev["hops"] = depth
         return followed
+
+    @staticmethod
+    def _names_any(graph: EntityGraph, c: int, names: set[str]) -> bool:
+        """Whether chunk column `c` names a class called one of `names` (a title and a
+        person of the same name can be two classes)."""
+        return any(graph.names[r] in names for r in graph.ce.indices[graph.ce.indptr[c]: graph.ce.indptr[c + 1]])
 
     def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict],
                     k: int) -> dict[int, tuple[float, dict]]:
@@ -458,6 +470,21 @@ class HopRetriever:
                 best[how] = (base, int(graph.doc_of_chunk[c]))
         return {how: doc for how, (_, doc) in best.items()}
 
+    def _counted(self, graph: EntityGraph, c: int, ev: dict | None, first_homes: dict[tuple[str, str], int]) -> dict:
+        """How chunk column `c` was reached, with the bonus that counts for it."""
+        how = _reached_through(ev or {})
+        if how is None:
+            return ev or {"bonus": 0.0}
+        bonus = ev["bonus"]
+        if int(graph.doc_of_chunk[c]) != first_homes[how]:
+            bonus *= self.other_home if how[0] == "linked" else self.other_bridge_home
+        if how[0] == "bridge" and ev.get("names_linked"):
+            # A bridged page that names the question's entity again has that name in its
+            # cosine already, and is often about the entity's kin or remakes (Lothair II's
+            # wife, not his mother; the musical of Billy Elliot, not its composer).
+            bonus = max(0.0, bonus - self.named_again)
+        return {**ev, "bonus": bonus}
+
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
         reached = self.reach(graph, query)
@@ -468,11 +495,7 @@ class HopRetriever:
         first_homes = self._first_homes(graph, reached, base_scores)
         for cid, (base, evidence) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
-            ev = reached.get(c, {"bonus": 0.0}) if c is not None else {"bonus": 0.0}
-            how = _reached_through(ev)
-            if how and int(graph.doc_of_chunk[c]) != first_homes[how]:
-                share = self.other_home if how[0] == "linked" else self.other_bridge_home
-                ev = {**ev, "bonus": ev["bonus"] * share}
+            ev = self._counted(graph, c, reached.get(c), first_homes) if c is not None else {"bonus": 0.0}
             scores[cid] = (base + ev["bonus"], evidence, ev)
         ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
         hits = []

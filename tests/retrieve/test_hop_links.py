@@ -490,3 +490,25 @@ def test_a_name_that_is_also_a_common_word_leads_to_the_note_it_opens(tmp_path, 
         assert found["play.txt"].get("linked_entities") == ["brand"], found
         assert "Henrik Ibsen" in found["ibsen.txt"].get("bridges", []), found
         assert list(found)[:2] == ["play.txt", "ibsen.txt"], found
+
+
+NAMED_AGAIN = {
+    # The film's note names two people; the writer's note names the film again (and so
+    # shares its words with the question), the composer's does not.
+    "film.txt": "Harbour Lights is a 1990 drama with a screenplay by Carla Moss and music by Tomas Brenner.",
+    "moss.txt": "Carla Moss (1950 - 2011) was a playwright. Her stage play became the film Harbour Lights in 1990.",
+    "brenner.txt": "Tomas Brenner (born 1948) is an Austrian musician. He was born in Graz.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_bridged_note_that_names_the_question_s_entity_again_counts_the_bridge_for_less(
+        tmp_path, embedder, splitter, name):
+    """The writer's note scores for "Harbour Lights" by its cosine already; the bridge
+    bonus is what lifts the composer's note, which names nothing of the question."""
+    with _indexed_folder(tmp_path, NAMED_AGAIN, embedder, splitter) as e:
+        found = _by_file(e, e.retriever(name).search("Where was the composer of film Harbour Lights born?", 3))
+        assert found["film.txt"].get("linked_entities") == ["Harbour Lights"], found
+        assert found["moss.txt"]["bridges"] == ["Carla Moss"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
+        assert found["moss.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
+        assert list(found)[:2] == ["film.txt", "brenner.txt"], found
