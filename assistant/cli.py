@@ -123,8 +123,10 @@ def tui(obj: Context, add_folders: tuple[Path, ...], no_watch: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
 @click.option("--extractor", type=click.Choice([*EXTRACTORS.names(), "none"]),
               help="Entity extractor for this index (default: the config's; fixed once the index has documents).")
+@click.option("--again", is_flag=True,
+              help="Index every file anew, changed or not: its entities extracted by this version's rules.")
 @click.pass_obj
-def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: str | None) -> None:
+def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: str | None, again: bool) -> None:
     """Index the documents in PATHS (files or folders); only what changed is redone."""
     if extractor:
         obj.config.extractor = extractor
@@ -147,12 +149,13 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
                            chunks=p.chunks, eta=p.time_left(), stage=p.stage,
                            current=escape(show_path(Path(p.current).name)[:40]))
 
-            report = engine.index_paths(list(paths), on_progress=progress)
+            report = engine.index_paths(list(paths), on_progress=progress, again=again)
     except (models.ModelNotFound, IndexMismatch) as exc:
         _fail(str(exc))
     costs = engine.extractor_costs()
+    stale = engine.stale_entity_rules()
     if as_json:
-        click.echo(json.dumps({**report.as_dict(), **costs}, indent=2))
+        click.echo(json.dumps({**report.as_dict(), **costs, "stale_entity_rules": stale is not None}, indent=2))
     else:
         total = sum(report.seconds.values())
         console.print(f"{report.summary()}; {report.chunks} chunks, {report.sentences} sentences in {total:.1f}s")
@@ -171,6 +174,8 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
             console.print(f"[red]skipped[/] {shown_path(path)}: {shown_path(error)}")
         for path, error in report.still_failed:
             console.print(f"[red]still failing[/] {shown_path(path)} (unchanged): {shown_path(error)}")
+        if stale:
+            console.print(_stale_rules_note(stale, engine.entity_rules))
     sys.exit(0 if report.ok else 1)
 
 
@@ -380,6 +385,12 @@ def marked_markup(text: str, marks: list[tuple[int, int]]) -> str:
     return "".join(out) + shown(text[at:])
 
 
+def _stale_rules_note(built: str, now: str) -> str:
+    return (f"[yellow]note[/] this index's entities were extracted by other rules than this version's ({escape(built)}; now: "
+            f"{escape(now)}). `assistant index --again FOLDER...` indexes its files anew "
+            "with this version's.")
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -398,6 +409,8 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"chunks     {info['chunks']}   sentences {info['sentences']}")
     console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
+    if info["stale_entity_rules"]:
+        console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", obj.engine.entity_rules))
     for f in info["failures"]:
         console.print(f"[red]failed[/] {shown_path(f['path'])}: {shown_path(f['error'] or '')}")
 

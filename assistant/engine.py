@@ -29,6 +29,19 @@ from .store.lockfile import to_stderr
 PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner")
 
 
+def entity_rules(extractor: str | None, aboutness: bool) -> str:
+    """What builds an index's entity layer, as the index records it: the extractor, and
+    the versions of the rules that shape what it extracts ("spacy rules 3, aboutness 4").
+    An index built by older rules is told so (`Engine.stale_entity_rules`)."""
+    from .nlp.aboutness import ABOUTNESS_VERSION
+    from .nlp.extract import SPACY_RULES_VERSION
+
+    if not extractor or extractor == "none":
+        return "none"
+    parts = [f"spacy rules {SPACY_RULES_VERSION}" if extractor == "spacy" else extractor]
+    return ", ".join(parts + ([f"aboutness {ABOUTNESS_VERSION}"] if aboutness else []))
+
+
 class Engine:
     def __init__(self, config: Config | None = None, index_dir: str | Path | None = None, *,
                  embedder: Embedder | None = None, splitter: SentenceSplitter | None = None,
@@ -206,17 +219,37 @@ class Engine:
         wanted = self.config.extractor or "none"
         if built is None or store.counts()["documents"] == 0:
             store.set_meta("extractor", wanted)
+            store.set_meta("entity_rules", self.entity_rules)
         elif built != wanted:
             raise IndexMismatch(
                 f"the index in {self.index_dir} was built with the '{built}' extractor, not '{wanted}'; "
                 "choose that extractor or index into a new directory"
             )
 
-    def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
+    @property
+    def entity_rules(self) -> str:
+        return entity_rules(self.config.extractor, self.config.aboutness)
+
+    def stale_entity_rules(self, store=None) -> str | None:
+        """The rules this index's entities were extracted by, where they are not today's
+        ("unrecorded" for an index from before they were recorded); None when current."""
+        store = store or self.index.store
+        if store.counts()["documents"] == 0:
+            return None
+        built = store.get_meta("entity_rules")
+        return None if built == self.entity_rules else built or "unrecorded"
+
+    def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None,
+                    again: bool = False) -> IndexReport:
+        """Index `paths`; with `again`, every file anew, so that its entities are extracted
+        by today's rules (the index records them once it holds no document indexed before)."""
         with self._writer:
             self.check_extractor()
             self.plan_class_vectors()
-            return self.indexer.index_paths(paths, on_progress=on_progress)
+            report = self.indexer.index_paths(paths, on_progress=on_progress, again=again)
+            if again and self.indexer.holds_only(paths):
+                self.index.store.set_meta("entity_rules", self.entity_rules)
+            return report
 
     def forget(self, path: Path) -> int:
         with self._writer:
@@ -270,6 +303,8 @@ class Engine:
         return {
             "index": str(self.index_dir),
             "embedder": store.get_meta("embedder"),
+            "entity_rules": store.get_meta("entity_rules"),
+            "stale_entity_rules": self.stale_entity_rules(store) is not None,
             **store.counts(),
             "size_bytes": size,
             "last_update": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(last)) if last else None,

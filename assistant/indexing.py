@@ -313,6 +313,7 @@ class Indexer:
         self.on_wait: Callable[[str], None] | None = None
         self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
         self._run_hashes: dict[str, str] = {}
+        self._again = False  # this run indexes unchanged files too (index_paths' `again`)
         self._meter = _Meter([], None)  # the progress of the run in flight
         self.budget = budget or FileBudget()
         self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb)
@@ -326,14 +327,25 @@ class Indexer:
     # -- entry points ------------------------------------------------------------
     def index_paths(
         self, roots: Iterable[Path], on_progress: Callable[[Progress], None] | None = None,
-        remove_missing: bool = True,
+        remove_missing: bool = True, again: bool = False,
     ) -> IndexReport:
+        """Index the files under `roots`; only what changed is redone, or, with `again`,
+        every file (its entities extracted by today's rules)."""
         # One writer per index across processes: the whole run under the index's lock file.
         with self.index.writing(on_wait=self.on_wait):
             t0 = time.perf_counter()
-            report = self._index_paths(roots, on_progress, remove_missing)
+            self._again = again
+            try:
+                report = self._index_paths(roots, on_progress, remove_missing)
+            finally:
+                self._again = False
             report.wall_seconds = time.perf_counter() - t0
             return report
+
+    def holds_only(self, roots: Iterable[Path]) -> bool:
+        """Whether every document of the index lies under one of `roots`."""
+        roots = [Path(r).resolve() for r in roots]
+        return all(any(_is_within(key_path(d["path"]), r) for r in roots) for d in self.store.documents())
 
     def _index_paths(self, roots, on_progress, remove_missing) -> IndexReport:
         roots = [Path(r).resolve() for r in roots]
@@ -504,7 +516,9 @@ class Indexer:
                 return None
             old = self.store.document(key)
             half_done = old is not None and old["status"] == "partial"
-            if old is not None and old["mtime"] == st.st_mtime and old["size"] == st.st_size and not half_done:
+            # Indexing again: an unchanged file is read anew all the same.
+            unchanged = old is not None and not self._again
+            if unchanged and old["mtime"] == st.st_mtime and old["size"] == st.st_size and not half_done:
                 report.unchanged += 1
                 self._note_still_failed(old, report)
                 return None
@@ -519,7 +533,7 @@ class Indexer:
                 return None
             if half_done and old["content_hash"] == digest:
                 return self._resumed(path, key, old, st, report)
-            if old is not None and old["content_hash"] == digest:
+            if unchanged and old["content_hash"] == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
                 self.store.touch_document(key, st.st_mtime, st.st_size)
                 report.unchanged += 1

@@ -259,3 +259,33 @@ def test_help_and_version(cli):
     for command in ("index", "ask", "status", "forget", "models", "doctor", "retrievers"):
         assert command in result.output
     assert cli("--version").exit_code == 0
+
+
+def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_path, cli):
+    """After an upgrade whose extraction rules changed, unchanged files keep the entities
+    the old rules found: `status` and `index` say so, and `index --again` reads every file
+    anew, after which the index records today's rules."""
+    from assistant.store import Store
+    from assistant.store.index import DB_NAME
+
+    docs = one_document_folder(tmp_path, "# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
+    ix = tmp_path / "ix"
+    assert cli("index", str(docs), index=ix).exit_code == 0
+    info = json.loads(cli("status", "--json", index=ix).output)
+    today = info["entity_rules"]
+    assert today.startswith("spacy rules ") and "aboutness" in today and not info["stale_entity_rules"]
+
+    store = Store(ix / DB_NAME)  # as an index of an earlier version records them
+    store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    store.close()
+    status = squash(cli("status", index=ix).output)
+    assert squash("spacy rules 1, aboutness 4") in status and squash(today) in status
+    assert squash("index --again") in status
+    plain = cli("index", str(docs), index=ix)
+    assert "unchanged 1" in plain.output and squash("index --again") in squash(plain.output)
+
+    again = json.loads(cli("index", "--again", "--json", str(docs), index=ix).output)
+    assert again["updated"] == 1 and again["unchanged"] == 0 and not again["stale_entity_rules"]
+    info = json.loads(cli("status", "--json", index=ix).output)
+    assert info["entity_rules"] == today and not info["stale_entity_rules"]
+    assert squash("index --again") not in squash(cli("status", index=ix).output)

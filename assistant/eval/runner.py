@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from ..config import Config
+from ..nlp.aboutness import ABOUTNESS_VERSION
 from ..nlp.extract import SPACY_RULES_VERSION
 from ..store.private import private_file
 from .datasets import Dataset, gold_groups, load_dataset
@@ -31,10 +32,6 @@ from .metrics import answer_coverage, answer_in_context, exact_match, ndcg_at_k,
 
 # eval-4: dates and times are no longer stored as entity classes (indexing.STORED_NOT).
 INDEX_SCHEMA = "eval-4"
-# The rules of nlp/aboutness.py, in the cache key: bump it when they change what an index
-# holds, so that cached evaluation indexes are rebuilt. 4: an untitled document is about
-# the name its defining opening sentence writes (aboutness.defined_name).
-ABOUTNESS_VERSION = 4
 DOC_PREFIX = "passage:"
 
 

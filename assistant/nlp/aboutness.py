@@ -15,6 +15,11 @@ import re
 from .extract import NAME_SMALL_WORDS, Mention, SentenceGraph, is_named_kind
 from .normalize import entity_key
 
+# Bump when the rules below change what an index holds (evaluation caches and an index's
+# recorded entity rules key on it). 4: an untitled document is about the name its defining
+# opening sentence writes (defined_name).
+ABOUTNESS_VERSION = 4
+
 
 def title_mention_in(title: str, graph: SentenceGraph, base: int, text: str,
                      kind: str = "TITLE", alongside: bool = False) -> tuple[Mention | None, bool]:

@@ -173,6 +173,9 @@ class AssistantApp(App):
         active = [f for f in self._active_folders() if Path(f).is_dir()]
         for missing in sorted(set(self._active_folders()) - set(active)):
             self.notify(f"folder not found, its documents are kept: {missing}", severity="warning", timeout=10)
+        if info.get("stale_entity_rules"):
+            self.notify("its entities were extracted by another version's rules: `assistant index --again` on its "
+                        "folders reads them anew", title="this index is out of date", severity="warning", timeout=15)
         if self.watch_enabled and active:
             self._start_watcher(active)
         if active:

@@ -603,3 +603,20 @@ def test_i_dont_know_shows_the_passages_found(make_engine, example_docs, tmp_pat
             assert pane.current is not None and "founded" in plain(pane.query_one("#source-text"))
 
     asyncio.run(session())
+
+
+def test_an_index_built_by_other_entity_rules_is_told_at_start(make_engine, example_docs, tmp_path):
+    """An index whose entities an earlier version's rules extracted: the app says so when
+    it opens, and how to read the folders anew."""
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([one_document(tmp_path, example_docs)])
+    app.engine.index.store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+
+    async def session():
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            titles = [n.title for n in app._notifications]
+            assert "this index is out of date" in titles, titles
+            assert "index --again" in notes(app)
+
+    asyncio.run(session())
