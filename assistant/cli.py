@@ -175,7 +175,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
         for path, error in report.still_failed:
             console.print(f"[red]still failing[/] {shown_path(path)} (unchanged): {shown_path(error)}")
         if stale:
-            console.print(_stale_rules_note(stale, engine.entity_rules))
+            console.print(_stale_rules_note(*stale))
     sys.exit(0 if report.ok else 1)
 
 
@@ -410,7 +410,7 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
     if info["stale_entity_rules"]:
-        console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", obj.engine.entity_rules))
+        console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", info["entity_rules_now"]))
     for f in info["failures"]:
         console.print(f"[red]failed[/] {shown_path(f['path'])}: {shown_path(f['error'] or '')}")
 

@@ -219,25 +219,28 @@ class Engine:
         wanted = self.config.extractor or "none"
         if built is None or store.counts()["documents"] == 0:
             store.set_meta("extractor", wanted)
-            store.set_meta("entity_rules", self.entity_rules)
+            store.set_meta("entity_rules", entity_rules(wanted, self.config.aboutness))
         elif built != wanted:
             raise IndexMismatch(
                 f"the index in {self.index_dir} was built with the '{built}' extractor, not '{wanted}'; "
                 "choose that extractor or index into a new directory"
             )
 
-    @property
-    def entity_rules(self) -> str:
-        return entity_rules(self.config.extractor, self.config.aboutness)
-
-    def stale_entity_rules(self, store=None) -> str | None:
-        """The rules this index's entities were extracted by, where they are not today's
-        ("unrecorded" for an index from before they were recorded); None when current."""
+    def entity_rules(self, store=None) -> str:
+        """This version's rules for the index's extractor (the one it keeps)."""
         store = store or self.index.store
-        if store.counts()["documents"] == 0:
+        return entity_rules(store.get_meta("extractor") or self.config.extractor, self.config.aboutness)
+
+    def stale_entity_rules(self, store=None) -> tuple[str, str] | None:
+        """(the rules the index's entities were extracted by, this version's) where they
+        differ: "unrecorded" for an index from before they were recorded. None when they
+        agree, and for an index without entities."""
+        store = store or self.index.store
+        now = self.entity_rules(store)
+        if now == "none" or store.counts()["documents"] == 0:
             return None
         built = store.get_meta("entity_rules")
-        return None if built == self.entity_rules else built or "unrecorded"
+        return None if built == now else (built or "unrecorded", now)
 
     def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None,
                     again: bool = False) -> IndexReport:
@@ -248,7 +251,7 @@ class Engine:
             self.plan_class_vectors()
             report = self.indexer.index_paths(paths, on_progress=on_progress, again=again)
             if again and self.indexer.holds_only(paths):
-                self.index.store.set_meta("entity_rules", self.entity_rules)
+                self.index.store.set_meta("entity_rules", self.entity_rules())
             return report
 
     def forget(self, path: Path) -> int:
@@ -304,6 +307,7 @@ class Engine:
             "index": str(self.index_dir),
             "embedder": store.get_meta("embedder"),
             "entity_rules": store.get_meta("entity_rules"),
+            "entity_rules_now": self.entity_rules(store),
             "stale_entity_rules": self.stale_entity_rules(store) is not None,
             **store.counts(),
             "size_bytes": size,

@@ -287,5 +287,21 @@ def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_pa
     again = json.loads(cli("index", "--again", "--json", str(docs), index=ix).output)
     assert again["updated"] == 1 and again["unchanged"] == 0 and not again["stale_entity_rules"]
     info = json.loads(cli("status", "--json", index=ix).output)
-    assert info["entity_rules"] == today and not info["stale_entity_rules"]
+    assert info["entity_rules"] == info["entity_rules_now"] == today and not info["stale_entity_rules"]
     assert squash("index --again") not in squash(cli("status", index=ix).output)
+
+
+def test_an_index_from_before_entity_rules_were_recorded_is_out_of_date_unless_it_has_no_entities(tmp_path, cli):
+    from assistant.store import Store
+    from assistant.store.index import DB_NAME
+
+    docs = one_document_folder(tmp_path, "# Ferry\n\nThe ferry leaves Harrowmere at nine.\n")
+    for extractor, stale in (("spacy", True), ("none", False)):
+        ix = tmp_path / f"ix-{extractor}"
+        assert cli("index", "--extractor", extractor, str(docs), index=ix).exit_code == 0
+        store = Store(ix / DB_NAME)
+        store.db["meta"].delete("entity_rules")  # as an index of an earlier version has it
+        store.close()
+        info = json.loads(cli("status", "--json", index=ix).output)
+        assert info["entity_rules"] is None and info["stale_entity_rules"] is stale, info
+        assert (squash("unrecorded") in squash(cli("status", index=ix).output)) is stale
