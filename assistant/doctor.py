@@ -116,6 +116,14 @@ def _index_checks(config: Config, index_override: str | None, embedder_ok: bool)
         try:
             n_vec = len(engine.index.vectors())
             out.append(Check("index vectors", n_vec == n_chunks, f"{n_vec} vectors for {n_chunks} chunks of {n_docs} documents"))
+            stale = engine.stale_entity_rules()
+            out.append(Check(
+                "index entity rules", stale is None,
+                f"entities extracted by this version's rules ({engine.entity_rules()})" if stale is None else
+                f"entities extracted by other rules ({stale[0]}; now {stale[1]}): "
+                "`assistant index --again FOLDER...` reads the files anew",
+                warning=stale is not None,
+            ))
         finally:
             engine.close()
     return out

@@ -234,7 +234,8 @@ def test_doctor_on_a_healthy_index(indexed, cli):
     result = cli("doctor", index=ix)
     assert result.exit_code == 0, result.output
     assert "FAIL" not in result.output
-    for check in ("embedder model", "spacy model", "llm model", "index integrity", "index orphans", "index vectors"):
+    for check in ("embedder model", "spacy model", "llm model", "index integrity", "index orphans", "index vectors",
+                  "index entity rules"):
         assert check in result.output
 
 
@@ -283,6 +284,8 @@ def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_pa
     assert squash("index --again") in status
     plain = cli("index", str(docs), index=ix)
     assert "unchanged 1" in plain.output and squash("index --again") in squash(plain.output)
+    doctor = cli("doctor", index=ix)
+    assert doctor.exit_code == 0 and squash("index --again") in squash(doctor.output), doctor.output
 
     again = json.loads(cli("index", "--again", "--json", str(docs), index=ix).output)
     assert again["updated"] == 1 and again["unchanged"] == 0 and not again["stale_entity_rules"]
