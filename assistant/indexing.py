@@ -314,6 +314,9 @@ class Indexer:
         self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
         self._run_hashes: dict[str, str] = {}
         self._again = False  # this run indexes unchanged files too (index_paths' `again`)
+        # Chunk text -> its vector, from the unchanged files such a run reads anew: only
+        # their entities need this version's rules, not new vectors.
+        self._reusable: dict[str, np.ndarray] = {}
         self._meter = _Meter([], None)  # the progress of the run in flight
         self.budget = budget or FileBudget()
         self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb)
@@ -338,7 +341,7 @@ class Indexer:
             try:
                 report = self._index_paths(roots, on_progress, remove_missing)
             finally:
-                self._again = False
+                self._again, self._reusable = False, {}
             report.wall_seconds = time.perf_counter() - t0
             return report
 
@@ -533,6 +536,8 @@ class Indexer:
                 return None
             if half_done and old["content_hash"] == digest:
                 return self._resumed(path, key, old, st, report)
+            if self._again and old is not None and old["content_hash"] == digest:
+                self._reusable.update(self.store.chunk_vectors_by_text(key))
             if unchanged and old["content_hash"] == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
                 self.store.touch_document(key, st.st_mtime, st.st_size)
@@ -696,13 +701,19 @@ class Indexer:
                       tick: Callable[[float, str], None] = lambda f, stage: None) -> None:
         """Chunk vectors, a slice at a time so that progress moves through a long file."""
         texts = [text for work in works for text in work.chunk_texts()]
+        new = [i for i, text in enumerate(texts) if text not in self._reusable]
         parts = []
         with _Timer(report, "embed"):
-            for start in range(0, len(texts), EMBED_SLICE):
-                parts.append(self.embedder.encode(texts[start: start + EMBED_SLICE]))
-                done = min(len(texts), start + EMBED_SLICE)
-                tick(done / len(texts), f"embedding {done}/{len(texts)} chunks")
-        vectors = np.concatenate(parts) if parts else self.embedder.encode([])
+            for start in range(0, len(new), EMBED_SLICE):
+                parts.append(self.embedder.encode([texts[i] for i in new[start: start + EMBED_SLICE]]))
+                done = min(len(new), start + EMBED_SLICE)
+                tick(done / len(new), f"embedding {done}/{len(new)} chunks")
+        vectors = np.zeros((len(texts), self.embedder.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            if text in self._reusable:
+                vectors[i] = self._reusable[text]
+        if new:
+            vectors[new] = np.concatenate(parts)
         # Stored as int8 steps of each vector's own scale (a quarter of the bytes; a cosine
         # moves by at most 0.0015 on random unit vectors), and rounded now so that the set
         # built here equals one rebuilt from the blobs.

@@ -271,7 +271,9 @@ def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_pa
 
     docs = one_document_folder(tmp_path, "# Ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell.\n")
     ix = tmp_path / "ix"
-    assert cli("index", str(docs), index=ix).exit_code == 0
+    first = json.loads(cli("index", "--json", str(docs), index=ix).output)
+    assert first["added"] == 1 and first["embedder_tokens"] > 0
+    before = json.loads(cli("search", "--json", "--retriever", "dense", "who runs the ferry", index=ix).output)
     info = json.loads(cli("status", "--json", index=ix).output)
     today = info["entity_rules"]
     assert today.startswith("spacy rules ") and "aboutness" in today and not info["stale_entity_rules"]
@@ -289,6 +291,10 @@ def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_pa
 
     again = json.loads(cli("index", "--again", "--json", str(docs), index=ix).output)
     assert again["updated"] == 1 and again["unchanged"] == 0 and not again["stale_entity_rules"]
+    # Only the entities needed the new rules: the unchanged chunks keep their vectors.
+    assert again["embedder_tokens"] == 0
+    after = json.loads(cli("search", "--json", "--retriever", "dense", "who runs the ferry", index=ix).output)
+    assert [p["score"] for p in after["passages"]] == [p["score"] for p in before["passages"]], after
     info = json.loads(cli("status", "--json", index=ix).output)
     assert info["entity_rules"] == info["entity_rules_now"] == today and not info["stale_entity_rules"]
     assert squash("index --again") not in squash(cli("status", index=ix).output)

@@ -638,6 +638,16 @@ class Store(EntityRows):
         vecs = np.stack([decode_vector(r[1], self.dim) for r in rows])
         return ids, vecs
 
+    def chunk_vectors_by_text(self, path: str) -> dict[str, np.ndarray]:
+        """The vectors of a document's chunks, by chunk text: a file read anew keeps those
+        of the chunks it still has."""
+        sql = ("select c.text, c.embedding from chunks c join documents d on d.id = c.document_id"
+               " where d.path = ? and c.embedding is not null")
+        with self.lock:
+            rows = self.db.execute(sql, [path]).fetchall()
+        dim = self.dim
+        return {text: decode_vector(blob, dim) for text, blob in rows}
+
     def embeddings_for(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
         if not chunk_ids:
             return {}
