@@ -382,7 +382,8 @@ class HopRetriever:
                 reached.setdefault(c, {"bonus": 0.0})
                 ev = reached[c]
                 ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
-                ev.setdefault("linked", []).append(graph.names[row])
+                # A common word's class is named as the question writes it ("Brand", not "brand").
+                ev.setdefault("linked", []).append(text if graph.kinds[row] == "NOUN" else graph.names[row])
         relation = _relation_stems(query, [qe.text for qe in named])
         frontier, bonus = set(reached), self.hop_bonus
         for depth in range(2, self.max_hops + 1):

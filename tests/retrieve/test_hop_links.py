@@ -487,7 +487,7 @@ def test_a_name_that_is_also_a_common_word_leads_to_the_note_it_opens(tmp_path, 
     its subject is its home, though the name's class is the common noun's."""
     with _indexed_folder(tmp_path, COMMON_WORD_TITLE, embedder, splitter) as e:
         found = _by_file(e, e.retriever(name).search("What country was the author of Brand a citizen of?", 4))
-        assert found["play.txt"].get("linked_entities") == ["brand"], found
+        assert found["play.txt"].get("linked_entities") == ["Brand"], found
         assert "Henrik Ibsen" in found["ibsen.txt"].get("bridges", []), found
         assert list(found)[:2] == ["play.txt", "ibsen.txt"], found
 
