@@ -714,6 +714,8 @@ class Indexer:
                 vectors[i] = self._reusable[text]
         if new:
             vectors[new] = np.concatenate(parts)
+        for text in texts:  # used: a large folder read anew need not hold all its vectors at once
+            self._reusable.pop(text, None)
         # Stored as int8 steps of each vector's own scale (a quarter of the bytes; a cosine
         # moves by at most 0.0015 on random unit vectors), and rounded now so that the set
         # built here equals one rebuilt from the blobs.
