@@ -23,16 +23,17 @@ class IndexRun:
 
 
 def run_index(engine, roots: list[Path], forget: Iterable[Path] = (),
-              on_progress: Callable[[Progress], None] | None = None) -> IndexRun:
-    """Forget these paths, then index those roots. A failure is returned, not raised:
-    each document is written in its own transaction, so the index stays consistent."""
+              on_progress: Callable[[Progress], None] | None = None, again: bool = False) -> IndexRun:
+    """Forget these paths, then index those roots (with `again`, every file anew). A
+    failure is returned, not raised: each document is written in its own transaction, so
+    the index stays consistent."""
     t0 = time.perf_counter()
     report, error, forgotten = None, None, 0
     try:
         for path in forget:
             forgotten += engine.forget(path)
         if roots:
-            report = engine.index_paths(roots, on_progress=on_progress)
+            report = engine.index_paths(roots, on_progress=on_progress, again=again)
     except Exception as exc:  # noqa: BLE001 - the caller reports it
         error = exc
     return IndexRun(report, error, time.perf_counter() - t0, forgotten)

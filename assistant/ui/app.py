@@ -173,14 +173,19 @@ class AssistantApp(App):
         active = [f for f in self._active_folders() if Path(f).is_dir()]
         for missing in sorted(set(self._active_folders()) - set(active)):
             self.notify(f"folder not found, its documents are kept: {missing}", severity="warning", timeout=10)
-        if info.get("stale_entity_rules"):
-            self.notify("its entities were extracted by another version's rules: `assistant index --again` on its "
-                        "folders reads them anew", title="this index is out of date", severity="warning", timeout=15)
+        stale = bool(info.get("stale_entity_rules"))
+        if stale:
+            # The catch-up run below reads every file of the folders anew (the vectors of
+            # unchanged chunks are kept); documents outside them need the command.
+            self.notify("its entities were extracted by another version's rules: "
+                        + ("its folders are being read anew" if active else
+                           "`assistant index --again` on its folders reads them anew"),
+                        title="this index is out of date", severity="warning", timeout=15)
         if self.watch_enabled and active:
             self._start_watcher(active)
         if active:
             # Catch up with what changed while the app was closed.
-            self._index_worker([Path(p) for p in active])
+            self._index_worker([Path(p) for p in active], again=stale)
 
     def on_unmount(self) -> None:
         if self._stop is not None:
@@ -613,12 +618,13 @@ class AssistantApp(App):
             return False
 
     @work(thread=True, group="index", exit_on_error=False)
-    def _index_worker(self, roots: list[Path], forget: Iterable[Path] = ()) -> None:
-        self._run_index(roots, forget)
+    def _index_worker(self, roots: list[Path], forget: Iterable[Path] = (), again: bool = False) -> None:
+        self._run_index(roots, forget, again)
 
-    def _run_index(self, roots: list[Path], forget: Iterable[Path] = ()) -> None:
+    def _run_index(self, roots: list[Path], forget: Iterable[Path] = (), again: bool = False) -> None:
         if self._from_thread(self._index_begin):
-            self._index_done(run_index(self.engine, roots, forget, on_progress=self._progress_reporter()))
+            self._index_done(run_index(self.engine, roots, forget, on_progress=self._progress_reporter(),
+                                       again=again))
 
     def _progress_reporter(self) -> Callable:
         """A progress callback for one indexer thread that shows at most one update per

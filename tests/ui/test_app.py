@@ -605,9 +605,30 @@ def test_i_dont_know_shows_the_passages_found(make_engine, example_docs, tmp_pat
     asyncio.run(session())
 
 
-def test_an_index_built_by_other_entity_rules_is_told_at_start(make_engine, example_docs, tmp_path):
+def test_an_index_built_by_other_entity_rules_is_read_anew_at_start(make_engine, example_docs, tmp_path):
     """An index whose entities an earlier version's rules extracted: the app says so when
-    it opens, and how to read the folders anew."""
+    it opens, and its start-up run reads the folder's files anew (keeping their vectors),
+    after which the index is current."""
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    folder = one_document(tmp_path, example_docs)
+    app.engine.index_paths([folder])
+    app.engine.index.store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    app.config.folders = [str(folder.resolve())]
+
+    async def session():
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            titles = [n.title for n in app._notifications]
+            assert "this index is out of date" in titles, titles
+            assert "read anew" in notes(app)
+            await wait_for(pilot, lambda: app.engine.stale_entity_rules() is None, 120, "the folder to be read anew")
+            await wait_for(pilot, lambda: not app.indexing, 60, "the run to end")
+            assert app.engine.index.store.counts()["documents"] == 1
+
+    asyncio.run(session())
+
+
+def test_an_index_out_of_date_with_no_folder_in_the_app_is_told_the_command(make_engine, example_docs, tmp_path):
     app, _ = build_app(make_engine, tmp_path, watch=False)
     app.engine.index_paths([one_document(tmp_path, example_docs)])
     app.engine.index.store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
@@ -615,8 +636,7 @@ def test_an_index_built_by_other_entity_rules_is_told_at_start(make_engine, exam
     async def session():
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
-            titles = [n.title for n in app._notifications]
-            assert "this index is out of date" in titles, titles
             assert "index --again" in notes(app)
+            assert app.engine.stale_entity_rules() is not None
 
     asyncio.run(session())
