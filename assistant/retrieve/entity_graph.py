@@ -8,6 +8,7 @@ import math
 import re
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -525,7 +526,10 @@ def _trigrams(text: str) -> set[str]:
     return {t[i: i + 3] for i in range(len(t) - 2)}
 
 
-_CACHE: dict[int, tuple[str, EntityGraph]] = {}
+# Keyed by the index object itself, held weakly: keyed by id(), a closed index's graph was
+# handed to a new index that Python gave the same id and whose version counter matched
+# (two small indexes opened one after the other in one process).
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
@@ -533,12 +537,12 @@ def entity_graph(res: Resources) -> EntityGraph:
     """The graph of this index at its current version (brought up to date once per version)."""
     version = res.index.store.version
     with _LOCK:
-        cached = _CACHE.get(id(res.index))
+        cached = _CACHE.get(res.index)
         if cached is None:
             cached = (version, EntityGraph(res))
         elif cached[0] != version:
             cached = (version, EntityGraph.updated(cached[1], res))
-        _CACHE[id(res.index)] = cached
+        _CACHE[res.index] = cached
         return cached[1]
 
 
