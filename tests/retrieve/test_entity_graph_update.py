@@ -57,25 +57,28 @@ def test_updated_graph_equals_a_fresh_one(tmp_path, make_engine, example_docs):
     assert "ottoline brask" not in entity_graph(res).keys
 
 
-def test_a_graph_belongs_to_its_index_object_not_to_its_id(tmp_path, make_engine, example_docs):
+def test_a_graph_belongs_to_its_index_object_not_to_its_id(tmp_path, embedder, splitter, make_engine, example_docs):
     """Two indexes opened one after the other in one process: the second must never get
     the first's graph, even where Python gives the new index object the old one's id and
     the two version counters agree (keyed by id(), that flaked in CI). The cache holds an
     index weakly: a closed index's graph goes with it."""
     import gc
+    import weakref
 
+    from assistant.config import Config
+    from assistant.engine import Engine
     from assistant.retrieve import entity_graph as graphs
 
     docs = copy_docs(example_docs, tmp_path / "docs")
-    first = make_engine(tmp_path / "a")
+    first = Engine(Config(), index_dir=tmp_path / "a", embedder=embedder, splitter=splitter)
     first.index_paths([docs])
     graph = entity_graph(Resources(first.index, first.embedder, extractor=first.extractor))
     assert graph.keys and first.index in graphs._CACHE
-    held = len(graphs._CACHE)
+    index = weakref.ref(first.index)
     first.close()
     del first, graph
     gc.collect()
-    assert len(graphs._CACHE) == held - 1
+    assert index() is None  # nothing, the cache included, keeps the closed index alive
 
     empty = make_engine(tmp_path / "b")  # nothing indexed: its graph has no class at all
     assert not entity_graph(Resources(empty.index, empty.embedder, extractor=empty.extractor)).keys
