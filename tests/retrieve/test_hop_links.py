@@ -57,6 +57,12 @@ def _by_file(engine, hits) -> dict[str, dict]:
     return {rows[h.chunk_id].path.rsplit("/", 1)[-1]: h.evidence for h in hits}
 
 
+def _asked(tmp_path, files: dict[str, str], embedder, splitter, retriever: str, question: str, k: int):
+    """A folder of `files` indexed, `question` asked once: file name -> evidence, best first."""
+    with _indexed_folder(tmp_path, files, embedder, splitter) as e:
+        return _by_file(e, e.retriever(retriever).search(question, k))
+
+
 QUESTION = "What is the place of birth of the director of film Gaby: A True Story?"
 
 
@@ -324,10 +330,9 @@ SELF_NAMED = {
 def test_a_page_does_not_bridge_through_a_part_of_its_own_name(tmp_path, embedder, splitter, name):
     """"Tessaly" in Margaret of Tessaly's notes is part of her own name: no bridge to the
     other pages that name Tessaly."""
-    with _indexed_folder(tmp_path, SELF_NAMED, embedder, splitter) as e:
-        found = _by_file(e, e.retriever(name).search("Who is Margaret of Tessaly's father-in-law?", 3))
-        assert found["notes-0501.txt"]["linked_entities"] == ["Margaret of Tessaly"]
-        assert found["notes-0502.txt"]["bonus"] == 0 and "bridges" not in found["notes-0502.txt"], found
+    found = _asked(tmp_path, SELF_NAMED, embedder, splitter, name, "Who is Margaret of Tessaly's father-in-law?", 3)
+    assert found["notes-0501.txt"]["linked_entities"] == ["Margaret of Tessaly"]
+    assert found["notes-0502.txt"]["bonus"] == 0 and "bridges" not in found["notes-0502.txt"], found
 
 
 def test_which_names_are_bridges():
@@ -363,11 +368,10 @@ PRONOUN_FATHER = {
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
 def test_a_relation_word_beside_a_pronoun_does_not_mark_a_bridge(tmp_path, embedder, splitter, name):
-    with _indexed_folder(tmp_path, PRONOUN_FATHER, embedder, splitter) as e:
-        found = _by_file(e, e.retriever(name).search("Where did Edwin Gray's father die?", 3))
-        assert found["notes-0602.txt"]["bridges"] == ["Harold Gray"]
-        assert found["notes-0603.txt"]["bonus"] == found["notes-0602.txt"]["bonus"] == 0.5, found
-        assert list(found)[:2] == ["notes-0601.txt", "notes-0602.txt"], found
+    found = _asked(tmp_path, PRONOUN_FATHER, embedder, splitter, name, "Where did Edwin Gray's father die?", 3)
+    assert found["notes-0602.txt"]["bridges"] == ["Harold Gray"]
+    assert found["notes-0603.txt"]["bonus"] == found["notes-0602.txt"]["bonus"] == 0.5, found
+    assert list(found)[:2] == ["notes-0601.txt", "notes-0602.txt"], found
 
 
 MENDED_NAMES = {
@@ -389,10 +393,9 @@ MENDED_NAMES = {
     ("Where is the publisher of Mira Holt's first novel based?", "notes-0704.txt", "Two Dollar Lantern"),
 ])
 def test_a_name_the_tagger_cut_or_misread_still_bridges(tmp_path, embedder, splitter, name, question, page, bridge):
-    with _indexed_folder(tmp_path, MENDED_NAMES, embedder, splitter) as e:
-        found = _by_file(e, e.retriever(name).search(question, 3))
-        assert bridge in found[page].get("bridges", []), found
-        assert list(found).index(page) == 1, found
+    found = _asked(tmp_path, MENDED_NAMES, embedder, splitter, name, question, 3)
+    assert bridge in found[page].get("bridges", []), found
+    assert list(found).index(page) == 1, found
 
 
 def test_a_name_taken_with_the_common_word_after_it_leads_to_the_name_s_home():
@@ -435,12 +438,12 @@ def test_of_a_name_s_homes_in_several_files_the_best_keeps_the_link(tmp_path, em
     """A name's (or a bridge's) homes in several files: the best-scored keeps the whole
     bonus, so the second file under the club's heading no longer comes before the page
     its bridge reaches."""
-    with _indexed_folder(tmp_path, SHARED_HOME, embedder, splitter) as e:
-        found = _by_file(e, e.retriever(name).search("Where was the founder of the Harwick Rowing Club born?", 4))
-        assert list(found)[:3] == ["club-history.md", "fenn.md", "club-boathouse.md"], found
-        assert found["club-history.md"]["bonus"] == 2 * found["club-boathouse.md"]["bonus"] > 0, found
-        # The same for a bridge's homes: the second keeps three quarters of the hop bonus.
-        assert found["fenn-ships.md"]["bonus"] == pytest.approx(0.75 * found["fenn.md"]["bonus"], abs=1e-3), found
+    question = "Where was the founder of the Harwick Rowing Club born?"
+    found = _asked(tmp_path, SHARED_HOME, embedder, splitter, name, question, 4)
+    assert list(found)[:3] == ["club-history.md", "fenn.md", "club-boathouse.md"], found
+    assert found["club-history.md"]["bonus"] == 2 * found["club-boathouse.md"]["bonus"] > 0, found
+    # The same for a bridge's homes: the second keeps three quarters of the hop bonus.
+    assert found["fenn-ships.md"]["bonus"] == pytest.approx(0.75 * found["fenn.md"]["bonus"], abs=1e-3), found
 
 
 LONG_NOTES = {
@@ -485,11 +488,11 @@ COMMON_WORD_TITLE = {
 def test_a_name_that_is_also_a_common_word_leads_to_the_note_it_opens(tmp_path, embedder, splitter, name):
     """"the author of Brand": the question writes a name, and the note that opens with it as
     its subject is its home, though the name's class is the common noun's."""
-    with _indexed_folder(tmp_path, COMMON_WORD_TITLE, embedder, splitter) as e:
-        found = _by_file(e, e.retriever(name).search("What country was the author of Brand a citizen of?", 4))
-        assert found["play.txt"].get("linked_entities") == ["Brand"], found
-        assert "Henrik Ibsen" in found["ibsen.txt"].get("bridges", []), found
-        assert list(found)[:2] == ["play.txt", "ibsen.txt"], found
+    question = "What country was the author of Brand a citizen of?"
+    found = _asked(tmp_path, COMMON_WORD_TITLE, embedder, splitter, name, question, 4)
+    assert found["play.txt"].get("linked_entities") == ["Brand"], found
+    assert "Henrik Ibsen" in found["ibsen.txt"].get("bridges", []), found
+    assert list(found)[:2] == ["play.txt", "ibsen.txt"], found
 
 
 NAMED_AGAIN = {
@@ -506,9 +509,9 @@ def test_a_bridged_note_that_names_the_question_s_entity_again_counts_the_bridge
         tmp_path, embedder, splitter, name):
     """The writer's note scores for "Harbour Lights" by its cosine already; the bridge
     bonus is what lifts the composer's note, which names nothing of the question."""
-    with _indexed_folder(tmp_path, NAMED_AGAIN, embedder, splitter) as e:
-        found = _by_file(e, e.retriever(name).search("Where was the composer of film Harbour Lights born?", 3))
-        assert found["film.txt"].get("linked_entities") == ["Harbour Lights"], found
-        assert found["moss.txt"]["bridges"] == ["Carla Moss"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
-        assert found["moss.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
-        assert list(found)[:2] == ["film.txt", "brenner.txt"], found
+    question = "Where was the composer of film Harbour Lights born?"
+    found = _asked(tmp_path, NAMED_AGAIN, embedder, splitter, name, question, 3)
+    assert found["film.txt"].get("linked_entities") == ["Harbour Lights"], found
+    assert found["moss.txt"]["bridges"] == ["Carla Moss"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
+    assert found["moss.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
+    assert list(found)[:2] == ["film.txt", "brenner.txt"], found
