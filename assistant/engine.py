@@ -14,7 +14,7 @@ from .answer.answerer import Answer, Answerer
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
-from .indexing import FileBudget, Indexer, IndexReport, Progress
+from .indexing import FileBudget, Indexer, IndexReport, Progress, holds_only
 from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
@@ -250,9 +250,14 @@ class Engine:
             self.check_extractor()
             self.plan_class_vectors()
             report = self.indexer.index_paths(paths, on_progress=on_progress, again=again)
-            if again and self.indexer.holds_only(paths):
+            if again and self.holds_only(paths):
                 self.index.store.set_meta("entity_rules", self.entity_rules())
             return report
+
+    def holds_only(self, roots: list[Path]) -> bool:
+        """Whether every document of the index lies under one of `roots` (so that reading
+        them anew reads the whole index)."""
+        return holds_only(self.index.store, roots)
 
     def forget(self, path: Path) -> int:
         with self._writer:

@@ -345,11 +345,6 @@ class Indexer:
             report.wall_seconds = time.perf_counter() - t0
             return report
 
-    def holds_only(self, roots: Iterable[Path]) -> bool:
-        """Whether every document of the index lies under one of `roots`."""
-        roots = [Path(r).resolve() for r in roots]
-        return all(any(_is_within(key_path(d["path"]), r) for r in roots) for d in self.store.documents())
-
     def _index_paths(self, roots, on_progress, remove_missing) -> IndexReport:
         roots = [Path(r).resolve() for r in roots]
         report = IndexReport()
@@ -947,6 +942,12 @@ def section_bounds(text: str, size: int | None = None) -> list[tuple[int, int]]:
         start = cut
     bounds.append((start, len(text)))
     return bounds
+
+
+def holds_only(store, roots: Iterable[Path]) -> bool:
+    """Whether every document of the store lies under one of `roots`."""
+    roots = [Path(r).resolve() for r in roots]
+    return all(any(_is_within(key_path(d["path"]), r) for r in roots) for d in store.documents())
 
 
 def _is_within(path: Path, root: Path) -> bool:

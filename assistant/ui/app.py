@@ -173,19 +173,21 @@ class AssistantApp(App):
         active = [f for f in self._active_folders() if Path(f).is_dir()]
         for missing in sorted(set(self._active_folders()) - set(active)):
             self.notify(f"folder not found, its documents are kept: {missing}", severity="warning", timeout=10)
+        # The catch-up run below reads every file of the folders anew (the vectors of
+        # unchanged chunks are kept) where they hold the whole index: otherwise the index
+        # would stay out of date, and be read anew at every start.
         stale = bool(info.get("stale_entity_rules"))
+        again = stale and bool(active) and self.engine.holds_only([Path(p) for p in active])
         if stale:
-            # The catch-up run below reads every file of the folders anew (the vectors of
-            # unchanged chunks are kept); documents outside them need the command.
             self.notify("its entities were extracted by another version's rules: "
-                        + ("its folders are being read anew" if active else
+                        + ("its folders are being read anew" if again else
                            "`assistant index --again` on its folders reads them anew"),
                         title="this index is out of date", severity="warning", timeout=15)
         if self.watch_enabled and active:
             self._start_watcher(active)
         if active:
             # Catch up with what changed while the app was closed.
-            self._index_worker([Path(p) for p in active], again=stale)
+            self._index_worker([Path(p) for p in active], again=again)
 
     def on_unmount(self) -> None:
         if self._stop is not None:

@@ -628,15 +628,24 @@ def test_an_index_built_by_other_entity_rules_is_read_anew_at_start(make_engine,
     asyncio.run(session())
 
 
-def test_an_index_out_of_date_with_no_folder_in_the_app_is_told_the_command(make_engine, example_docs, tmp_path):
+def test_an_index_out_of_date_beyond_the_app_s_folders_is_told_the_command(make_engine, example_docs, tmp_path):
+    """The index also holds a file outside the app's folders: reading the folders anew
+    would leave it out of date (and read them again at every start), so the app names
+    the command instead."""
     app, _ = build_app(make_engine, tmp_path, watch=False)
-    app.engine.index_paths([one_document(tmp_path, example_docs)])
+    folder = one_document(tmp_path, example_docs)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy2(example_docs / "wren_bakery.rst", elsewhere)
+    app.engine.index_paths([folder, elsewhere])
     app.engine.index.store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    app.config.folders = [str(folder.resolve())]
 
     async def session():
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
             assert "index --again" in notes(app)
+            await wait_for(pilot, lambda: not app.indexing, 60, "the catch-up run to end")
             assert app.engine.stale_entity_rules() is not None
 
     asyncio.run(session())
