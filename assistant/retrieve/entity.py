@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import groupby
 
 import numpy as np
 import scipy.sparse as sp
@@ -84,25 +85,41 @@ def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
     return not (words and words <= own_words)
 
 
-def _mention_contexts(store, chunk_ids: list[int]) -> dict[tuple[int, int], list[str]]:
-    """(entity id, chunk id) -> the words around each of its mentions there: from the
-    start of the mention before it to the end of the one after, within the sentence.
-    "film directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann" gives
-    Mandoki "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann
-    no "directed"."""
-    rows = store.mentions_in(chunk_ids)
-    out: dict[tuple[int, int], list[str]] = {}
-    for i, m in enumerate(rows):
-        # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
-        # worked closely with his father" is Edsel, not the son named just before.
-        if m.kind == "COREF":
-            continue
-        before = rows[i - 1] if i > 0 and rows[i - 1].sentence_id == m.sentence_id else None
-        after = rows[i + 1] if i + 1 < len(rows) and rows[i + 1].sentence_id == m.sentence_id else None
-        lo = (before.start if before else m.sentence_start) - m.sentence_start
-        hi = (after.end if after else m.sentence_start + len(m.sentence_text)) - m.sentence_start
-        out.setdefault((m.entity_id, m.chunk_id), []).append(m.sentence_text[max(0, lo): hi])
-    return out
+def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
+              full_names: bool) -> tuple[dict[int, dict[int, list[str]]], set[tuple[int, int]]]:
+    """(chunk id -> {class row: the words around each of its mentions there}, the (chunk
+    id, class row) of names cut from a longer one there). The words: from the start of
+    the mention before it to the end of the one after, within the sentence. "film
+    directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann" gives Mandoki
+    "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann no
+    "directed". With `full_names`, a page's name the sentence writes in full where the
+    tagger cut it ("Berengaria" and "Barcelona" for "Berengaria of Barcelona") is a
+    mention of its own, and the parts are left out where nothing else names them there."""
+    out: dict[int, dict[int, list[str]]] = {}
+    inside, outside = set(), set()
+    for _, group in groupby(store.mentions_in(chunk_ids), key=lambda m: m.sentence_id):
+        group = list(group)
+        first = group[0]
+        # (row, start, end in the sentence, kind) of what the sentence names.
+        spans = [(graph.row_of_entity.get(m.entity_id), m.start - first.sentence_start,
+                  m.end - first.sentence_start, m.kind) for m in group]
+        if full_names:
+            named_rows = {row for row, *_ in spans}
+            written = [(r, a, b) for r, a, b in graph.titles_written_in(first.sentence_text) if r not in named_rows]
+            kept = [sp for sp in spans if not any(a <= sp[1] and sp[2] <= b for _, a, b in written)]
+            inside |= {(first.chunk_id, sp[0]) for sp in spans if sp not in kept}
+            spans = sorted(kept + [(r, a, b, "FULL") for r, a, b in written], key=lambda sp: sp[1])
+        outside |= {(first.chunk_id, sp[0]) for sp in spans}
+        names = out.setdefault(first.chunk_id, {})
+        for i, (row, start, end, kind) in enumerate(spans):
+            # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
+            # worked closely with his father" is Edsel, not the son named just before.
+            if row is None or kind == "COREF":
+                continue
+            lo = spans[i - 1][1] if i > 0 else 0
+            hi = spans[i + 1][2] if i + 1 < len(spans) else len(first.sentence_text)
+            names.setdefault(row, []).append(first.sentence_text[max(0, lo): hi])
+    return out, inside - outside
 
 
 def _entity_names(graph: EntityGraph, rows) -> list[str]:
@@ -350,8 +367,9 @@ class HopRetriever:
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
                  dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
-                 other_bridge_home: float = 0.75, named_again: float = 0.3):
+                 other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True):
         self.res = res
+        self.titles_in_text = titles_in_text
         self.named_again = named_again
         self.other_home = other_home
         self.other_bridge_home = other_bridge_home
@@ -398,7 +416,9 @@ class HopRetriever:
              relation: set[str], bonus: float, depth: int) -> dict[int, bool]:
         """From the frontier chunks, through the named entities in them, to those entities'
         homes; -> {chunk column reached: whether a relation-word bridge led there}."""
-        contexts = _mention_contexts(self.res.store, [int(graph.chunk_ids[c]) for c in frontier]) if relation else {}
+        ids = [int(graph.chunk_ids[c]) for c in frontier]
+        names_in, cut = _names_in(graph, self.res.store, ids, self.titles_in_text) \
+            if relation or self.titles_in_text else ({}, set())
         known = set(reached)
         # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
         # which it names but has no page of its own here).
@@ -407,14 +427,15 @@ class HopRetriever:
         for c in frontier:
             came = reached[c].get("linked") or reached[c].get("bridges") or []
             own_words = set().union(*(_name_words(n) for n in came))
+            chunk_id = int(graph.chunk_ids[c])
+            said_of = names_in.get(chunk_id, {})
             start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
-            for row in graph.ce.indices[start:end]:
-                row = int(row)
-                if row in seen_rows or not _is_bridge(graph, row, own_words):
+            for row in dict.fromkeys([int(r) for r in graph.ce.indices[start:end]] + list(said_of)):
+                if row in seen_rows or (chunk_id, row) in cut or not _is_bridge(graph, row, own_words):
                     continue
+                said = said_of.get(row, ())
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
-                said = contexts.get((int(graph.entity_ids[row]), int(graph.chunk_ids[c])), ())
                 related = any(relation & _stems(t) for t in said)
                 for c2 in self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else []):
                     # A bridge leads to another document: within the one it is named in,

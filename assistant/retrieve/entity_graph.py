@@ -38,6 +38,7 @@ MAX_ASPECTS = 6
 _ASPECT_OF = re.compile(r"^((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
 # "Kansas's congressional districts", "2016-17 Chelsea F.C. season": the name, then common words.
 _NAME_THEN_COMMON = re.compile(r"^(?:[\d\u2013-]+ )?([A-Z][^a-z]*?(?:[A-Za-z.]+ )*?[A-Za-z.]+?)(?:'s?)? ((?:[a-z]+ ?){1,3})$")
+_WORD_SPANS = re.compile(r"\S+")
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 # A place's name qualified by the larger place it is in: "West Chicago, Illinois",
 # "Rochester, New York" (a page's title; its text and others write "West Chicago").
@@ -169,6 +170,10 @@ class QueryEntity:
     named: bool = True
 
 
+def _lower_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[^\W\d_]+", text) if w[0].islower()}
+
+
 class EntityGraph:
     """Built once from the whole index, then brought up to date from the documents written
     since (`updated`): a 100k-chunk index has millions of mentions, and reading them all
@@ -272,6 +277,7 @@ class EntityGraph:
         self.title_chunks = _grouped(rows[home], cols[home])
         self.variants = self._titled_variants()
         self.aspects = self._titled_aspects()
+        self._long_titles = self._titles_of_several_words()
         self.df = np.diff(self.ec.indptr)  # chunks per entity
         n = max(1, len(self.chunk_ids))
         self.idf = np.log((n + 1) / (self.df + 0.5)).astype(np.float32)
@@ -297,6 +303,44 @@ class EntityGraph:
                 if key and key != self.key_of_row[row]:
                     out.setdefault(key, set()).add(row)
         return {key: sorted(rows) for key, rows in out.items() if len(rows) <= MAX_VARIANTS}
+
+    def _titles_of_several_words(self) -> tuple[dict[str, int], dict[str, int]]:
+        """(key -> class row, first word's key -> most words) of the classes with a home
+        whose name has two words or more: what `titles_written_in` looks for."""
+        keys: dict[str, int] = {}
+        longest: dict[str, int] = {}
+        for row in self.title_chunks:
+            words = self.key_of_row[row].split()
+            if len(words) >= 2 and len(words) <= MAX_NGRAM:
+                keys[self.key_of_row[row]] = row
+                longest[words[0]] = max(longest.get(words[0], 0), len(words))
+        return keys, longest
+
+    def titles_written_in(self, text: str) -> list[tuple[int, int, int]]:
+        """(class row, start, end) of each name of a home, two words or more, that `text`
+        writes in full, the longest at each place: where the tagger cut a name in two
+        ("Berengaria" and "Barcelona" for "Berengaria of Barcelona"), took only part of it
+        ("Humphrey Stafford" of "Humphrey Stafford, 1st Duke of Buckingham") or more ("King
+        George VII of Imereti"), the page's name is still there to be read."""
+        keys, longest = self._long_titles
+        words = list(_WORD_SPANS.finditer(text))
+        found: list[tuple[int, int, int]] = []
+        covered = 0
+        for i, first in enumerate(words):
+            if first.start() < covered or not first.group().lstrip("\"'(\u201c\u2018")[:1].isupper():
+                continue
+            first_key = entity_key(first.group(), proper=True)
+            most = longest.get(first_key, 0)
+            for n in range(min(most, len(words) - i), 1, -1):
+                span = text[first.start(): words[i + n - 1].end()]
+                row = keys.get(entity_key(span, proper=True))
+                # Written as a name: no word in lower case that the name writes with a
+                # capital ("Related work" is no heading "Related Work" of another file).
+                if row is not None and _lower_words(span) <= _lower_words(self.names[row]):
+                    found.append((row, first.start(), words[i + n - 1].end()))
+                    covered = words[i + n - 1].end()
+                    break
+        return found
 
     def _titled_aspects(self) -> dict[int, list[int]]:
         """class row -> the titled classes named after an aspect of it: a common noun

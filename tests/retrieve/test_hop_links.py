@@ -515,3 +515,49 @@ def test_a_bridged_note_that_names_the_question_s_entity_again_counts_the_bridge
     assert found["moss.txt"]["bridges"] == ["Carla Moss"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
     assert found["moss.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
     assert list(found)[:2] == ["film.txt", "brenner.txt"], found
+
+
+def test_the_names_of_pages_written_in_full_in_a_text():
+    """Where the tagger cut a name, the page's name is still written in the text: the
+    longest name of a home at each place, of two words or more."""
+    from assistant.nlp.normalize import entity_key
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
+    graph.names = ["Berengaria of Barcelona", "Barcelona", "George VII of Imereti", "Humphrey Stafford",
+                   "Humphrey Stafford, 1st Duke of Buckingham", "The Miscellany News", "Vassar College", "Related Work"]
+    graph.kinds = ["TITLE", "TITLE", "TITLE", "PERSON", "TITLE", "TITLE", "ORG", "TITLE"]
+    graph.key_of_row = [entity_key(n) for n in graph.names]
+    graph.title_chunks = {0: [1], 1: [2], 2: [3], 4: [5], 5: [6], 7: [8]}
+    graph._long_titles = graph._titles_of_several_words()
+    text = ("Sancha was the daughter of Alfonso VII and his first wife Berengaria of Barcelona. She married "
+            "King George VII of Imereti, a son of Humphrey Stafford, 1st Duke of Buckingham, who wrote for "
+            "\"The Miscellany News\" of Vassar College in Barcelona. Related work is not a heading here.")
+    found = [(graph.names[row], text[start:end]) for row, start, end in graph.titles_written_in(text)]
+    assert found == [
+        ("Berengaria of Barcelona", "Berengaria of Barcelona."),
+        ("George VII of Imereti", "George VII of Imereti,"),
+        ("Humphrey Stafford, 1st Duke of Buckingham", "Humphrey Stafford, 1st Duke of Buckingham,"),
+        ("The Miscellany News", "Miscellany News\""),  # (the key leaves the article out)
+    ]  # one word ("Barcelona") is a class the tagger names; a name without a home is no page;
+    # "Related work" is not written as the name "Related Work"
+
+
+TAGGER_CUT = {
+    # The tagger takes "Edmund Varley" alone, a part of the page's own name, which leads
+    # nowhere; the father's page is named in full in the text.
+    "varley-earl.md": "# Edmund Varley, Earl of Varley\n\nEdmund Varley (died 1458), known by his courtesy title of "
+                      "Earl of Varley, was the eldest son of Edmund Varley, 1st Duke of Harwick and Lady Anne Moss.",
+    "varley-duke.md": "# Edmund Varley, 1st Duke of Harwick\n\nEdmund Varley, 1st Duke of Harwick (1402 - 1460) was "
+                      "an English nobleman. He died at Northampton in a battle.",
+    "moss.md": "# Lady Anne Moss\n\nLady Anne Moss (died 1480) was an English noblewoman of the Moss family.",
+    "harwick.md": "# Harwick\n\nHarwick is a market town in England with a castle and a church.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_page_named_in_full_where_the_tagger_took_part_of_the_name_is_a_bridge(tmp_path, embedder, splitter, name):
+    question = "Where did Edmund Varley, Earl of Varley's father die?"
+    found = _asked(tmp_path, TAGGER_CUT, embedder, splitter, name, question, 3)
+    assert found["varley-duke.md"].get("bridges") == ["Edmund Varley, 1st Duke of Harwick"], found
+    assert list(found)[:2] == ["varley-earl.md", "varley-duke.md"], found
