@@ -340,6 +340,14 @@ register(
 register("ppr", "Personalised PageRank over the chunk-entity graph seeded by linked entities")(PPRRetriever)
 
 
+def _all_reached_through(ev: dict) -> list[tuple[str, str]]:
+    """Every way the entities reached a chunk: ("linked", each of the question's names
+    that has it for a home), else ("bridge", each bridge that led there)."""
+    if ev.get("linked"):
+        return [("linked", n) for n in ev["linked"]]
+    return [("bridge", n) for n in ev.get("bridges", ())]
+
+
 def _reached_through(ev: dict) -> tuple[str, str] | None:
     """How the entities reached a chunk: ("linked", the question's name) or ("bridge", the
     first bridge); None for a chunk they did not reach."""
@@ -479,17 +487,17 @@ class HopRetriever:
     @staticmethod
     def _first_homes(graph: EntityGraph, reached: dict[int, dict],
                      base_scores: dict[int, tuple[float, dict]]) -> dict[tuple[str, str], int]:
-        """(how, name) a chunk was reached through -> the document of the best-scored chunk
-        reached so. A name's homes in other documents (passages that share a title, every
-        chunk that names a rare name) keep only `other_home` of the link bonus, or
+        """(how, name), for each way a chunk was reached -> the document of the best-scored
+        chunk reached so. A name's homes in other documents (passages that share a title,
+        every chunk that names a rare name) keep only `other_home` of the link bonus, or
         `other_bridge_home` of the hop bonus: one of them is the page the question (or the
         bridge) means, and the rest would fill the first places ahead of the next hop."""
         best: dict[tuple[str, str], tuple[float, int]] = {}
         for cid, (base, _) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
-            how = _reached_through(reached.get(c, {})) if c is not None else None
-            if how and (how not in best or base > best[how][0]):
-                best[how] = (base, int(graph.doc_of_chunk[c]))
+            for how in _all_reached_through(reached.get(c, {})) if c is not None else ():
+                if how not in best or base > best[how][0]:
+                    best[how] = (base, int(graph.doc_of_chunk[c]))
         return {how: doc for how, (_, doc) in best.items()}
 
     def _counted(self, graph: EntityGraph, c: int, ev: dict | None, first_homes: dict[tuple[str, str], int]) -> dict:
@@ -498,7 +506,11 @@ class HopRetriever:
         if how is None:
             return ev or {"bonus": 0.0}
         bonus = ev["bonus"]
-        if int(graph.doc_of_chunk[c]) != first_homes[how]:
+        # The whole bonus where the page is the best of any one way it was reached: a
+        # page reached through two bridges is often the second-best of the one that
+        # also names it in passing elsewhere, and the best of the other.
+        doc = int(graph.doc_of_chunk[c])
+        if all(doc != first_homes[way] for way in _all_reached_through(ev)):
             bonus *= self.other_home if how[0] == "linked" else self.other_bridge_home
         if how[0] == "bridge" and ev.get("names_linked"):
             # A bridged page that names the question's entity again has that name in its

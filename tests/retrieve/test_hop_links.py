@@ -561,3 +561,24 @@ def test_a_page_named_in_full_where_the_tagger_took_part_of_the_name_is_a_bridge
     found = _asked(tmp_path, TAGGER_CUT, embedder, splitter, name, question, 3)
     assert found["varley-duke.md"].get("bridges") == ["Edmund Varley, 1st Duke of Harwick"], found
     assert list(found)[:2] == ["varley-earl.md", "varley-duke.md"], found
+
+
+def test_a_page_reached_two_ways_keeps_the_bonus_where_it_is_the_best_of_either():
+    """Two bridges lead to page 2; the first also leads to page 1, which scores higher.
+    Page 2 is still the best page of the second bridge, so it keeps the whole bonus."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from assistant.retrieve.entity import HopRetriever
+
+    graph = SimpleNamespace(col_of_chunk={10: 0, 20: 1, 30: 2}, doc_of_chunk=np.array([1, 2, 3]))
+    reached = {0: {"bonus": 0.5, "bridges": ["Paz"]}, 1: {"bonus": 0.5, "bridges": ["Paz", "Paz of Spain"]},
+               2: {"bonus": 0.5, "bridges": ["Paz"]}}
+    base = {10: (0.6, {}), 20: (0.4, {}), 30: (0.3, {})}
+    first = HopRetriever._first_homes(graph, reached, base)
+    assert first == {("bridge", "Paz"): 1, ("bridge", "Paz of Spain"): 2}
+    hop = HopRetriever.__new__(HopRetriever)
+    hop.other_home, hop.other_bridge_home, hop.named_again = 0.5, 0.75, 0.3
+    assert hop._counted(graph, 1, reached[1], first)["bonus"] == 0.5
+    assert hop._counted(graph, 2, reached[2], first)["bonus"] == 0.375  # only the second best of "Paz"
