@@ -4,6 +4,7 @@ rebuilt whenever the index changes (cheap: one pass over the mentions table)."""
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import threading
@@ -278,6 +279,7 @@ class EntityGraph:
         self.variants = self._titled_variants()
         self.aspects = self._titled_aspects()
         self._long_titles = self._titles_of_several_words()
+        self._sorted_keys = sorted(self.keys)
         self.df = np.diff(self.ec.indptr)  # chunks per entity
         n = max(1, len(self.chunk_ids))
         self.idf = np.log((n + 1) / (self.df + 0.5)).astype(np.float32)
@@ -435,6 +437,18 @@ class EntityGraph:
                 return rows
         return []
 
+    def _rows_of_name_of_place(self, key: str) -> list[int]:
+        """The classes named `key` "of" a place ("Philbrook Museum" -> "Philbrook Museum of
+        Tulsa"), where the index holds the name only so: at most two of them."""
+        prefix = key + " of "
+        at = bisect.bisect_left(self._sorted_keys, prefix)
+        out = []
+        while at < len(self._sorted_keys) and self._sorted_keys[at].startswith(prefix):
+            if len(self._sorted_keys[at][len(prefix):].split()) <= 3:
+                out.append(self.keys[self._sorted_keys[at]])
+            at += 1
+        return out if len(out) <= 2 else []
+
     def link(self, res: Resources, query: str, extractor, top_k: int = 3, min_similarity: float = 0.6) -> list[QueryEntity]:
         """Entities of the question matched to classes: exact keys of any n-gram of the
         question, then the question's named entities by name-vector similarity."""
@@ -467,6 +481,10 @@ class EntityGraph:
                 rows = [row] if row is not None else self.variants.get(key, []) if proper else []
                 if not rows and proper and n > 2:
                     rows = self._titled_rows_of_longer_name(span.text)
+                # Written shorter than the only class that carries it ("Philbrook Museum"
+                # for "Philbrook Museum of Tulsa").
+                if not rows and proper and n > 1:
+                    rows = self._rows_of_name_of_place(key)
                 if not rows or self.kinds[rows[0]] in TIME_LABELS:
                     continue
                 covered.update(t.i for t in span)

@@ -582,3 +582,19 @@ def test_a_page_reached_two_ways_keeps_the_bonus_where_it_is_the_best_of_either(
     hop.other_home, hop.other_bridge_home, hop.named_again = 0.5, 0.75, 0.3
     assert hop._counted(graph, 1, reached[1], first)["bonus"] == 0.5
     assert hop._counted(graph, 2, reached[2], first)["bonus"] == 0.375  # only the second best of "Paz"
+
+
+def test_a_name_the_index_holds_only_with_its_place_is_linked_to_it():
+    """"the Philbrook Museum" where the index writes only "Philbrook Museum of Tulsa"; a
+    name with many such places ("University of ...") is too vague to say which."""
+    from assistant.nlp.normalize import entity_key
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
+    names = ["Philbrook Museum of Tulsa", "Philbrook", "State University of New York", "State University of Iowa",
+             "State University of Ohio", "Museum of the Kansas River Valley Region"]
+    graph.keys = {entity_key(n): row for row, n in enumerate(names)}
+    graph._sorted_keys = sorted(graph.keys)
+    assert graph._rows_of_name_of_place(entity_key("Philbrook Museum")) == [0]
+    assert graph._rows_of_name_of_place(entity_key("State University")) == []  # three places
+    assert graph._rows_of_name_of_place(entity_key("Museum")) == []  # a place of five words is no place
