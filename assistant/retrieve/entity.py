@@ -19,6 +19,12 @@ from .baseline import BM25Retriever, DenseRetriever, chunk_cosines, stop_words
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
 from .voting import RULES, aligned_allocation
 
+# The question's relation words that name a person's role or kin ("the director of",
+# "X's mother"): the bridge it needs is a person (or a band, a company), not a place.
+PERSON_ROLES = {"fathe", "mothe", "daugh", "wife", "husba", "spous", "child", "grand", "broth", "siste",
+                "uncle", "aunt", "nephe", "niece", "cousi", "direc", "compo", "perfo", "autho", "write",
+                "singe", "actor", "actre", "paren"}
+PLACE_KINDS = {"GPE", "LOC", "NORP", "FAC"}
 NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
@@ -375,8 +381,10 @@ class HopRetriever:
     def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
                  dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
-                 other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True):
+                 other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True,
+                 place_penalty: float = 0.3):
         self.res = res
+        self.place_penalty = place_penalty
         self.titles_in_text = titles_in_text
         self.named_again = named_again
         self.other_home = other_home
@@ -431,6 +439,7 @@ class HopRetriever:
         # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
         # which it names but has no page of its own here).
         linked_names = {n for ev in reached.values() for n in ev.get("linked", ())}
+        asks_person = bool(relation & PERSON_ROLES)
         followed: dict[int, bool] = {}
         for c in frontier:
             came = reached[c].get("linked") or reached[c].get("bridges") or []
@@ -454,7 +463,10 @@ class HopRetriever:
                         continue
                     followed[c2] = followed.get(c2, False) or related
                     ev = reached.setdefault(c2, {"bonus": 0.0})
-                    ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0))
+                    # "the director of", "X's mother": a place the page names is not who.
+                    place = asks_person and graph.kinds[row] in PLACE_KINDS
+                    ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0)
+                                      - (self.place_penalty if place else 0.0))
                     if "names_linked" not in ev:
                         ev["names_linked"] = self._names_any(graph, c2, linked_names)
                     via = ev.setdefault("via", [])

@@ -598,3 +598,23 @@ def test_a_name_the_index_holds_only_with_its_place_is_linked_to_it():
     assert graph._rows_of_name_of_place(entity_key("Philbrook Museum")) == [0]
     assert graph._rows_of_name_of_place(entity_key("State University")) == []  # three places
     assert graph._rows_of_name_of_place(entity_key("Museum")) == []  # a place of five words is no place
+
+
+PLACE_OR_PERSON = {
+    # Both names stand beside the film's words; the town's note reads closer to the question.
+    "film.txt": "Harbour Lights is a 1990 drama film from Kessington by Tomas Brenner, with a score of sea songs.",
+    "kessington.txt": "Kessington is a coastal town in Norway where many film directors were born and where "
+                      "films are shot every summer.",
+    "brenner.txt": "Tomas Brenner (born 1948) is an Austrian musician and director. He was born in Graz.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_question_about_a_person_s_role_bridges_to_a_person_before_a_place(tmp_path, embedder, splitter, name):
+    """"the director of" asks for a person: the town the film names beside him is a bridge
+    too, but it gains less."""
+    question = "Where was the director of film Harbour Lights born?"
+    found = _asked(tmp_path, PLACE_OR_PERSON, embedder, splitter, name, question, 3)
+    assert found["kessington.txt"]["bridges"] == ["Kessington"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
+    assert found["kessington.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
+    assert list(found)[:2] == ["film.txt", "brenner.txt"], found
