@@ -25,6 +25,8 @@ PERSON_ROLES = {"fathe", "mothe", "daugh", "wife", "husba", "spous", "child", "g
                 "uncle", "aunt", "nephe", "niece", "cousi", "direc", "compo", "perfo", "autho", "write",
                 "singe", "actor", "actre", "paren"}
 PLACE_KINDS = {"GPE", "LOC", "NORP", "FAC"}
+# Those that ask for a place ("the state where", "the country of"), where no role is asked.
+PLACE_WORDS = {"state", "city", "count", "town", "provi", "regio", "conti"}
 NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
@@ -57,6 +59,15 @@ def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> di
         elif graph.kinds[row] not in NOT_BRIDGES and graph.is_specific(row):
             out[row] = match
     return out
+
+
+def _unwanted_kinds(relation: set[str]) -> set[str]:
+    """The kinds of bridge the question's relation words rule out: a place or a nationality
+    where it asks for a person's role or kin, a person where it asks for a state, a city,
+    a country."""
+    if relation & PERSON_ROLES:
+        return PLACE_KINDS
+    return {"PERSON"} if relation & PLACE_WORDS else set()
 
 
 def _stems(text: str) -> set[str]:
@@ -382,9 +393,9 @@ class HopRetriever:
                  relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
                  dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
                  other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True,
-                 place_penalty: float = 0.3):
+                 kind_penalty: float = 0.3):
         self.res = res
-        self.place_penalty = place_penalty
+        self.kind_penalty = kind_penalty
         self.titles_in_text = titles_in_text
         self.named_again = named_again
         self.other_home = other_home
@@ -439,7 +450,7 @@ class HopRetriever:
         # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
         # which it names but has no page of its own here).
         linked_names = {n for ev in reached.values() for n in ev.get("linked", ())}
-        asks_person = bool(relation & PERSON_ROLES)
+        unwanted = _unwanted_kinds(relation)
         followed: dict[int, bool] = {}
         for c in frontier:
             came = reached[c].get("linked") or reached[c].get("bridges") or []
@@ -464,9 +475,9 @@ class HopRetriever:
                     followed[c2] = followed.get(c2, False) or related
                     ev = reached.setdefault(c2, {"bonus": 0.0})
                     # "the director of", "X's mother": a place the page names is not who.
-                    place = asks_person and graph.kinds[row] in PLACE_KINDS
+                    wrong_kind = graph.kinds[row] in unwanted
                     ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0)
-                                      - (self.place_penalty if place else 0.0))
+                                      - (self.kind_penalty if wrong_kind else 0.0))
                     if "names_linked" not in ev:
                         ev["names_linked"] = self._names_any(graph, c2, linked_names)
                     via = ev.setdefault("via", [])

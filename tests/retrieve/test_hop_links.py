@@ -618,3 +618,16 @@ def test_a_question_about_a_person_s_role_bridges_to_a_person_before_a_place(tmp
     assert found["kessington.txt"]["bridges"] == ["Kessington"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
     assert found["kessington.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
     assert list(found)[:2] == ["film.txt", "brenner.txt"], found
+
+
+@pytest.mark.parametrize("question, unwanted", [
+    ("Where was the director of film Harbour Lights born?", {"GPE", "LOC", "NORP", "FAC"}),
+    ("Who is Sibyl Hathaway's mother?", {"GPE", "LOC", "NORP", "FAC"}),
+    ("Who was in charge of the state where Shringarpur is located?", {"PERSON"}),
+    ("Who was in charge of the country where the composer of Aschenbrodel was a citizen?", {"GPE", "LOC", "NORP", "FAC"}),
+    ("When was the company that published The Miscellany News founded?", set()),
+])
+def test_the_kinds_of_bridge_a_question_rules_out(question, unwanted):
+    from assistant.retrieve.entity import _relation_stems, _unwanted_kinds
+
+    assert _unwanted_kinds(_relation_stems(question, [])) == unwanted
