@@ -430,9 +430,12 @@ class HopRetriever:
                 # A common word's class is named as the question writes it ("Brand", not "brand").
                 ev.setdefault("linked", []).append(text if graph.kinds[row] == "NOUN" else graph.names[row])
         relation = _relation_stems(query, [qe.text for qe in named])
+        # The question's words but the names that reached pages: "the Diocese of the
+        # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
+        asked = _stems(query) - set().union(*(_stems(n) for ev in reached.values() for n in ev.get("linked", ())))
         frontier, bonus = set(reached), self.hop_bonus
         for depth in range(2, self.max_hops + 1):
-            followed = self._hop(graph, frontier, reached, set(specific), relation, bonus, depth)
+            followed = self._hop(graph, frontier, reached, set(specific), (relation, asked), bonus, depth)
             # Past the second hop, only bridges named beside the question's relation words
             # lead on ("the mother of the director of ..."): the others fan out too widely.
             frontier = {c for c, related in followed.items() if related}
@@ -440,9 +443,12 @@ class HopRetriever:
         return reached
 
     def _hop(self, graph: EntityGraph, frontier: set[int], reached: dict[int, dict], seen_rows: set[int],
-             relation: set[str], bonus: float, depth: int) -> dict[int, bool]:
+             words: tuple[set[str], set[str]], bonus: float, depth: int) -> dict[int, bool]:
         """From the frontier chunks, through the named entities in them, to those entities'
-        homes; -> {chunk column reached: whether a relation-word bridge led there}."""
+        homes and the titles that write them with a word the question asks about; ->
+        {chunk column reached: whether a relation-word bridge led there}. `words`: the
+        question's relation words and all its words but the linked names."""
+        relation, asked = words
         ids = [int(graph.chunk_ids[c]) for c in frontier]
         names_in, cut = _names_in(graph, self.res.store, ids, self.titles_in_text) \
             if relation or self.titles_in_text else ({}, set())
@@ -465,7 +471,8 @@ class HopRetriever:
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
                 related = any(relation & _stems(t) for t in said)
-                for c2 in self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else []):
+                pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else [])
+                for c2 in pages + graph.titles_naming(row, asked, _stems):
                     # A bridge leads to another document: within the one it is named in,
                     # its section is part of what was reached, and a bonus there would
                     # only reorder that document's chunks (a long article's other sections

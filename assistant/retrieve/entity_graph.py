@@ -33,6 +33,10 @@ MAX_VARIANTS = 4
 # 100k chunks would make "United States" a bridge whose pages every hop then scores (the
 # six multi-hop sets and the folder sets rank the same with it).
 MAX_SPECIFIC_DF = 100
+# A one-word name named in more chunks than this is too common to lead to the titles that
+# write it with the question's words; and a name leads to at most this many such titles.
+MAX_PART_DF = 10
+MAX_TITLES_NAMING = 50
 # A class with more titles named after aspects of it than this is too broad to lead to them.
 MAX_ASPECTS = 6
 # "History of Maryland", "Alcohol laws of Indiana": a common noun phrase, then the name.
@@ -279,6 +283,7 @@ class EntityGraph:
         self.variants = self._titled_variants()
         self.aspects = self._titled_aspects()
         self._long_titles = self._titles_of_several_words()
+        self._titles_by_part = None  # built on first use
         self._sorted_keys = sorted(self.keys)
         self.df = np.diff(self.ec.indptr)  # chunks per entity
         n = max(1, len(self.chunk_ids))
@@ -373,6 +378,33 @@ class EntityGraph:
             name = m.group(1)
         row = self.keys.get(entity_key(name, proper=True))
         return row if row is not None and is_named_kind(self.kinds[row]) else None
+
+    def titles_naming(self, row: int, asked: set[str], stems) -> list[int]:
+        """The chunks of the titles that write class `row`'s name with other words, one of
+        which the question asks about (`asked`: the question's words cut by `stems`):
+        "Diocese of Fredericton", "South Korea at the Olympics", "2016-17 Chelsea F.C.
+        season" for a question on the diocese, the Olympics, the last season."""
+        if self._titles_by_part is None:
+            parts: dict[str, list[int]] = {}
+            for title in self.title_chunks:
+                words = self.key_of_row[title].split()
+                for n in range(1, min(4, len(words) - 1) + 1):
+                    for i in range(len(words) - n + 1):
+                        parts.setdefault(" ".join(words[i:i + n]), []).append(title)
+            self._titles_by_part = parts
+        key = self.key_of_row[row]
+        if " " not in key:
+            # One word: only a rare name that is no common noun ("Fredericton", not
+            # "Duchess", "May" or "Central", which many titles write).
+            common = self.keys.get(entity_key(self.names[row], proper=False))
+            if len(self.chunks_of(row)) > MAX_PART_DF or (common is not None and self.kinds[common] == "NOUN"):
+                return []
+        out = []
+        for title in self._titles_by_part.get(key, ())[:MAX_TITLES_NAMING]:
+            rest = f" {self.key_of_row[title]} ".replace(f" {key} ", " ", 1)
+            if title != row and stems(rest) & asked:
+                out += self.title_chunks[title]
+        return sorted(set(out))
 
     def aspect_chunks(self, row: int) -> list[int]:
         """The chunks of the titles named after an aspect of this class."""

@@ -631,3 +631,42 @@ def test_the_kinds_of_bridge_a_question_rules_out(question, unwanted):
     from assistant.retrieve.entity import _relation_stems, _unwanted_kinds
 
     assert _unwanted_kinds(_relation_stems(question, [])) == unwanted
+
+
+TITLES_NAMING = {
+    # No page is about the town; the titles that name it say which of them the question means.
+    "carrow.md": "# Meehan Carrow\n\nMeehan Carrow (born April 20, 1947, in Fredlington) is a former professional "
+                 "ice hockey right winger.",
+    "cathedral.md": "# Fredlington Cathedral\n\nFredlington Cathedral is a Gothic church of grey stone, built "
+                    "between 1845 and 1853.",
+    "hall.md": "# Fredlington City Hall\n\nFredlington City Hall is a building of red brick finished in 1876.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_bridge_leads_to_the_titles_that_write_it_with_the_question_s_words(tmp_path, embedder, splitter, name):
+    question = "When was the cathedral in the birthplace of Meehan Carrow built?"
+    found = _asked(tmp_path, TITLES_NAMING, embedder, splitter, name, question, 3)
+    assert found["cathedral.md"].get("bridges") == ["Fredlington"], found
+    assert "bridges" not in found.get("hall.md", {}), found  # the question asks nothing of a hall
+    assert list(found)[:2] == ["carrow.md", "cathedral.md"], found
+
+
+def test_the_titles_that_write_a_name_with_a_word_of_the_question():
+    from assistant.nlp.normalize import entity_key
+    from assistant.retrieve.entity import _stems
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
+    graph.names = ["Fredericton", "Diocese of Fredericton", "Fredericton City Hall", "May", "May Day parade",
+                   "may", "South Korea", "South Korea at the Olympics"]
+    graph.kinds = ["GPE", "TITLE", "TITLE", "PERSON", "TITLE", "NOUN", "GPE", "TITLE"]
+    graph.key_of_row = [entity_key(n, proper=k != "NOUN") for n, k in zip(graph.names, graph.kinds)]
+    graph.keys = {key: row for row, key in enumerate(graph.key_of_row)}
+    graph.title_chunks = {1: [11], 2: [12], 4: [14], 7: [17]}
+    graph._titles_by_part = None
+    graph.chunks_of = lambda row: [0] * {0: 4, 3: 4, 6: 30}.get(row, 1)
+    asked = _stems("Of what church is the Diocese of the birthplace, and when did the parade and the Olympics start?")
+    assert graph.titles_naming(0, asked, _stems) == [11]  # not the city hall
+    assert graph.titles_naming(3, asked, _stems) == []  # "may" is a common word here
+    assert graph.titles_naming(6, asked, _stems) == [17]  # two words: however common
