@@ -169,7 +169,7 @@ class Answerer:
         # Asked whole, the bridge is no answer ("George Waggner" to "Where was the director
         # of film X born?"); when nothing else is found, say what was.
         whole = self._ask_one(question, retriever, k, None, stop, on_draft, scope, not_answers=(first.short,))
-        if whole.unknown or whole.abstained:
+        if whole.unknown or whole.abstained or not _from_the_bridge(whole, first.short):
             whole = self._partial(question, chain, first, whole)
         if on_token:
             on_token(whole.text)
@@ -477,6 +477,16 @@ class Answerer:
             else:
                 left = set(cited_numbers(answer.text))
                 answer.citations = [c for c in answer.citations if c.n in left]
+
+
+def _from_the_bridge(answer: Answer, bridge: str) -> bool:
+    """Whether an answer to a chain asked whole cites a passage that names the bridge the
+    first step found: the mother of the observatory's founder is stated where the founder
+    is named, not in a note on a bakery "founded in 1921 by Hester Wren". A bridge with no
+    name word to look for passes."""
+    names = [w for w in bridge.split() if len(w) >= 4 and w[:1].isupper()]
+    texts = {s.chunk.id: s.chunk.text for s in answer.sources}
+    return not names or any(any(n in texts.get(c.chunk_id, "") for n in names) for c in answer.citations)
 
 
 def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None) -> Answer:
