@@ -25,6 +25,7 @@ from .context import CONTEXT_MODES, content_words, grounded_selection
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .text import strip_lead_in
 from ..nlp.llm import Generator
+from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
 
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
@@ -169,7 +170,7 @@ class Answerer:
         # Asked whole, the bridge is no answer ("George Waggner" to "Where was the director
         # of film X born?"); when nothing else is found, say what was.
         whole = self._ask_one(question, retriever, k, None, stop, on_draft, scope, not_answers=(first.short,))
-        if whole.unknown or whole.abstained or not _from_the_bridge(whole, first.short):
+        if whole.unknown or whole.abstained or _states_the_first_fact_only(whole, chain):
             whole = self._partial(question, chain, first, whole)
         if on_token:
             on_token(whole.text)
@@ -479,14 +480,20 @@ class Answerer:
                 answer.citations = [c for c in answer.citations if c.n in left]
 
 
-def _from_the_bridge(answer: Answer, bridge: str) -> bool:
-    """Whether an answer to a chain asked whole cites a passage that names the bridge the
-    first step found: the mother of the observatory's founder is stated where the founder
-    is named, not in a note on a bakery "founded in 1921 by Hester Wren". A bridge with no
-    name word to look for passes."""
-    names = [w for w in bridge.split() if len(w) >= 4 and w[:1].isupper()]
-    texts = {s.chunk.id: s.chunk.text for s in answer.sources}
-    return not names or any(any(n in texts.get(c.chunk_id, "") for n in names) for c in answer.citations)
+def _meets(stems: set[str], text: str) -> bool:
+    """Whether `text` has a word that one of `stems` begins ("die" meets "died")."""
+    words = question_stems(text)
+    return any(w.startswith(st) or st.startswith(w) for st in stems for w in words if min(len(st), len(w)) >= 3)
+
+
+def _states_the_first_fact_only(answer: Answer, chain: Chain) -> bool:
+    """Whether every sentence an answer to a chain asked whole cites states the first
+    fact's relation and not the second's: "It was founded in 1921 by Hester Wren" (a
+    bakery) is a founder, not the mother the question asks for."""
+    first = question_stems(chain.inner) - question_stems(chain.outer)
+    second = question_stems(chain.outer.replace("BRIDGE", " ")) - question_stems(chain.inner)
+    return bool(answer.citations) and bool(first) and bool(second) and all(
+        _meets(first, c.text) and not _meets(second, c.text) for c in answer.citations)
 
 
 def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None) -> Answer:

@@ -241,3 +241,24 @@ def test_the_eval_scores_the_ask_path_as_a_person_gets_it(engine):
     assert timing["steps"] == 1.0 and 0 < timing["shown"] < timing["ttft"] and timing["prompt"] > 0
     shown, timing = _product_answer(engine, "auto", "When did Harrowmere Halt station open?")
     assert "1867" in shown and timing["steps"] == 0.0 and timing["shown"] == timing["ttft"]
+
+
+@pytest.mark.parametrize("cited, first_only", [
+    ("It was founded in 1921 by Hester Wren, who ran the bakery for forty years.", True),
+    ("Hester Wren was the mother of Margarethe Olsson.", False),  # states the second fact
+    ("Charles Berry was born in St. Louis, Missouri.", False),  # a second fact, whoever the bridge
+])
+def test_an_answer_asked_whole_that_states_only_the_first_fact_is_no_answer(cited, first_only):
+    """After a chain's second step found nothing, the question asked whole: an answer
+    whose sentences state the first fact's relation (founded) and not the second's
+    (mother, born) names the wrong kind of thing."""
+    from types import SimpleNamespace
+
+    from assistant.answer.answerer import _states_the_first_fact_only
+    from assistant.answer.chain import split_chain
+
+    for question in ("Who was the mother of the founder of the Kestrel Hill Observatory?",
+                     "Where was the founder of the Kestrel Hill Observatory born?"):
+        chain = split_chain(question)
+        answer = SimpleNamespace(citations=[SimpleNamespace(text=cited)])
+        assert _states_the_first_fact_only(answer, chain) == first_only, (question, cited)
