@@ -63,6 +63,24 @@ def _asked(tmp_path, files: dict[str, str], embedder, splitter, retriever: str, 
         return _by_file(e, e.retriever(retriever).search(question, k))
 
 
+def _graph_of(names: list[str], kinds: list[str], title_chunks: dict[int, list[int]]):
+    """An entity graph of only these classes (a class of kind NOUN keyed as a common noun)
+    and homes, with the lookups `_finish` derives from them: enough for the rules that read
+    names, keys and homes."""
+    from assistant.nlp.normalize import entity_key
+    from assistant.retrieve.entity_graph import EntityGraph
+
+    graph = EntityGraph.__new__(EntityGraph)
+    graph.names, graph.kinds, graph.title_chunks = names, kinds, title_chunks
+    graph.key_of_row = [entity_key(n, proper=k != "NOUN") for n, k in zip(names, kinds)]
+    graph.keys = {key: row for row, key in enumerate(graph.key_of_row)}
+    graph.variants = {}
+    graph._long_titles = graph._titles_of_several_words()
+    graph._titles_by_part = None
+    graph._sorted_keys = sorted(graph.keys)
+    return graph
+
+
 QUESTION = "What is the place of birth of the director of film Gaby: A True Story?"
 
 
@@ -402,17 +420,9 @@ def test_a_name_taken_with_the_common_word_after_it_leads_to_the_name_s_home():
     """"Maharashtra state" (one entity to the tagger) is about Maharashtra, and "State of
     Israel" (where no page is titled so) about Israel: a class without a home of its own
     goes to the home of the name."""
-    from assistant.nlp.normalize import entity_key
-    from assistant.retrieve.entity_graph import EntityGraph
-
-    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
-    graph.names = ["Maharashtra", "Maharashtra state", "Thrissur city", "river", "Han dynasty", "Han",
-                   "State of Israel", "state", "Israel"]
-    graph.kinds = ["GPE", "ORG", "GPE", "NOUN", "ORG", "NORP", "GPE", "NOUN", "GPE"]
-    graph.key_of_row = [entity_key(n, proper=k != "NOUN") for n, k in zip(graph.names, graph.kinds)]
-    graph.keys = {key: row for row, key in enumerate(graph.key_of_row)}
-    graph.title_chunks = {0: [7], 4: [9], 8: [11]}
-    graph.variants = {}
+    graph = _graph_of(["Maharashtra", "Maharashtra state", "Thrissur city", "river", "Han dynasty", "Han",
+                       "State of Israel", "state", "Israel"],
+                      ["GPE", "ORG", "GPE", "NOUN", "ORG", "NORP", "GPE", "NOUN", "GPE"], {0: [7], 4: [9], 8: [11]})
     assert graph._home_of_name_before_common_words(1) == [7]
     assert graph._home_of_name_before_common_words(6) == [11]  # a common noun of a name
     assert graph._home_of_name_before_common_words(2) == []  # Thrissur has no home here
@@ -520,16 +530,11 @@ def test_a_bridged_note_that_names_the_question_s_entity_again_counts_the_bridge
 def test_the_names_of_pages_written_in_full_in_a_text():
     """Where the tagger cut a name, the page's name is still written in the text: the
     longest name of a home at each place, of two words or more."""
-    from assistant.nlp.normalize import entity_key
-    from assistant.retrieve.entity_graph import EntityGraph
-
-    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
-    graph.names = ["Berengaria of Barcelona", "Barcelona", "George VII of Imereti", "Humphrey Stafford",
-                   "Humphrey Stafford, 1st Duke of Buckingham", "The Miscellany News", "Vassar College", "Related Work"]
-    graph.kinds = ["TITLE", "TITLE", "TITLE", "PERSON", "TITLE", "TITLE", "ORG", "TITLE"]
-    graph.key_of_row = [entity_key(n) for n in graph.names]
-    graph.title_chunks = {0: [1], 1: [2], 2: [3], 4: [5], 5: [6], 7: [8]}
-    graph._long_titles = graph._titles_of_several_words()
+    graph = _graph_of(["Berengaria of Barcelona", "Barcelona", "George VII of Imereti", "Humphrey Stafford",
+                       "Humphrey Stafford, 1st Duke of Buckingham", "The Miscellany News", "Vassar College",
+                       "Related Work"],
+                      ["TITLE", "TITLE", "TITLE", "PERSON", "TITLE", "TITLE", "ORG", "TITLE"],
+                      {0: [1], 1: [2], 2: [3], 4: [5], 5: [6], 7: [8]})
     text = ("Sancha was the daughter of Alfonso VII and his first wife Berengaria of Barcelona. She married "
             "King George VII of Imereti, a son of Humphrey Stafford, 1st Duke of Buckingham, who wrote for "
             "\"The Miscellany News\" of Vassar College in Barcelona. Related work is not a heading here.")
@@ -588,13 +593,10 @@ def test_a_name_the_index_holds_only_with_its_place_is_linked_to_it():
     """"the Philbrook Museum" where the index writes only "Philbrook Museum of Tulsa"; a
     name with many such places ("University of ...") is too vague to say which."""
     from assistant.nlp.normalize import entity_key
-    from assistant.retrieve.entity_graph import EntityGraph
 
-    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
     names = ["Philbrook Museum of Tulsa", "Philbrook", "State University of New York", "State University of Iowa",
              "State University of Ohio", "Museum of the Kansas River Valley Region"]
-    graph.keys = {entity_key(n): row for row, n in enumerate(names)}
-    graph._sorted_keys = sorted(graph.keys)
+    graph = _graph_of(names, ["ORG"] * len(names), {})
     assert graph._rows_of_name_of_place(entity_key("Philbrook Museum")) == [0]
     assert graph._rows_of_name_of_place(entity_key("State University")) == []  # three places
     assert graph._rows_of_name_of_place(entity_key("Museum")) == []  # a place of five words is no place
@@ -653,20 +655,29 @@ def test_a_bridge_leads_to_the_titles_that_write_it_with_the_question_s_words(tm
 
 
 def test_the_titles_that_write_a_name_with_a_word_of_the_question():
-    from assistant.nlp.normalize import entity_key
     from assistant.retrieve.entity import _stems
-    from assistant.retrieve.entity_graph import EntityGraph
 
-    graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
-    graph.names = ["Fredericton", "Diocese of Fredericton", "Fredericton City Hall", "May", "May Day parade",
-                   "may", "South Korea", "South Korea at the Olympics"]
-    graph.kinds = ["GPE", "TITLE", "TITLE", "PERSON", "TITLE", "NOUN", "GPE", "TITLE"]
-    graph.key_of_row = [entity_key(n, proper=k != "NOUN") for n, k in zip(graph.names, graph.kinds)]
-    graph.keys = {key: row for row, key in enumerate(graph.key_of_row)}
-    graph.title_chunks = {1: [11], 2: [12], 4: [14], 7: [17]}
-    graph._titles_by_part = None
+    graph = _graph_of(["Fredericton", "Diocese of Fredericton", "Fredericton City Hall", "May", "May Day parade",
+                       "may", "South Korea", "South Korea at the Olympics"],
+                      ["GPE", "TITLE", "TITLE", "PERSON", "TITLE", "NOUN", "GPE", "TITLE"],
+                      {1: [11], 2: [12], 4: [14], 7: [17]})
     graph.chunks_of = lambda row: [0] * {0: 4, 3: 4, 6: 30}.get(row, 1)
     asked = _stems("Of what church is the Diocese of the birthplace, and when did the parade and the Olympics start?")
     assert graph.titles_naming(0, asked, _stems) == [11]  # not the city hall
     assert graph.titles_naming(3, asked, _stems) == []  # "may" is a common word here
     assert graph.titles_naming(6, asked, _stems) == [17]  # two words: however common
+
+
+def test_a_question_s_name_links_the_only_class_that_writes_it_with_its_place(tmp_path, embedder, splitter):
+    """"the Philbrook Museum" where the notes only ever write "the Philbrook Museum of
+    Tulsa": an exact link to that class, not a guess by name vectors."""
+    from assistant.retrieve.entity_graph import entity_graph, query_extractor
+
+    files = {"arts.txt": "Oklahoma has more than 300 museums. The Philbrook Museum of Tulsa is considered one of "
+                         "the top fine art museums in the United States.",
+             "cinema.txt": "The Admiral Twin is a drive-in theater in Tulsa that opened in 1951."}
+    with _indexed_folder(tmp_path, files, embedder, splitter) as e:
+        graph = entity_graph(e.resources)
+        found = graph.link(e.resources, "When did the Philbrook Museum open?", query_extractor(e.resources))
+    exact = {graph.names[m.entity] for qe in found for m in qe.matches if m.how == "exact"}
+    assert "Philbrook Museum of Tulsa" in exact, [(qe.text, qe.matches) for qe in found]
