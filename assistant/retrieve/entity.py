@@ -15,8 +15,9 @@ import scipy.sparse as sp
 
 from ..nlp.normalize import entity_key
 from .base import Hit, Resources, register
-from .baseline import BM25Retriever, DenseRetriever, chunk_cosines, stop_words
+from .baseline import BM25Retriever, DenseRetriever, chunk_cosines
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
+from .entity_graph import word_stems as _stems
 from .voting import RULES, aligned_allocation
 
 # The question's relation words that name a person's role or kin ("the director of",
@@ -28,7 +29,6 @@ PLACE_KINDS = {"GPE", "LOC", "NORP", "FAC"}
 # Those that ask for a place ("the state where", "the country of"), where no role is asked.
 PLACE_WORDS = {"state", "city", "count", "town", "provi", "regio", "conti"}
 NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
-_WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -68,11 +68,6 @@ def _unwanted_kinds(relation: set[str]) -> set[str]:
     if relation & PERSON_ROLES:
         return PLACE_KINDS
     return {"PERSON"} if relation & PLACE_WORDS else set()
-
-
-def _stems(text: str) -> set[str]:
-    """Content words cut to five letters: "director" and "directed" meet, "the" does not."""
-    return {w[:5] for w in (m.lower() for m in _WORDS.findall(text)) if len(w) >= 4 and w not in stop_words()}
 
 
 def _relation_stems(query: str, entity_texts: list[str]) -> set[str]:
@@ -472,7 +467,7 @@ class HopRetriever:
                 # director of") leads on more surely than the film's other names.
                 related = any(relation & _stems(t) for t in said)
                 pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else [])
-                for c2 in pages + graph.titles_naming(row, asked, _stems):
+                for c2 in pages + graph.titles_naming(row, asked):
                     # A bridge leads to another document: within the one it is named in,
                     # its section is part of what was reached, and a bonus there would
                     # only reorder that document's chunks (a long article's other sections

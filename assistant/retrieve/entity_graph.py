@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from ..nlp.extract import ENTITY_LABELS, TIME_LABELS, is_named_kind
 from ..nlp.normalize import entity_key
 from .base import Resources
+from .baseline import stop_words
 
 # How much a mention ties its chunk to the entity: the passage *about* the entity
 # (its title, or the subject of its opening sentence) most, a named entity more than a common noun.
@@ -44,6 +45,7 @@ _ASPECT_OF = re.compile(r"^((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
 # "Kansas's congressional districts", "2016-17 Chelsea F.C. season": the name, then common words.
 _NAME_THEN_COMMON = re.compile(r"^(?:[\d\u2013-]+ )?([A-Z][^a-z]*?(?:[A-Za-z.]+ )*?[A-Za-z.]+?)(?:'s?)? ((?:[a-z]+ ?){1,3})$")
 _WORD_SPANS = re.compile(r"\S+")
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 # A place's name qualified by the larger place it is in: "West Chicago, Illinois",
 # "Rochester, New York" (a page's title; its text and others write "West Chicago").
@@ -175,8 +177,13 @@ class QueryEntity:
     named: bool = True
 
 
+def word_stems(text: str) -> set[str]:
+    """Content words cut to five letters: "director" and "directed" meet, "the" does not."""
+    return {w[:5] for w in (m.lower() for m in _LETTERS.findall(text)) if len(w) >= 4 and w not in stop_words()}
+
+
 def _lower_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W\d_]+", text) if w[0].islower()}
+    return {w for w in _LETTERS.findall(text) if w[0].islower()}
 
 
 class EntityGraph:
@@ -379,9 +386,9 @@ class EntityGraph:
         row = self.keys.get(entity_key(name, proper=True))
         return row if row is not None and is_named_kind(self.kinds[row]) else None
 
-    def titles_naming(self, row: int, asked: set[str], stems) -> list[int]:
+    def titles_naming(self, row: int, asked: set[str]) -> list[int]:
         """The chunks of the titles that write class `row`'s name with other words, one of
-        which the question asks about (`asked`: the question's words cut by `stems`):
+        which the question asks about (`asked`: the question's words, by `word_stems`):
         "Diocese of Fredericton", "South Korea at the Olympics", "2016-17 Chelsea F.C.
         season" for a question on the diocese, the Olympics, the last season."""
         if self._titles_by_part is None:
@@ -402,7 +409,7 @@ class EntityGraph:
         out = []
         for title in self._titles_by_part.get(key, ())[:MAX_TITLES_NAMING]:
             rest = f" {self.key_of_row[title]} ".replace(f" {key} ", " ", 1)
-            if title != row and stems(rest) & asked:
+            if title != row and word_stems(rest) & asked:
                 out += self.title_chunks[title]
         return sorted(set(out))
 

@@ -663,9 +663,9 @@ def test_the_titles_that_write_a_name_with_a_word_of_the_question():
                       {1: [11], 2: [12], 4: [14], 7: [17]})
     graph.chunks_of = lambda row: [0] * {0: 4, 3: 4, 6: 30}.get(row, 1)
     asked = _stems("Of what church is the Diocese of the birthplace, and when did the parade and the Olympics start?")
-    assert graph.titles_naming(0, asked, _stems) == [11]  # not the city hall
-    assert graph.titles_naming(3, asked, _stems) == []  # "may" is a common word here
-    assert graph.titles_naming(6, asked, _stems) == [17]  # two words: however common
+    assert graph.titles_naming(0, asked) == [11]  # not the city hall
+    assert graph.titles_naming(3, asked) == []  # "may" is a common word here
+    assert graph.titles_naming(6, asked) == [17]  # two words: however common
 
 
 def test_a_question_s_name_links_the_only_class_that_writes_it_with_its_place(tmp_path, embedder, splitter):
