@@ -29,6 +29,8 @@ PLACE_KINDS = {"GPE", "LOC", "NORP", "FAC"}
 # Those that ask for a place ("the state where", "the country of"), where no role is asked.
 PLACE_WORDS = {"state", "city", "count", "town", "provi", "regio", "conti"}
 NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
+# Mentions that stand between a relation word and the name it is said of.
+MODIFIER_KINDS = {"NOUN", "NORP"}
 _NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -75,6 +77,47 @@ def _relation_stems(query: str, entity_texts: list[str]) -> set[str]:
     "mother", "born")."""
     names = set().union(*(_stems(t) for t in entity_texts)) if entity_texts else set()
     return _stems(query) - names
+
+
+def _without(query: str, names: list[str]) -> str:
+    """The question with its names cut out ("Lucius Antonius (Grandson of Mark Antony)"
+    names no grandson)."""
+    for name in names:
+        query = query.replace(name, " ")
+    return query
+
+
+# Kin that pages never write as such, and the kin a page names first on the way there:
+# "X's father-in-law" is the father of X's husband or wife, "the maternal grandfather"
+# the father of X's mother, "the uncle" a brother of X's father or mother.
+SPOUSE = {"husba", "wife", "spous", "marri"}
+PARENT = {"fathe", "mothe", "paren"}
+CHILD = {"child", "daugh"}
+_IN_LAW = re.compile(r"\b(father|mother|parent|son|daughter|child|brother|sister|sibling)s?-in-laws?\b", re.I)
+_GRAND = re.compile(r"\b(?:(paternal|maternal)\s+)?(grand|great-grand)(father|mother|parent|son|daughter|child)s?\b", re.I)
+_PARENTS_SIBLING = re.compile(r"\b(?:(paternal|maternal)\s+)?(uncle|aunt)s?\b", re.I)
+_STEP = re.compile(r"\bstep(father|mother|parent)s?\b", re.I)
+
+
+def _first_steps(query: str, relation: set[str]) -> set[str]:
+    """The question's relation words with the first step of a kin it names through
+    another: a spouse for an in-law (not the parent, whose page is the spouse's parent's),
+    a parent for a grandparent or an uncle (the father for "paternal"), a child for a
+    grandchild, a parent's spouse for a step-parent."""
+    out = set(relation)
+    if m := _IN_LAW.search(query):
+        out -= {"fathe", "mothe", "paren", "broth", "siste", "sibli", "daugh", "child"}
+        out |= CHILD if m.group(1).lower() in ("son", "daughter", "child") else SPOUSE
+    for m in _GRAND.finditer(query):
+        side = (m.group(1) or "").lower()
+        out |= {"fathe"} if side == "paternal" else {"mothe"} if side == "maternal" else \
+            CHILD if m.group(3).lower() in ("son", "daughter", "child") else PARENT
+    for m in _PARENTS_SIBLING.finditer(query):
+        side = (m.group(1) or "").lower()
+        out |= {"fathe"} if side == "paternal" else {"mothe"} if side == "maternal" else PARENT
+    if _STEP.search(query):
+        out |= PARENT | SPOUSE
+    return out
 
 
 @lru_cache(maxsize=1 << 16)
@@ -128,10 +171,22 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
             # worked closely with his father" is Edsel, not the son named just before.
             if row is None or kind == "COREF":
                 continue
-            lo = spans[i - 1][1] if i > 0 else 0
+            lo = _start_of_words_before(first.sentence_text, spans, i)
             hi = spans[i + 1][2] if i + 1 < len(spans) else len(first.sentence_text)
             names.setdefault(row, []).append(first.sentence_text[max(0, lo): hi])
     return out, inside - outside
+
+
+def _start_of_words_before(text: str, spans: list[tuple], i: int) -> int:
+    """Where the words before mention `i` start: at the mention before it, or further back
+    past common nouns and nationalities up to the name before them, within the clause:
+    "the wife of the Carolingian emperor Louis the Pious" keeps "wife" before Louis,
+    where "emperor" and "Carolingian" are mentions of their own."""
+    if i == 0:
+        return 0
+    named = [sp for sp in spans[:i] if sp[3] not in MODIFIER_KINDS]
+    clause = max(text.rfind(mark, 0, spans[i][1]) for mark in ",;:()") + 1
+    return min(spans[i - 1][1], max(named[-1][1] if named else 0, clause))
 
 
 def _entity_names(graph: EntityGraph, rows) -> list[str]:
@@ -425,6 +480,7 @@ class HopRetriever:
                 # A common word's class is named as the question writes it ("Brand", not "brand").
                 ev.setdefault("linked", []).append(text if graph.kinds[row] == "NOUN" else graph.names[row])
         relation = _relation_stems(query, [qe.text for qe in named])
+        relation = _first_steps(_without(query, [qe.text for qe in named]), relation)
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
         asked = _stems(query) - set().union(*(_stems(n) for ev in reached.values() for n in ev.get("linked", ())))

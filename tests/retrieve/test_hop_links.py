@@ -681,3 +681,59 @@ def test_a_question_s_name_links_the_only_class_that_writes_it_with_its_place(tm
         found = graph.link(e.resources, "When did the Philbrook Museum open?", query_extractor(e.resources))
     exact = {graph.names[m.entity] for qe in found for m in qe.matches if m.how == "exact"}
     assert "Philbrook Museum of Tulsa" in exact, [(qe.text, qe.matches) for qe in found]
+
+
+IN_LAWS = {
+    # Her husband is named past a nationality and a title; her brother's note reads closer
+    # to the question's words ("father", "law").
+    "ermelinda.txt": "Ermelinda of Vassberg (died 818) was an empress as the wife of the Frankish emperor "
+                     "Lothar the Kind. She was a sister of Count Ingram Holt.",
+    "lothar.txt": "Lothar the Kind (778-840) was an emperor in the west. He was a son of Karl the Great.",
+    "ingram.txt": "Count Ingram Holt was a judge in the west and the father of three daughters.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_an_in_law_is_reached_through_the_spouse_named_past_a_title(tmp_path, embedder, splitter, name):
+    """"the father-in-law" is the father of the husband: the husband, named after "the wife
+    of the Frankish emperor", is the bridge beside the relation, not the brother."""
+    question = "Who is the father-in-law of Ermelinda of Vassberg?"
+    found = _asked(tmp_path, IN_LAWS, embedder, splitter, name, question, 3)
+    assert found["lothar.txt"]["bonus"] > found["ingram.txt"]["bonus"], str(found)
+    assert list(found)[:2] == ["ermelinda.txt", "lothar.txt"], str(found)
+
+
+@pytest.mark.parametrize("question, first, not_first", [
+    ("Who is the father-in-law of Ermengarde of Hesbaye?", {"wife", "husba", "spous", "marri"}, {"fathe"}),
+    ("Who is Sibyl Hathaway's child-in-law?", {"child", "daugh"}, set()),
+    ("Who is the paternal grandfather of Dui Finn?", {"fathe"}, {"mothe"}),
+    ("Who is the maternal grandmother of Dui Finn?", {"mothe"}, {"fathe"}),
+    ("Who is the grandson of Dui Finn?", {"child", "daugh"}, {"fathe"}),
+    ("Who is the uncle of Dui Finn?", {"fathe", "mothe"}, set()),
+    ("Who is the stepmother of Dui Finn?", {"fathe", "wife", "husba"}, set()),
+    ("Which country is Lucius Antonius (grandson of Mark Antony)'s father from?", {"fathe"}, {"child", "daugh"}),
+])
+def test_the_first_step_of_a_kin_the_pages_never_write(question, first, not_first):
+    from assistant.retrieve.entity import _first_steps, _relation_stems, _without
+
+    names = ["Lucius Antonius (grandson of Mark Antony)"]
+    relation = _first_steps(_without(question, names), _relation_stems(question, names))
+    assert first <= relation and not (not_first & relation), relation
+
+
+def test_the_words_before_a_name_reach_past_common_nouns_within_the_clause():
+    from assistant.retrieve.entity import _start_of_words_before
+
+    text = "She was queen of the Franks, as the wife of the Carolingian emperor Louis the Pious."
+    at = {w: text.index(w) for w in ("queen", "Franks", "wife", "Carolingian", "emperor", "Louis the Pious")}
+    spans = [(i, at[w], at[w] + len(w), kind) for i, (w, kind) in
+             enumerate(zip(at, ["NOUN", "NORP", "NOUN", "NORP", "NOUN", "PERSON"]))]
+    def words_before(spans, i):
+        return text[_start_of_words_before(text, spans, i): spans[i][1]].strip()
+
+    assert words_before(spans, 5) == "as the wife of the Carolingian emperor"  # not past the comma
+    assert words_before(spans, 1) == "She was queen of the"  # no name before it: from the start
+    assert words_before(spans, 3) == "as the wife of the"
+    in_one_clause = [(0, 0, 3, "PERSON"), (1, 8, 13, "NOUN"), (2, 18, 29, "PERSON"), (3, 37, 43, "NOUN")]
+    text = "She was queen and Bertha Wolf or her sister"
+    assert words_before(in_one_clause, 3) == "Bertha Wolf or her"  # back to the name before, not past it
