@@ -97,6 +97,7 @@ _IN_LAW = re.compile(r"\b(father|mother|parent|son|daughter|child|brother|sister
 _GRAND = re.compile(r"\b(?:(paternal|maternal)\s+)?(grand|great-grand)(father|mother|parent|son|daughter|child)s?\b", re.I)
 _PARENTS_SIBLING = re.compile(r"\b(?:(paternal|maternal)\s+)?(uncle|aunt)s?\b", re.I)
 _STEP = re.compile(r"\bstep(father|mother|parent)s?\b", re.I)
+_CHILD_OF = re.compile(r"\b(?:sons?|daughters?|child|children)\s+of\b", re.I)
 
 
 def _first_steps(query: str, relation: set[str]) -> set[str]:
@@ -141,10 +142,11 @@ def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
 
 
 def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
-              full_names: bool) -> tuple[dict[int, dict[int, list[str]]], set[tuple[int, int]]]:
-    """(chunk id -> {class row: the words around each of its mentions there}, the (chunk
-    id, class row) of names cut from a longer one there). The words: from the start of
-    the mention before it to the end of the one after, within the sentence. "film
+              full_names: bool) -> tuple[dict[int, dict[int, list[tuple[str, str]]]], set[tuple[int, int]]]:
+    """(chunk id -> {class row: (the words before, the mention and the words after) for each
+    of its mentions there}, the (chunk id, class row) of names cut from a longer one
+    there). The words: from the start of the mention before it (`_start_of_words_before`)
+    to the end of the one after, within the sentence. "film
     directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann" gives Mandoki
     "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann no
     "directed". With `full_names`, a page's name the sentence writes in full where the
@@ -166,15 +168,26 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
             spans = sorted(kept + [(r, a, b, "FULL") for r, a, b in written], key=lambda sp: sp[1])
         outside |= {(first.chunk_id, sp[0]) for sp in spans}
         names = out.setdefault(first.chunk_id, {})
+        text, starts = first.sentence_text, []
         for i, (row, start, end, kind) in enumerate(spans):
+            starts.append(_start_of_words_before(text, spans, i))
+            # "a son of A and B": B shares the words before A.
+            if i > 0 and text[spans[i - 1][2]: start].strip() == "and" and spans[i - 1][3] not in MODIFIER_KINDS:
+                starts[i] = min(starts[i], starts[i - 1])
             # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
             # worked closely with his father" is Edsel, not the son named just before.
             if row is None or kind == "COREF":
                 continue
-            lo = _start_of_words_before(first.sentence_text, spans, i)
-            hi = spans[i + 1][2] if i + 1 < len(spans) else len(first.sentence_text)
-            names.setdefault(row, []).append(first.sentence_text[max(0, lo): hi])
+            hi = spans[i + 1][2] if i + 1 < len(spans) else len(text)
+            names.setdefault(row, []).append((text[starts[i]: start], text[start: hi]))
     return out, inside - outside
+
+
+def _words_said(before: str, rest: str) -> set[str]:
+    """The stems of the words around a mention, with the parent a "son of" or "daughter
+    of" before it makes it: pages write a parent as the child's, never as "father"."""
+    words = _stems(before) | _stems(rest)
+    return words | PARENT if _CHILD_OF.search(before) else words
 
 
 def _start_of_words_before(text: str, spans: list[tuple], i: int) -> int:
@@ -521,7 +534,7 @@ class HopRetriever:
                 said = said_of.get(row, ())
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
-                related = any(relation & _stems(t) for t in said)
+                related = any(relation & _words_said(*t) for t in said)
                 pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else [])
                 for c2 in pages + graph.titles_naming(row, asked):
                     # A bridge leads to another document: within the one it is named in,
