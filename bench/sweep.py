@@ -8,7 +8,9 @@ per setting, on the dev sets only (tune here, never on a held-out question).
 A setting is a retriever name, optionally with `@argument=value;...`: keyword arguments
 of the retriever's constructor (`retrieve.make(name, resources, **settings)`). The index must have been built by
 `assistant eval` / `bench/run.py`; pass `-` for a format without a corpus file, and
-`--files` for a folder-mode index (`--as-files`): it adds answer coverage (C@k).
+`--files` for a folder-mode index (`--as-files`): it adds answer coverage (C@k), over the
+question's own chunks among the first 50 hits as `assistant eval` counts them, or among
+the first N with `--depth=N`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from assistant.eval.runner import passage_id_of
 KS = (2, 5, 10)
 
 
-def measure(engine: Engine, name: str, settings: dict, ds, groups, as_files: bool) -> tuple[dict[str, float], float]:
+def measure(engine: Engine, name: str, settings: dict, ds, groups, as_files: bool,
+            depth: int = 50) -> tuple[dict[str, float], float]:
     retriever = make(name, engine.resources, **settings)
     store = engine.index.store
     pid_of = passage_id_of(ds, as_files)
@@ -43,7 +46,7 @@ def measure(engine: Engine, name: str, settings: dict, ds, groups, as_files: boo
         hits = retriever.search(q.question, 50 if as_files else 30)
         latencies.append(time.perf_counter() - t)
         rows = store.chunks([h.chunk_id for h in hits])
-        found = [(pid_of(rows[h.chunk_id].path), rows[h.chunk_id].text) for h in hits if h.chunk_id in rows]
+        found = [(pid_of(rows[h.chunk_id].path), rows[h.chunk_id].text) for h in hits[:depth] if h.chunk_id in rows]
         ranked = list(dict.fromkeys(pid for pid, _ in found))
         own = [text for pid, text in found if pid in q.gold_pids]
         for k in KS:
@@ -58,7 +61,8 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     as_files = "--files" in argv
-    fmt, questions, corpus, index_dir, *settings = [a for a in argv if a != "--files"]
+    depth = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--depth=")), 50)
+    fmt, questions, corpus, index_dir, *settings = [a for a in argv if a != "--files" and not a.startswith("--depth=")]
     ds = load_dataset(fmt, Path(questions), Path(corpus) if corpus != "-" else None, None)
     groups = gold_groups(ds)
     for setting in settings:
@@ -68,7 +72,7 @@ def main(argv: list[str]) -> int:
         for pair in filter(None, options.split(";")):
             key, value = pair.split("=")
             arguments[key] = int(value) if value.isdigit() else float(value)
-        scores, p50 = measure(engine, name, arguments, ds, groups, as_files)
+        scores, p50 = measure(engine, name, arguments, ds, groups, as_files, depth)
         print(f"{setting:50s} " + " ".join(f"{k} {v:5.1f}" for k, v in scores.items()) + f"  p50 {p50:.1f} ms", flush=True)
         engine.close()
     return 0
