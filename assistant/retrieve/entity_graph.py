@@ -40,8 +40,9 @@ MAX_PART_DF = 10
 MAX_TITLES_NAMING = 50
 # A class with more titles named after aspects of it than this is too broad to lead to them.
 MAX_ASPECTS = 6
-# "History of Maryland", "Alcohol laws of Indiana": a common noun phrase, then the name.
-_ASPECT_OF = re.compile(r"^((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
+# "History of Maryland", "Alcohol laws of Indiana", "The climate of New Delhi" (an opening
+# subject, with its article): a common noun phrase, then the name.
+_ASPECT_OF = re.compile(r"^(?:[Tt]he )?((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
 # "Kansas's congressional districts", "2016-17 Chelsea F.C. season": the name, then common words.
 _NAME_THEN_COMMON = re.compile(r"^(?:[\d\u2013-]+ )?([A-Z][^a-z]*?(?:[A-Za-z.]+ )*?[A-Za-z.]+?)(?:'s?)? ((?:[a-z]+ ?){1,3})$")
 _WORD_SPANS = re.compile(r"\S+")

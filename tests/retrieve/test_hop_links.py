@@ -269,6 +269,8 @@ ASPECTS = {
                           "charter followed in 1851.",
     "lind.md": "# Ora Lind\n\nOra Lind (1901 - 1970) was a sea captain. She was born in Velmora.",
     "velmora-ships.md": "# Velmora's harbour records\n\nIn 1900 the port logged 212 ships and 40 whalers.",
+    # No heading: the opening subject, an aspect written with an article, is its home.
+    "weather.txt": "The climate of Velmora is a mild sea climate, with fog in spring and gales in late autumn.",
     "museum.md": "# Museum notes\n\nThe museum keeps the history of the coast and the history of its ships.",
 }
 
@@ -297,6 +299,8 @@ def test_a_bridge_reaches_the_page_titled_with_more_than_its_name(aspects_engine
     ("When was the first house built in the town where Ora Lind was born?", "velmora-history.md"),
     # "Velmora's harbour records": the name, then common words.
     ("How many ships did the harbour log in 1900 in the town where Ora Lind was born?", "velmora-ships.md"),
+    # "The climate of Velmora": an opening subject, with its article.
+    ("When do the gales come to the town where Ora Lind was born?", "weather.txt"),
 ])
 def test_a_bridge_reaches_a_page_on_an_aspect_of_it(aspects_engine, name, question, aspect):
     found = _by_file(aspects_engine, aspects_engine.retriever(name).search(question, 4))
@@ -311,6 +315,7 @@ def test_aspect_titles():
 
     assert _ASPECT_OF.match("History of Maryland").groups() == ("History ", "Maryland")
     assert _ASPECT_OF.match("Alcohol laws of Indiana").groups() == ("Alcohol laws ", "Indiana")
+    assert _ASPECT_OF.match("The climate of New Delhi").groups() == ("climate ", "New Delhi")
     assert _NAME_THEN_COMMON.match("Kansas's congressional districts").group(1) == "Kansas"
     assert _NAME_THEN_COMMON.match("2016\u201317 Chelsea F.C. season").group(1) == "Chelsea F.C."
     assert _NAME_THEN_COMMON.match("Stockholm Arlanda Airport") is None
