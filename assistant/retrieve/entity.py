@@ -94,7 +94,7 @@ SPOUSE = {"husba", "wife", "spous", "marri"}
 PARENT = {"fathe", "mothe", "paren"}
 CHILD = {"child", "daugh"}
 _IN_LAW = re.compile(r"\b(father|mother|parent|son|daughter|child|brother|sister|sibling)s?-in-laws?\b", re.I)
-_GRAND = re.compile(r"\b(?:(paternal|maternal)\s+)?(grand|great-grand)(father|mother|parent|son|daughter|child)s?\b", re.I)
+_GRAND = re.compile(r"\b(?:(paternal|maternal)\s+)?(?:great-)?grand(father|mother|parent|son|daughter|child)s?\b", re.I)
 _PARENTS_SIBLING = re.compile(r"\b(?:(paternal|maternal)\s+)?(uncle|aunt)s?\b", re.I)
 _STEP = re.compile(r"\bstep(father|mother|parent)s?\b", re.I)
 _CHILD_OF = re.compile(r"\b(?:sons?|daughters?|child|children)\s+of\b", re.I)
@@ -108,17 +108,24 @@ def _first_steps(query: str, relation: set[str]) -> set[str]:
     out = set(relation)
     if m := _IN_LAW.search(query):
         out -= {"fathe", "mothe", "paren", "broth", "siste", "sibli", "daugh", "child"}
-        out |= CHILD if m.group(1).lower() in ("son", "daughter", "child") else SPOUSE
+        out |= CHILD if _is_child(m.group(1)) else SPOUSE
     for m in _GRAND.finditer(query):
-        side = (m.group(1) or "").lower()
-        out |= {"fathe"} if side == "paternal" else {"mothe"} if side == "maternal" else \
-            CHILD if m.group(3).lower() in ("son", "daughter", "child") else PARENT
+        out |= _parent_on(m.group(1)) if not _is_child(m.group(2)) else CHILD
     for m in _PARENTS_SIBLING.finditer(query):
-        side = (m.group(1) or "").lower()
-        out |= {"fathe"} if side == "paternal" else {"mothe"} if side == "maternal" else PARENT
+        out |= _parent_on(m.group(1))
     if _STEP.search(query):
         out |= PARENT | SPOUSE
     return out
+
+
+def _is_child(kin: str) -> bool:
+    return kin.lower() in ("son", "daughter", "child")
+
+
+def _parent_on(side: str | None) -> set[str]:
+    """The parent a kin is reached through: the father on the paternal side, the mother
+    on the maternal, either where the question does not say."""
+    return {"paternal": {"fathe"}, "maternal": {"mothe"}}.get((side or "").lower(), PARENT)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -152,7 +159,7 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
     "directed". With `full_names`, a page's name the sentence writes in full where the
     tagger cut it ("Berengaria" and "Barcelona" for "Berengaria of Barcelona") is a
     mention of its own, and the parts are left out where nothing else names them there."""
-    out: dict[int, dict[int, list[str]]] = {}
+    out: dict[int, dict[int, list[tuple[str, str]]]] = {}
     inside, outside = set(), set()
     for _, group in groupby(store.mentions_in(chunk_ids), key=lambda m: m.sentence_id):
         group = list(group)
