@@ -774,3 +774,24 @@ def test_the_words_said_of_a_name_make_it_a_parent_after_son_of():
     assert PARENT <= _words_said("He was the eldest son of ", "Comgall Dunn")
     assert PARENT <= _words_said("a daughter of Archduke Leo of Austria and ", "Infanta Blanca")
     assert not PARENT & _words_said("He fought beside ", "Gabran Oak, a son of Dunn")  # after it: not its parent
+
+
+PERSON_OR_PLACE = {
+    # A city question: the town the airport names is the bridge it needs; the builder's
+    # note reads closer to the question's words.
+    "airport.txt": "Marrow Field is an airport three miles east of Dunhollow. It was built by Edwin Tarr in 1931.",
+    "dunhollow.txt": "Dunhollow is a market town of the plains, on the Sable River.",
+    "tarr.txt": "Edwin Tarr (1890 - 1960) was an engineer. The population of the city he planned grew to "
+                "30,000 people.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_question_about_a_city_bridges_to_a_place_before_a_person(tmp_path, embedder, splitter, name):
+    """"the city where ... is located" asks for a place: the person the page names is a
+    bridge too, but it gains less."""
+    question = "What is the population of the city where Marrow Field is located?"
+    found = _asked(tmp_path, PERSON_OR_PLACE, embedder, splitter, name, question, 3)
+    assert found["tarr.txt"]["bridges"] == ["Edwin Tarr"] and found["dunhollow.txt"]["bridges"] == ["Dunhollow"]
+    assert found["tarr.txt"]["bonus"] < found["dunhollow.txt"]["bonus"], str(found)
+    assert list(found)[:2] == ["airport.txt", "dunhollow.txt"], str(found)
