@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..retrieve.base import Hit
-from ..retrieve.baseline import stop_words
+from ..retrieve.baseline import content_stems
 from ..store.db import ChunkRow, SentenceRow, Store
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -71,7 +71,7 @@ def passages(store: Store, question: str, hits: list[Hit]) -> list[Passage]:
 
 def question_stems(question: str) -> set[str]:
     """The question's content words cut to five letters ("founded" meets "founder")."""
-    return {w[:5] for w in (m.lower() for m in _WORD.findall(question)) if w not in stop_words() and len(w) > 1}
+    return content_stems(question, min_length=2, numbers=True)
 
 
 def entity_names(evidence: dict) -> list[str]:

@@ -20,6 +20,17 @@ def stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def content_stems(text: str, min_length: int = 4, numbers: bool = False) -> set[str]:
+    """Content words cut to five letters, so that "director" meets "directed" and
+    "founded" meets "founder": no stop words, none shorter than `min_length`, and numbers
+    ("1921") only with `numbers`."""
+    words = (_WORD if numbers else _LETTERS).findall(text)
+    return {w[:5] for w in (m.lower() for m in words) if len(w) >= min_length and w not in stop_words()}
+
+
 def chunk_cosines(res: Resources, query: str, chunk_ids: list[int]) -> dict[int, float]:
     """Cosine similarity of the question to each chunk, from the chunk vectors held in
     memory (candidates found otherwise, through the entity layer or in a scope, need not

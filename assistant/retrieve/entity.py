@@ -16,8 +16,8 @@ import scipy.sparse as sp
 from ..nlp.normalize import entity_key
 from .base import Hit, Resources, register
 from .baseline import BM25Retriever, DenseRetriever, chunk_cosines
+from .baseline import content_stems as _stems
 from .entity_graph import EntityGraph, QueryEntity, entity_graph, query_extractor
-from .entity_graph import word_stems as _stems
 from .voting import RULES, aligned_allocation
 
 # The question's relation words that name a person's role or kin ("the director of",

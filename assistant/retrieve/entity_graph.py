@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from ..nlp.extract import ENTITY_LABELS, TIME_LABELS, is_named_kind
 from ..nlp.normalize import entity_key
 from .base import Resources
-from .baseline import stop_words
+from .baseline import content_stems
 
 # How much a mention ties its chunk to the entity: the passage *about* the entity
 # (its title, or the subject of its opening sentence) most, a named entity more than a common noun.
@@ -176,11 +176,6 @@ class QueryEntity:
     # Written as a name in the question (a proper noun, a named entity, a capitalised word
     # past the first): "Gaby: A True Story", not "place of birth" or "die".
     named: bool = True
-
-
-def word_stems(text: str) -> set[str]:
-    """Content words cut to five letters: "director" and "directed" meet, "the" does not."""
-    return {w[:5] for w in (m.lower() for m in _LETTERS.findall(text)) if len(w) >= 4 and w not in stop_words()}
 
 
 def _lower_words(text: str) -> set[str]:
@@ -389,7 +384,7 @@ class EntityGraph:
 
     def titles_naming(self, row: int, asked: set[str]) -> list[int]:
         """The chunks of the titles that write class `row`'s name with other words, one of
-        which the question asks about (`asked`: the question's words, by `word_stems`):
+        which the question asks about (`asked`: the question's words, by `content_stems`):
         "Diocese of Fredericton", "South Korea at the Olympics", "2016-17 Chelsea F.C.
         season" for a question on the diocese, the Olympics, the last season."""
         if self._titles_by_part is None:
@@ -410,7 +405,7 @@ class EntityGraph:
         out = []
         for title in self._titles_by_part.get(key, ())[:MAX_TITLES_NAMING]:
             rest = f" {self.key_of_row[title]} ".replace(f" {key} ", " ", 1)
-            if title != row and word_stems(rest) & asked:
+            if title != row and content_stems(rest) & asked:
                 out += self.title_chunks[title]
         return sorted(set(out))
 
