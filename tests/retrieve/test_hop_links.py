@@ -63,6 +63,17 @@ def _asked(tmp_path, files: dict[str, str], embedder, splitter, retriever: str, 
         return _by_file(e, e.retriever(retriever).search(question, k))
 
 
+def _ranks_before(found: dict[str, dict], right: str, wrong: str, first: str | None = None):
+    """The bridge the question asks for gains more than another bridge of the same page
+    and ranks before it: second, just after `first` (the linked page), where given."""
+    assert found[right]["bonus"] > found[wrong]["bonus"], str(found)
+    order = list(found)
+    if first:
+        assert order[:2] == [first, right], str(found)
+    else:
+        assert order.index(right) < order.index(wrong), str(found)
+
+
 def _graph_of(names: list[str], kinds: list[str], title_chunks: dict[int, list[int]]):
     """An entity graph of only these classes (a class of kind NOUN keyed as a common noun)
     and homes, with the lookups `_finish` derives from them: enough for the rules that read
@@ -617,15 +628,30 @@ PLACE_OR_PERSON = {
 }
 
 
+PERSON_OR_PLACE = {
+    # A city question: the town the airport names is the bridge it needs; the builder's
+    # note reads closer to the question's words.
+    "airport.txt": "Marrow Field is an airport three miles east of Dunhollow. It was built by Edwin Tarr in 1931.",
+    "dunhollow.txt": "Dunhollow is a market town of the plains, on the Sable River.",
+    "tarr.txt": "Edwin Tarr (1890 - 1960) was an engineer. The population of the city he planned grew to "
+                "30,000 people.",
+}
+
+
 @pytest.mark.parametrize("name", ["hop", "auto"])
-def test_a_question_about_a_person_s_role_bridges_to_a_person_before_a_place(tmp_path, embedder, splitter, name):
-    """"the director of" asks for a person: the town the film names beside him is a bridge
-    too, but it gains less."""
-    question = "Where was the director of film Harbour Lights born?"
-    found = _asked(tmp_path, PLACE_OR_PERSON, embedder, splitter, name, question, 3)
-    assert found["kessington.txt"]["bridges"] == ["Kessington"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
-    assert found["kessington.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
-    assert list(found)[:2] == ["film.txt", "brenner.txt"], found
+@pytest.mark.parametrize("files, question, first, right, wrong", [
+    # "the director of" asks for a person: the town named beside him gains less.
+    (PLACE_OR_PERSON, "Where was the director of film Harbour Lights born?", "film.txt", "brenner.txt",
+     "kessington.txt"),
+    # "the city where ... is located" asks for a place: the person named there gains less.
+    (PERSON_OR_PLACE, "What is the population of the city where Marrow Field is located?", "airport.txt",
+     "dunhollow.txt", "tarr.txt"),
+])
+def test_a_bridge_of_the_kind_the_question_asks_for_comes_before_the_other_kind(
+        tmp_path, embedder, splitter, name, files, question, first, right, wrong):
+    found = _asked(tmp_path, files, embedder, splitter, name, question, 3)
+    assert "bridges" in found[right] and "bridges" in found[wrong], str(found)  # both are bridges
+    _ranks_before(found, right, wrong, first)
 
 
 @pytest.mark.parametrize("question, unwanted", [
@@ -705,8 +731,7 @@ def test_an_in_law_is_reached_through_the_spouse_named_past_a_title(tmp_path, em
     of the Frankish emperor", is the bridge beside the relation, not the brother."""
     question = "Who is the father-in-law of Ermelinda of Vassberg?"
     found = _asked(tmp_path, IN_LAWS, embedder, splitter, name, question, 3)
-    assert found["lothar.txt"]["bonus"] > found["ingram.txt"]["bonus"], str(found)
-    assert list(found)[:2] == ["ermelinda.txt", "lothar.txt"], str(found)
+    _ranks_before(found, "lothar.txt", "ingram.txt", "ermelinda.txt")
 
 
 @pytest.mark.parametrize("question, first, not_first", [
@@ -763,9 +788,8 @@ PARENTS = {
 ])
 def test_a_parent_is_the_name_a_son_of_is_said_of(tmp_path, embedder, splitter, name, question, parent):
     found = _asked(tmp_path, PARENTS, embedder, splitter, name, question, 4)
-    assert found[parent]["bonus"] > found["gabran.txt"]["bonus"], str(found)
     # Both parents are named so, and either may come second; the other king comes after.
-    assert list(found).index(parent) < list(found).index("gabran.txt"), str(found)
+    _ranks_before(found, parent, "gabran.txt")
 
 
 def test_the_words_said_of_a_name_make_it_a_parent_after_son_of():
@@ -774,24 +798,3 @@ def test_the_words_said_of_a_name_make_it_a_parent_after_son_of():
     assert PARENT <= _words_said("He was the eldest son of ", "Comgall Dunn")
     assert PARENT <= _words_said("a daughter of Archduke Leo of Austria and ", "Infanta Blanca")
     assert not PARENT & _words_said("He fought beside ", "Gabran Oak, a son of Dunn")  # after it: not its parent
-
-
-PERSON_OR_PLACE = {
-    # A city question: the town the airport names is the bridge it needs; the builder's
-    # note reads closer to the question's words.
-    "airport.txt": "Marrow Field is an airport three miles east of Dunhollow. It was built by Edwin Tarr in 1931.",
-    "dunhollow.txt": "Dunhollow is a market town of the plains, on the Sable River.",
-    "tarr.txt": "Edwin Tarr (1890 - 1960) was an engineer. The population of the city he planned grew to "
-                "30,000 people.",
-}
-
-
-@pytest.mark.parametrize("name", ["hop", "auto"])
-def test_a_question_about_a_city_bridges_to_a_place_before_a_person(tmp_path, embedder, splitter, name):
-    """"the city where ... is located" asks for a place: the person the page names is a
-    bridge too, but it gains less."""
-    question = "What is the population of the city where Marrow Field is located?"
-    found = _asked(tmp_path, PERSON_OR_PLACE, embedder, splitter, name, question, 3)
-    assert found["tarr.txt"]["bridges"] == ["Edwin Tarr"] and found["dunhollow.txt"]["bridges"] == ["Dunhollow"]
-    assert found["tarr.txt"]["bonus"] < found["dunhollow.txt"]["bonus"], str(found)
-    assert list(found)[:2] == ["airport.txt", "dunhollow.txt"], str(found)
