@@ -186,7 +186,10 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
             if row is None or kind == "COREF":
                 continue
             hi = spans[i + 1][2] if i + 1 < len(spans) else len(text)
-            names.setdefault(row, []).append((text[starts[i]: start], text[start: hi]))
+            before = text[starts[i]: start]
+            if _of_the_name_before(text, spans, i, starts[i]):
+                before = _CHILD_OF.sub(" ", before)
+            names.setdefault(row, []).append((before, text[start: hi]))
     return out, inside - outside
 
 
@@ -195,6 +198,23 @@ def _words_said(before: str, rest: str) -> set[str]:
     of" before it makes it: pages write a parent as the child's, never as "father"."""
     words = _stems(before) | _stems(rest)
     return words | PARENT if _CHILD_OF.search(before) else words
+
+
+# A comma and at most an article and a word between a name and the "daughter of" after it.
+_APPOSITION = re.compile(r"\s*,\s*(?:(?:the|a|an)\s+)?(?:\w+\s+)?")
+
+
+def _of_the_name_before(text: str, spans: list[tuple], i: int, begin: int) -> bool:
+    """Whether a "daughter of" in the words before mention `i` is said of a name set off
+    just before it, other than the one the sentence opens with: in "he married Charlotte
+    Grimstead, daughter of Joseph Valentine Grimstead" Joseph is the wife's father, in "Dui
+    Finn, son of Sétna Innarraid, was ..." the subject's."""
+    cue = _CHILD_OF.search(text, begin, spans[i][1])
+    if cue is None:
+        return False
+    named = [sp for sp in spans[:i] if sp[3] not in MODIFIER_KINDS and sp[2] <= cue.start()]
+    return bool(named) and text[: named[-1][1]].strip() != "" \
+        and _APPOSITION.fullmatch(text, named[-1][2], cue.start()) is not None
 
 
 def _start_of_words_before(text: str, spans: list[tuple], i: int) -> int:
@@ -511,7 +531,23 @@ class HopRetriever:
             # lead on ("the mother of the director of ..."): the others fan out too widely.
             frontier = {c for c, related in followed.items() if related}
             bonus *= self.decay
+        self._names_written(graph, reached)
         return reached
+
+    def _names_written(self, graph: EntityGraph, reached: dict[int, dict]) -> None:
+        """Mark the bridged pages that write a linked name in full where the tagger cut it
+        at its comma ("She married Thomas Lyon-Bowes, Lord Glamis, only son of ..." names
+        two classes, neither the linked one): such a page names the question's entity
+        again. Names without a comma are tagged whole, and the class check has them."""
+        linked = {n for ev in reached.values() for n in ev.get("linked", ()) if "," in n}
+        cols = [c for c, ev in reached.items() if ev.get("bridges") and not ev.get("names_linked")]
+        if not linked or not cols:
+            return
+        texts = self.res.store.chunks([int(graph.chunk_ids[c]) for c in cols])
+        for c in cols:
+            row = texts.get(int(graph.chunk_ids[c]))
+            if row is not None and any(n in row.text for n in linked):
+                reached[c]["names_linked"] = True
 
     def _hop(self, graph: EntityGraph, frontier: set[int], reached: dict[int, dict], seen_rows: set[int],
              words: tuple[set[str], set[str]], bonus: float, depth: int) -> dict[int, bool]:

@@ -27,6 +27,9 @@ KIND_WEIGHT = {"TITLE": 3.0, "ABOUT": 3.0, "COREF": 1.0, "NOUN": 0.5}
 # sentence is about it.
 HOME_KINDS = ("TITLE", "ABOUT")
 MAX_NGRAM = 8
+# A page's name read in running text can be longer than a question's names ("Thomas
+# Lyon-Bowes, 11th Earl of Strathmore and Kinghorne" is nine words).
+MAX_TITLE_WORDS = 12
 # A name written plainly ("Richard Wright") stands for at most this many titled classes
 # that add a disambiguation to it ("Richard Wright (author)"); more, and it is too common.
 MAX_VARIANTS = 4
@@ -321,7 +324,7 @@ class EntityGraph:
         longest: dict[str, int] = {}
         for row in self.title_chunks:
             words = self.key_of_row[row].split()
-            if len(words) >= 2 and len(words) <= MAX_NGRAM:
+            if 2 <= len(words) <= MAX_TITLE_WORDS:
                 keys[self.key_of_row[row]] = row
                 longest[words[0]] = max(longest.get(words[0], 0), len(words))
         return keys, longest

@@ -798,3 +798,57 @@ def test_the_words_said_of_a_name_make_it_a_parent_after_son_of():
     assert PARENT <= _words_said("He was the eldest son of ", "Comgall Dunn")
     assert PARENT <= _words_said("a daughter of Archduke Leo of Austria and ", "Infanta Blanca")
     assert not PARENT & _words_said("He fought beside ", "Gabran Oak, a son of Dunn")  # after it: not its parent
+
+
+LORD_BRENT = {
+    # The father is named in full, nine words long, past the tagger's cut at the comma. The
+    # wife's note names the lord in full again, and his mother, who has no note of her own.
+    # The wife's father is "daughter of" her, not of the lord.
+    "brent.md": "# Tomas Hale, Lord Brent\n\nTomas Hale, Lord Brent (1801 - 1834) was an heir to the Earldom "
+                "of Brent. He was the only son of Tomas Hale, 11th Earl of Brent and East Kinross and Mary Ann "
+                "Carver. In 1820 he married Charlotte Grim, daughter of Joseph Grim, of Ewood Park.",
+    "earl.md": "# Tomas Hale, 11th Earl of Brent and East Kinross\n\nTomas Hale, 11th Earl of Brent and East Kinross "
+               "(1773 - 1846) was a nobleman and peer.",
+    "charlotte.md": "# Charlotte Hale, Lady Brent\n\nCharlotte Hale, Lady Brent (1797 - 1881) was born in the "
+                    "country. She married Tomas Hale, Lord Brent, only son of Tomas Hale, 11th Earl of Brent "
+                    "and East Kinross and Mary Ann Carver, in 1820, and lived with his father in Scotland.",
+    "grim.md": "# Joseph Grim\n\nJoseph Grim was a country landowner of Ewood Park in England and the father "
+               "of two daughters.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_the_father_named_in_full_comes_before_the_wife_and_her_father(tmp_path, embedder, splitter, name):
+    """The father's nine-word name is read in full and is the bridge beside "son of"; the
+    wife's note, which writes the lord's name again, and her father, whose "daughter of"
+    is said of her, come after it."""
+    question = "Which country is Tomas Hale, Lord Brent's father from?"
+    found = _asked(tmp_path, LORD_BRENT, embedder, splitter, name, question, 4)
+    assert "Tomas Hale, 11th Earl of Brent and East Kinross" in found["earl.md"].get("bridges", []), found
+    assert found["charlotte.md"]["bonus"] < found["earl.md"]["bonus"], found
+    assert found["grim.md"]["bonus"] < found["earl.md"]["bonus"], found
+    assert list(found)[:2] == ["brent.md", "earl.md"], found
+
+
+def test_a_daughter_of_set_off_after_another_name_is_said_of_that_name():
+    from assistant.retrieve.entity import _of_the_name_before
+
+    def said_of_the_name_before(text, names, of):
+        spans = [(i, text.index(n), text.index(n) + len(n), "PERSON") for i, n in enumerate(names)]
+        return _of_the_name_before(text, spans, names.index(of), 0)
+
+    married = "On 21 December 1820, he married Charlotte Grim, daughter of Joseph Grim, of Ewood Park."
+    assert said_of_the_name_before(married, ["Charlotte Grim", "Joseph Grim"], "Joseph Grim")
+    opening = "Dui Finn, son of Setna Innarraid, was a High King of Ireland."
+    assert not said_of_the_name_before(opening, ["Dui Finn", "Setna Innarraid"], "Setna Innarraid")
+    plain = "He was the only son of Tomas Hale and Mary Carver."
+    assert not said_of_the_name_before(plain, ["Tomas Hale", "Mary Carver"], "Tomas Hale")
+
+
+def test_a_long_page_name_is_read_in_full_in_a_text():
+    """A page's name is read in running text at more length than a question's names."""
+    graph = _graph_of(["Tomas Hale, 11th Earl of Brent and East Kinross", "Tomas Hale"], ["TITLE", "PERSON"],
+                      {0: [1]})
+    text = "He was the only son of Tomas Hale, 11th Earl of Brent and East Kinross and Mary Carver."
+    found = [(graph.names[row], text[start:end]) for row, start, end in graph.titles_written_in(text)]
+    assert found == [(graph.names[0], graph.names[0])]  # nine words; not "Tomas Hale" alone
