@@ -92,6 +92,7 @@ def _without(query: str, names: list[str]) -> str:
 # the father of X's mother, "the uncle" a brother of X's father or mother.
 SPOUSE = {"husba", "wife", "spous", "marri"}
 PARENT = {"fathe", "mothe", "paren"}
+FATHER, MOTHER = {"fathe", "paren"}, {"mothe", "paren"}
 CHILD = {"child", "daugh"}
 _IN_LAW = re.compile(r"\b(father|mother|parent|son|daughter|child|brother|sister|sibling)s?-in-laws?\b", re.I)
 _GRAND = re.compile(r"\b(?:(paternal|maternal)\s+)?(?:great-)?grand(father|mother|parent|son|daughter|child)s?\b", re.I)
@@ -149,17 +150,13 @@ def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
 
 
 def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
-              full_names: bool) -> tuple[dict[int, dict[int, list[tuple[str, str]]]], set[tuple[int, int]]]:
-    """(chunk id -> {class row: (the words before, the mention and the words after) for each
-    of its mentions there}, the (chunk id, class row) of names cut from a longer one
-    there). The words: from the start of the mention before it (`_start_of_words_before`)
-    to the end of the one after, within the sentence. "film
-    directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann" gives Mandoki
-    "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann no
-    "directed". With `full_names`, a page's name the sentence writes in full where the
-    tagger cut it ("Berengaria" and "Barcelona" for "Berengaria of Barcelona") is a
-    mention of its own, and the parts are left out where nothing else names them there."""
-    out: dict[int, dict[int, list[tuple[str, str]]]] = {}
+              full_names: bool) -> tuple[dict[int, dict[int, list[set[str]]]], set[tuple[int, int]]]:
+    """(chunk id -> {class row: the words said of it (`_said_in`) at each of its mentions
+    there}, the (chunk id, class row) of names cut from a longer one there). With
+    `full_names`, a page's name the sentence writes in full where the tagger cut it
+    ("Berengaria" and "Barcelona" for "Berengaria of Barcelona") is a mention of its own,
+    and the parts are left out where nothing else names them there."""
+    out: dict[int, dict[int, list[set[str]]]] = {}
     inside, outside = set(), set()
     for _, group in groupby(store.mentions_in(chunk_ids), key=lambda m: m.sentence_id):
         group = list(group)
@@ -175,29 +172,53 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
             spans = sorted(kept + [(r, a, b, "FULL") for r, a, b in written], key=lambda sp: sp[1])
         outside |= {(first.chunk_id, sp[0]) for sp in spans}
         names = out.setdefault(first.chunk_id, {})
-        text, starts = first.sentence_text, []
-        for i, (row, start, end, kind) in enumerate(spans):
-            starts.append(_start_of_words_before(text, spans, i))
-            # "a son of A and B": B shares the words before A.
-            if i > 0 and text[spans[i - 1][2]: start].strip() == "and" and spans[i - 1][3] not in MODIFIER_KINDS:
-                starts[i] = min(starts[i], starts[i - 1])
-            # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
-            # worked closely with his father" is Edsel, not the son named just before.
-            if row is None or kind == "COREF":
-                continue
-            hi = spans[i + 1][2] if i + 1 < len(spans) else len(text)
-            before = text[starts[i]: start]
-            if _of_the_name_before(text, spans, i, starts[i]):
-                before = _CHILD_OF.sub(" ", before)
-            names.setdefault(row, []).append((before, text[start: hi]))
+        for row, words in _said_in(first.sentence_text, spans):
+            names.setdefault(row, []).append(words)
     return out, inside - outside
 
 
-def _words_said(before: str, rest: str) -> set[str]:
+def _said_in(text: str, spans: list[tuple]) -> list[tuple[int, set[str]]]:
+    """(class row, the stems of the words said of it) for each mention of a sentence: from
+    the start of the words before it (`_start_of_words_before`) to the end of the mention
+    after it. "film directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann"
+    gives Mandoki "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann
+    no "directed". A name after "son of" is said to be a parent (`_parents_said`)."""
+    out, starts = [], []
+    for i, (row, start, end, kind) in enumerate(spans):
+        starts.append(_start_of_words_before(text, spans, i))
+        # "a son of A and B": B shares the words before A.
+        if _second_of_pair(text, spans, i):
+            starts[i] = min(starts[i], starts[i - 1])
+        # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
+        # worked closely with his father" is Edsel, not the son named just before.
+        if row is None or kind == "COREF":
+            continue
+        hi = spans[i + 1][2] if i + 1 < len(spans) else len(text)
+        before = text[starts[i]: start]
+        if _of_the_name_before(text, spans, i, starts[i]):
+            before = _CHILD_OF.sub(" ", before)
+        out.append((row, _words_said(before, text[start: hi], _parents_said(text, spans, i))))
+    return out
+
+
+def _second_of_pair(text: str, spans: list[tuple], i: int) -> bool:
+    """Whether mention `i` is the B of "A and B" (A a name, not a common noun)."""
+    return i > 0 and text[spans[i - 1][2]: spans[i][1]].strip() == "and" and spans[i - 1][3] not in MODIFIER_KINDS
+
+
+def _parents_said(text: str, spans: list[tuple], i: int) -> set[str]:
+    """The parent a "son of" before mention `i` makes it: of "a son of A and B" A the
+    father and B the mother, as pages list them; either where it is named alone."""
+    if _second_of_pair(text, spans, i):
+        return MOTHER
+    return FATHER if i + 1 < len(spans) and _second_of_pair(text, spans, i + 1) else PARENT
+
+
+def _words_said(before: str, rest: str, parents: set[str] = PARENT) -> set[str]:
     """The stems of the words around a mention, with the parent a "son of" or "daughter
     of" before it makes it: pages write a parent as the child's, never as "father"."""
     words = _stems(before) | _stems(rest)
-    return words | PARENT if _CHILD_OF.search(before) else words
+    return words | parents if _CHILD_OF.search(before) else words
 
 
 # A comma and at most an article and a word between a name and the "daughter of" after it.
@@ -577,7 +598,7 @@ class HopRetriever:
                 said = said_of.get(row, ())
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
-                related = any(relation & _words_said(*t) for t in said)
+                related = any(relation & words for words in said)
                 pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else [])
                 for c2 in pages + graph.titles_naming(row, asked):
                     # A bridge leads to another document: within the one it is named in,

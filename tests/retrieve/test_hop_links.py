@@ -782,13 +782,15 @@ PARENTS = {
 
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
-@pytest.mark.parametrize("question, parent", [
-    ("When did Conan Marr's father die?", "comgall.txt"),
-    ("Who was the mother of Conan Marr?", "eithne.txt"),
+@pytest.mark.parametrize("question, parent, other_parent", [
+    ("When did Conan Marr's father die?", "comgall.txt", "eithne.txt"),
+    ("Who was the mother of Conan Marr?", "eithne.txt", "comgall.txt"),
 ])
-def test_a_parent_is_the_name_a_son_of_is_said_of(tmp_path, embedder, splitter, name, question, parent):
+def test_a_parent_is_the_name_a_son_of_is_said_of(tmp_path, embedder, splitter, name, question, parent,
+                                                  other_parent):
     found = _asked(tmp_path, PARENTS, embedder, splitter, name, question, 4)
-    # Both parents are named so, and either may come second; the other king comes after.
+    # "a son of A and B": A is the father, B the mother; the other king comes after both.
+    _ranks_before(found, parent, other_parent, "conan.txt")
     _ranks_before(found, parent, "gabran.txt")
 
 
@@ -798,6 +800,18 @@ def test_the_words_said_of_a_name_make_it_a_parent_after_son_of():
     assert PARENT <= _words_said("He was the eldest son of ", "Comgall Dunn")
     assert PARENT <= _words_said("a daughter of Archduke Leo of Austria and ", "Infanta Blanca")
     assert not PARENT & _words_said("He fought beside ", "Gabran Oak, a son of Dunn")  # after it: not its parent
+
+
+def test_of_a_son_of_a_and_b_a_is_the_father_and_b_the_mother():
+    from assistant.retrieve.entity import FATHER, MOTHER, PARENT, _said_in
+
+    text = "She was a daughter of Archduke Leo of Austria and Infanta Blanca of Spain, and of no one else."
+    names = ["Archduke Leo of Austria", "Infanta Blanca of Spain"]
+    spans = [(i, text.index(n), text.index(n) + len(n), "PERSON") for i, n in enumerate(names)]
+    said = dict(_said_in(text, spans))
+    assert PARENT & said[0] == FATHER and PARENT & said[1] == MOTHER, said
+    alone = "He was a son of Archduke Leo of Austria."
+    assert PARENT <= dict(_said_in(alone, [(0, 16, 39, "PERSON")]))[0]
 
 
 LORD_BRENT = {
