@@ -44,6 +44,13 @@ def _matched(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[st
     return out
 
 
+def _as_written(name: str | None) -> str:
+    """A name as written, for comparing a question's name with a title: case, quotes, a
+    possessive and spacing aside."""
+    name = re.sub(r"['\u2019]s$", "", (name or "").strip()).strip(" \"'\u201c\u201d")
+    return " ".join(name.casefold().split())
+
+
 def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> dict[int, tuple[str, float]]:
     """The matched classes that lead somewhere: specific named things. A common noun's
     class matched by a name the question writes ("the author of Brand") stands for the
@@ -524,6 +531,18 @@ class HopRetriever:
     def home(self, graph: EntityGraph, row: int) -> list[int]:
         return graph.home_chunks(row, self.rare_df)
 
+    def _homes_as_written(self, graph: EntityGraph, row: int, text: str) -> list[int]:
+        """The homes of a class the question links, kept to the documents titled exactly as
+        the question writes the name where some are and others are not: "The Outlaw
+        Express" is not the page "Outlaw Express", which shares its key."""
+        homes = self.home(graph, row)
+        if len({int(graph.doc_of_chunk[c]) for c in homes}) < 2:
+            return homes
+        rows = self.res.store.chunks([int(graph.chunk_ids[c]) for c in homes])
+        asked = _as_written(text)
+        exact = [c for c in homes if _as_written(getattr(rows.get(int(graph.chunk_ids[c])), "title", None)) == asked]
+        return exact or homes
+
     def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
         """chunk column -> how the question's entities reached it (bonus, linked, via)."""
         qents = graph.link(self.res, query, query_extractor(self.res))
@@ -534,7 +553,7 @@ class HopRetriever:
         specific = _bridgeable(graph, matched)
         reached: dict[int, dict] = {}
         for row, (text, sim) in specific.items():
-            for c in self.home(graph, row):
+            for c in self._homes_as_written(graph, row, text):
                 reached.setdefault(c, {"bonus": 0.0})
                 ev = reached[c]
                 ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)

@@ -866,3 +866,31 @@ def test_a_long_page_name_is_read_in_full_in_a_text():
     text = "He was the only son of Tomas Hale, 11th Earl of Brent and East Kinross and Mary Carver."
     found = [(graph.names[row], text[start:end]) for row, start, end in graph.titles_written_in(text)]
     assert found == [(graph.names[0], graph.names[0])]  # nine words; not "Tomas Hale" alone
+
+
+TITLES_WITH_AND_WITHOUT_THE = {
+    # Two films whose titles differ only by the article, which the class key leaves out;
+    # the other film's note reads closer to the question's words.
+    "the-express.md": "# The Harbour Express\n\nThe Harbour Express is a 1926 silent western film directed by "
+                      "Leo Marlowe.",
+    "express.md": "# Harbour Express\n\nHarbour Express is a 1938 western film directed by George Wagg, who "
+                  "was born in a town in the west; the director of the film was born in New York.",
+    "marlowe.md": "# Leo Marlowe\n\nLeo Marlowe (1888 - 1929) was an actor. He came from Santa Rosa, California.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_name_written_with_its_article_links_the_page_titled_so_only(tmp_path, embedder, splitter, name):
+    question = "Where was the director of film The Harbour Express born?"
+    found = _asked(tmp_path, TITLES_WITH_AND_WITHOUT_THE, embedder, splitter, name, question, 3)
+    assert found["the-express.md"].get("linked_entities"), found
+    assert not found.get("express.md", {}).get("linked_entities"), found
+    assert list(found)[:2] == ["the-express.md", "marlowe.md"], found
+
+
+def test_a_name_as_written():
+    from assistant.retrieve.entity import _as_written
+
+    assert _as_written("The Outlaw Express") == _as_written("the outlaw  express") != _as_written("Outlaw Express")
+    assert _as_written("Thomas Lyon-Bowes, Lord Glamis's") == _as_written("Thomas Lyon-Bowes, Lord Glamis")
+    assert _as_written(None) == ""
