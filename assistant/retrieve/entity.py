@@ -224,8 +224,21 @@ def _parents_said(text: str, spans: list[tuple], i: int) -> set[str]:
 def _words_said(before: str, rest: str, parents: set[str] = PARENT) -> set[str]:
     """The stems of the words around a mention, with the parent a "son of" or "daughter
     of" before it makes it: pages write a parent as the child's, never as "father"."""
-    words = _stems(before) | _stems(rest)
+    words = _stems(before) | _stems(rest) | {_MADE_BY + w for m in _BY.finditer(before) for w in _stems(m.group(1))}
     return words | parents if _CHILD_OF.search(before) else words
+
+
+# "a song by Nicki Minaj": the word before "by" names what the name after it made, kept as
+# a word of its own ("by:song"), which a question's type word asks for (`_type_words`).
+_BY = re.compile(r"\b(\w+)\s+by\b")
+_MADE_BY = "by:"
+
+
+def _type_words(named: list[QueryEntity]) -> tuple[set[str], set[str]]:
+    """(the stems of what the question says its names are, "film" in "the director of film
+    Battle in Seattle"; the same as made by the bridge, "a film by ...")."""
+    types = set().union(*(_stems(qe.type_word) for qe in named)) if named else set()
+    return types, {_MADE_BY + t for t in types}
 
 
 # A comma and at most an article and a word between a name and the "daughter of" after it.
@@ -559,7 +572,11 @@ class HopRetriever:
                 ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
                 # A common word's class is named as the question writes it ("Brand", not "brand").
                 ev.setdefault("linked", []).append(text if graph.kinds[row] == "NOUN" else graph.names[row])
-        relation = _relation_stems(query, [qe.text for qe in named])
+        # What the question says a name is ("film" in "the director of film Battle in
+        # Seattle") is no relation (a festival "Film" names is no director), but "a film
+        # by" the bridge is.
+        types, made_by = _type_words(named)
+        relation = (_relation_stems(query, [qe.text for qe in named]) - types) | made_by
         relation = _first_steps(_without(query, [qe.text for qe in named]), relation)
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.

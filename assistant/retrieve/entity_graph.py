@@ -179,6 +179,9 @@ class QueryEntity:
     # Written as a name in the question (a proper noun, a named entity, a capitalised word
     # past the first): "Gaby: A True Story", not "place of birth" or "die".
     named: bool = True
+    # The common noun the question writes just before the name, saying what it is ("film"
+    # in "the director of film Battle in Seattle").
+    type_word: str = ""
 
 
 def _lower_words(text: str) -> set[str]:
@@ -550,6 +553,10 @@ class EntityGraph:
             qe.matches = self.similar(res, span.text, top_k, min_similarity)
             if qe.matches:
                 spans.append((span.start, qe))
+        for start, qe in spans:
+            before = tokens[start - 1] if start > 0 else None
+            if before is not None and before.pos_ == "NOUN" and before.text.islower():
+                qe.type_word = before.text
         found = [qe for _, qe in sorted(spans, key=lambda x: x[0])]
         return found
 

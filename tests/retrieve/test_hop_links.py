@@ -894,3 +894,30 @@ def test_a_name_as_written():
     assert _as_written("The Outlaw Express") == _as_written("the outlaw  express") != _as_written("Outlaw Express")
     assert _as_written("Thomas Lyon-Bowes, Lord Glamis's") == _as_written("Thomas Lyon-Bowes, Lord Glamis")
     assert _as_written(None) == ""
+
+
+WHAT_A_NAME_IS = {
+    # The film's note names a festival with "Film" in its name, which reads closer to the
+    # question than the director does; the song's note names a singer and a rapper.
+    "lights.txt": "Harbour Lights is a 1990 drama film directed by Carla Moss. It premiered at the Portland "
+                  "International Film Festival in May.",
+    "moss.txt": "Carla Moss (born 1950) is a film director. She grew up in Ohio with her parents.",
+    "festival.txt": "The Portland International Film Festival is a film festival held each year in Portland, "
+                    "Oregon, the largest in the state.",
+    "song.txt": "Blue Harbour is a song by American singer Ana Lima and rapper Tom Reyes, released in 2017.",
+    "lima.txt": "Ana Lima (born 1980) is a singer. She grew up in Lisbon.",
+    "reyes.txt": "Tom Reyes is a rapper and a performer of songs, born in Miami, where he was raised.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+@pytest.mark.parametrize("question, first, right, wrong", [
+    ("Who is the father of the director of film Harbour Lights?", "lights.txt", "moss.txt", "festival.txt"),
+    ("Where was the performer of song Blue Harbour born?", "song.txt", "lima.txt", "reyes.txt"),
+])
+def test_what_the_question_says_a_name_is_is_no_relation_but_made_by_is(
+        tmp_path, embedder, splitter, name, question, first, right, wrong):
+    """"film" in "the director of film Harbour Lights" says what the name is: the festival
+    whose name writes "Film" is no director. "a song by" the singer is the performer."""
+    found = _asked(tmp_path, WHAT_A_NAME_IS, embedder, splitter, name, question, 4)
+    _ranks_before(found, right, wrong, first)
