@@ -541,7 +541,7 @@ def test_a_bridged_note_that_names_the_question_s_entity_again_counts_the_bridge
     assert found["film.txt"].get("linked_entities") == ["Harbour Lights"], found
     assert found["moss.txt"]["bridges"] == ["Carla Moss"] and found["brenner.txt"]["bridges"] == ["Tomas Brenner"]
     assert found["moss.txt"]["bonus"] < found["brenner.txt"]["bonus"], found
-    assert list(found)[:2] == ["film.txt", "brenner.txt"], found
+    assert list(found)[:2] == ["a-film.txt", "brenner.txt"], found
 
 
 def test_the_names_of_pages_written_in_full_in_a_text():
@@ -921,3 +921,27 @@ def test_what_the_question_says_a_name_is_is_no_relation_but_made_by_is(
     whose name writes "Film" is no director. "a song by" the singer is the performer."""
     found = _asked(tmp_path, WHAT_A_NAME_IS, embedder, splitter, name, question, 4)
     _ranks_before(found, right, wrong, first)
+
+
+TWO_WAYS = {
+    # The composer's note is reached through him, its subject, and through the director,
+    # who has no note of her own and so leads to every note naming her (she is named first,
+    # in the note read first); the foundation's note names her too and reads closer to the
+    # question than the composer's.
+    "a-film.txt": "Harbour Lights is a 1990 drama film directed by Ana Paz. Its music is by Tomas Brenner.",
+    "brenner.txt": "Tomas Brenner (born 1948) is an Austrian pianist and songwriter. He often worked with Ana "
+                   "Paz in Vienna.",
+    "foundation.txt": "The Harbour Foundation was set up in Madrid by Ana Paz to pay for the making of films.",
+}
+
+
+@pytest.mark.parametrize("name", ["hop", "auto"])
+def test_a_page_reached_two_ways_keeps_the_bonus_of_the_way_it_is_the_best_of(tmp_path, embedder, splitter, name):
+    """The composer's note is not the best of the director's notes (the foundation's is),
+    but it is the best, the only, of the composer's: it keeps the whole bonus."""
+    question = "Who composed the music of film Harbour Lights?"
+    found = _asked(tmp_path, TWO_WAYS, embedder, splitter, name, question, 3)
+    assert set(found["brenner.txt"]["bridges"]) == {"Ana Paz", "Tomas Brenner"}, found
+    assert found["foundation.txt"]["bridges"] == ["Ana Paz"], found
+    assert found["brenner.txt"]["bonus"] == pytest.approx(0.75), found  # the hop and relation bonus, whole
+    assert list(found)[:2] == ["a-film.txt", "brenner.txt"], found
