@@ -35,13 +35,15 @@ def singular(word: str) -> str:
     return word
 
 
-def entity_key(name: str, proper: bool = True) -> str:
-    """The class key of an entity name; '' when nothing indexable is left."""
+def entity_key(name: str, proper: bool = True, articles: bool = False) -> str:
+    """The class key of an entity name; '' when nothing indexable is left. With
+    `articles`, a leading article is kept: "The Outlaw Express" and "Outlaw Express" are
+    one class, but two titles."""
     text = strip_accents(name).lower()
     text = _POSSESSIVE.sub("", text)
     text = _NON_WORD.sub(" ", text)
     words = _SPACES.sub(" ", text).strip().split(" ")
-    while words and words[0] in _ARTICLES:
+    while words and words[0] in _ARTICLES and not articles:
         words = words[1:]
     if not words or words == [""]:
         return ""

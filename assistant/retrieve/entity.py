@@ -44,13 +44,6 @@ def _matched(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[st
     return out
 
 
-def _as_written(name: str | None) -> str:
-    """A name as written, for comparing a question's name with a title: case, quotes, a
-    possessive and spacing aside."""
-    name = re.sub(r"['\u2019]s$", "", (name or "").strip()).strip(" \"'\u201c\u201d")
-    return " ".join(name.casefold().split())
-
-
 def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> dict[int, tuple[str, float]]:
     """The matched classes that lead somewhere: specific named things. A common noun's
     class matched by a name the question writes ("the author of Brand") stands for the
@@ -552,8 +545,9 @@ class HopRetriever:
         if len({int(graph.doc_of_chunk[c]) for c in homes}) < 2:
             return homes
         rows = self.res.store.chunks([int(graph.chunk_ids[c]) for c in homes])
-        asked = _as_written(text)
-        exact = [c for c in homes if _as_written(getattr(rows.get(int(graph.chunk_ids[c])), "title", None)) == asked]
+        asked = entity_key(text, articles=True)
+        exact = [c for c in homes
+                 if entity_key(getattr(rows.get(int(graph.chunk_ids[c])), "title", None) or "", articles=True) == asked]
         return exact or homes
 
     def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:

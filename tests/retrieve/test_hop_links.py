@@ -888,12 +888,15 @@ def test_a_name_written_with_its_article_links_the_page_titled_so_only(tmp_path,
     assert list(found)[:2] == ["the-express.md", "marlowe.md"], found
 
 
-def test_a_name_as_written():
-    from assistant.retrieve.entity import _as_written
+def test_a_title_s_key_with_its_article():
+    from assistant.nlp.normalize import entity_key
 
-    assert _as_written("The Outlaw Express") == _as_written("the outlaw  express") != _as_written("Outlaw Express")
-    assert _as_written("Thomas Lyon-Bowes, Lord Glamis's") == _as_written("Thomas Lyon-Bowes, Lord Glamis")
-    assert _as_written(None) == ""
+    def as_written(name):
+        return entity_key(name, articles=True)
+
+    assert as_written("The Outlaw Express") == as_written("the outlaw  express") != as_written("Outlaw Express")
+    assert as_written("Thomas Lyon-Bowes, Lord Glamis's") == as_written("Thomas Lyon-Bowes, Lord Glamis")
+    assert entity_key("The Outlaw Express") == entity_key("Outlaw Express")  # one class
 
 
 WHAT_A_NAME_IS = {
