@@ -588,8 +588,9 @@ class HopRetriever:
     def _names_written(self, graph: EntityGraph, reached: dict[int, dict]) -> None:
         """Mark the bridged pages that write a linked name in full where the tagger cut it
         at its comma ("She married Thomas Lyon-Bowes, Lord Glamis, only son of ..." names
-        two classes, neither the linked one): such a page names the question's entity
-        again. Names without a comma are tagged whole, and the class check has them."""
+        two classes, neither the linked one; `EntityGraph.titles_written_in` reads it):
+        such a page names the question's entity again. Names without a comma are tagged
+        whole, and the class check has them."""
         linked = {n for ev in reached.values() for n in ev.get("linked", ()) if "," in n}
         cols = [c for c, ev in reached.items() if ev.get("bridges") and not ev.get("names_linked")]
         if not linked or not cols:
@@ -597,7 +598,7 @@ class HopRetriever:
         texts = self.res.store.chunks([int(graph.chunk_ids[c]) for c in cols])
         for c in cols:
             row = texts.get(int(graph.chunk_ids[c]))
-            if row is not None and any(n in row.text for n in linked):
+            if row is not None and any(graph.names[r] in linked for r, _, _ in graph.titles_written_in(row.text)):
                 reached[c]["names_linked"] = True
 
     def _hop(self, graph: EntityGraph, frontier: set[int], reached: dict[int, dict], seen_rows: set[int],
