@@ -816,16 +816,18 @@ def test_of_a_son_of_a_and_b_a_is_the_father_and_b_the_mother():
 
 LORD_BRENT = {
     # The father is named in full, nine words long, past the tagger's cut at the comma. The
-    # wife's note names the lord in full again, and his mother, who has no note of her own.
-    # The wife's father is "daughter of" her, not of the lord.
+    # wife's note names the lord in full again, and his stepmother, who has no note of her
+    # own and is named beside "father". The wife's father is "daughter of" her, not of the lord.
     "brent.md": "# Tomas Hale, Lord Brent\n\nTomas Hale, Lord Brent (1801 - 1834) was an heir to the Earldom "
-                "of Brent. He was the only son of Tomas Hale, 11th Earl of Brent and East Kinross and Mary Ann "
-                "Carver. In 1820 he married Charlotte Grim, daughter of Joseph Grim, of Ewood Park.",
+                "of Brent. He was the only son of Tomas Hale, 11th Earl of Brent and East Kinross. Mary Ann "
+                "Carver, his father's second wife, raised him. In 1820 he married Charlotte Grim, daughter of "
+                "Joseph Grim, of Ewood Park.",
     "earl.md": "# Tomas Hale, 11th Earl of Brent and East Kinross\n\nTomas Hale, 11th Earl of Brent and East Kinross "
                "(1773 - 1846) was a nobleman and peer.",
     "charlotte.md": "# Charlotte Hale, Lady Brent\n\nCharlotte Hale, Lady Brent (1797 - 1881) was born in the "
                     "country. She married Tomas Hale, Lord Brent, only son of Tomas Hale, 11th Earl of Brent "
-                    "and East Kinross and Mary Ann Carver, in 1820, and lived with his father in Scotland.",
+                    "and East Kinross, in 1820; Mary Ann Carver had raised him, and they lived with his father "
+                    "in Scotland.",
     "grim.md": "# Joseph Grim\n\nJoseph Grim was a country landowner of Ewood Park in England and the father "
                "of two daughters.",
 }
