@@ -557,6 +557,9 @@ def _answer_context_list(ctx, param, value: str) -> list[str]:
                    "answer: the whole answer path of `assistant ask` (two-fact questions asked a fact at a time, "
                    "unstated spans cut).")
 @click.option("--answer-retrievers", help="Comma-separated retrievers whose passages are answered from (default: all).")
+@click.option("--no-baselines", is_flag=True,
+              help="Answer without the closed-book and oracle prompts (in folder mode the oracle reads a whole "
+                   "document cut to the context budget).")
 @click.option("--llm", help="Answer model: a registry name or a GGUF path (default: the config's).")
 @click.option("--no-titles", is_flag=True, help="Index every passage without its title, as a person's files come.")
 @click.option("--as-files", is_flag=True,
@@ -564,7 +567,7 @@ def _answer_context_list(ctx, param, value: str) -> list[str]:
                    "person's, and score how much of each answer the top chunks of its own document contain.")
 @click.pass_obj
 def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answer_limit, limit, name, out, cache_dir,
-             rebuild, extractor, answer_contexts, answer_retrievers, llm, no_titles, as_files) -> None:
+             rebuild, extractor, answer_contexts, answer_retrievers, no_baselines, llm, no_titles, as_files) -> None:
     """Measure retrievers side by side on a public QA dataset."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -581,7 +584,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
         out=out, cache_dir=cache_dir, rebuild=rebuild, name=name, extractor=extractor,
         answer_contexts=answer_contexts,
         answer_retrievers=[r.strip() for r in answer_retrievers.split(",")] if answer_retrievers else None, llm=llm,
-        no_titles=no_titles, as_files=as_files,
+        no_titles=no_titles, as_files=as_files, answer_baselines=not no_baselines,
     )
     with Progress(TextColumn("{task.description:>14}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True) as bar:

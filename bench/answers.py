@@ -8,7 +8,12 @@ token and tokens per second. Part of `make bench`; one model or set at a time wi
         [--retriever auto] [--contexts chunks,sentences]
 
 The retriever is the product's default (auto) unless named; results of other retrievers
-are kept in files of their own.
+are kept in files of their own. The folder sets (covidqa_files, leval_sciqa_files,
+leval_nq_files, leval_multidoc_files: whole documents as neutral files) run only when
+named with --only, without the closed-book and oracle prompts:
+
+    .venv/bin/python bench/answers.py --models qwen2.5-coder-0.5b-instruct --contexts answer \
+        --only covidqa_files,leval_sciqa_files,leval_nq_files --retriever hybrid
 """
 
 from __future__ import annotations
@@ -30,6 +35,16 @@ SETS = [
     ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json"),
     ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json"),
 ]
+# Whole documents written as neutral files (folder mode, as bench/run.py indexes them):
+# only when named with --only, and without the closed-book and oracle prompts (the oracle
+# would read a whole paper cut to the context budget).
+FOLDER_SETS = [
+    ("covidqa_files", "squad", "covidqa/covidqa_dev.json", None),
+    ("leval_sciqa_files", "leval", "leval/scientific_qa.jsonl", None),
+    ("leval_nq_files", "leval", "leval/natural_question.jsonl", None),
+    ("leval_multidoc_files", "leval", "leval/multidoc_qa.jsonl", None),
+]
+FOLDERS = {name for name, *_ in FOLDER_SETS}
 CONTEXTS = ["", "+sentences", "+answer"]
 
 
@@ -53,12 +68,13 @@ def main() -> int:
     chosen = set(args.only.split(",")) if args.only else None
     args.out.mkdir(parents=True, exist_ok=True)
     for model in args.models.split(","):
-        for name, fmt, questions, corpus in SETS:
-            if chosen and name not in chosen:
+        for name, fmt, questions, corpus in SETS + FOLDER_SETS:
+            if (chosen and name not in chosen) or (not chosen and name in FOLDERS):
                 continue
             t0 = time.perf_counter()
             settings = EvalSettings(
-                fmt=fmt, questions=args.data / questions, corpus=args.data / corpus, retrievers=[args.retriever],
+                fmt=fmt, questions=args.data / questions, corpus=args.data / corpus if corpus else None,
+                retrievers=[args.retriever], as_files=name in FOLDERS, answer_baselines=name not in FOLDERS,
                 answer=True, answer_limit=args.limit, answer_skip=args.skip, answer_retrievers=[args.retriever],
                 out=args.out / (model + ("__nochain" if args.no_chain else "") + ("__heldout" if args.skip else "")),
                 cache_dir=ROOT / "bench" / "cache", name=name, llm=model, answer_contexts=args.contexts.split(","),

@@ -64,6 +64,10 @@ class EvalSettings:
     # through the same path as a person's folder; each question is also scored by how
     # much of its reference answer the top chunks of its own document contain.
     as_files: bool = False
+    # The closed-book and oracle prompts beside the retrievers' answers. In folder mode a
+    # gold passage is a whole document, so the oracle reads a paper cut to the context
+    # budget: the slowest prompt of all, and no ceiling of what retrieval could give.
+    answer_baselines: bool = True
 
 
 def _corpus_key(ds: Dataset, config: Config, extra: dict) -> str:
@@ -342,8 +346,9 @@ def _pct(values: list[float]) -> float | None:
 def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict, progress) -> dict:
     """EM / F1 / ROUGE-L of the short answer with the configured LLM, for each retriever's
     top-5 passages read whole ("NAME") and as grounded sentences ("NAME+sentences"), plus
-    closed-book (no sources) and oracle (the gold passages) prompts; with prompt tokens,
-    time to first token and tokens per second per mode."""
+    closed-book (no sources) and oracle (the gold passages) prompts unless
+    `answer_baselines` is off; with prompt tokens, time to first token and tokens per
+    second per mode."""
     questions = ds.questions[settings.answer_skip:]
     questions = questions[: settings.answer_limit] if settings.answer_limit else questions
     questions = [q for q in questions if q.answers]
@@ -353,7 +358,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
         modes += [name] if "chunks" in settings.answer_contexts else []
         modes += [f"{name}+sentences"] if "sentences" in settings.answer_contexts else []
         modes += [f"{name}+answer"] if "answer" in settings.answer_contexts else []
-    modes += ["closed_book", "oracle"]
+    modes += ["closed_book", "oracle"] if settings.answer_baselines else []
     gen = engine.generator
     gen.prime(SPAN_SYSTEM)  # the fixed prompt's KV cache, as a chat session has it
     out = {}
@@ -392,7 +397,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
             "f1_before_cut": _pct(scores["said"]) if scores["said"] else None,
             "predictions": rows,
         }
-    oracle_f1 = out["oracle"]["f1"] or 0.0
+    oracle_f1 = (out["oracle"]["f1"] or 0.0) if "oracle" in out else 0.0
     for mode, scores in out.items():
         scores["share_of_oracle_f1"] = round(100.0 * (scores["f1"] or 0.0) / oracle_f1, 1) if oracle_f1 else None
     return out

@@ -105,3 +105,35 @@ def test_folder_mode_indexes_neutral_files_and_scores_answer_coverage(small_hotp
         assert all(pid.startswith("p") for pid in written["per_question"][name][0]["ranked"])
     # The answer ("a spirit") is written in both gold paragraphs: their top chunks hold it.
     assert report["retrievers"]["bm25"]["coverage@2"] == 100.0
+
+
+@pytest.mark.parametrize("baselines", [True, False])
+def test_answers_with_and_without_the_baselines(small_hotpotqa, tmp_path, baselines):
+    """Folder-mode answers leave out the closed-book and oracle prompts (the oracle would
+    read a whole document); the retriever's answers are scored either way."""
+    report = run_eval(_settings(small_hotpotqa, tmp_path, retrievers=["bm25"], answer=True, answer_limit=1,
+                                answer_contexts=["chunks"], llm="smollm2-135m-instruct",
+                                answer_baselines=baselines), Config())
+    modes = set(report["answers"])
+    assert modes == ({"bm25", "closed_book", "oracle"} if baselines else {"bm25"})
+    assert report["answers"]["bm25"]["n"] == 1
+    assert (report["answers"]["bm25"]["share_of_oracle_f1"] is None) == (not baselines or not report["answers"]["oracle"]["f1"])
+    assert "| bm25 |" in (tmp_path / "out" / "one.md").read_text()
+
+
+def test_cli_folder_answers_without_baselines(tmp_path, cli):
+    """`assistant eval --as-files --answer --no-baselines`: a paper written as a neutral
+    file, its question answered from the retriever's chunks, no closed-book or oracle."""
+    paper = ("The Harrowmere survey counted 412 nesting terns on the shingle spit in 2019. "
+             "Counts were made at dawn from three fixed hides.")
+    questions = tmp_path / "papers.json"
+    questions.write_text(json.dumps({"data": [{"title": "terns", "paragraphs": [{"context": paper, "qas": [
+        {"id": "q1", "question": "How many nesting terns did the Harrowmere survey count?",
+         "answers": [{"text": "412", "answer_start": paper.index("412")}]}]}]}]}))
+    result = cli("eval", "--format", "squad", "--questions", str(questions), "--retrievers", "bm25", "--as-files",
+                 "--answer", "--answer-context", "chunks", "--llm", "smollm2-135m-instruct", "--no-baselines",
+                 "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"))
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out" / "papers.json").read_text())
+    assert set(report["answers"]) == {"bm25"} and report["answers"]["bm25"]["n"] == 1
+    assert report["retrievers"]["bm25"]["coverage@2"] == 100.0
