@@ -76,7 +76,10 @@ def main() -> int:
                 fmt=fmt, questions=args.data / questions, corpus=args.data / corpus if corpus else None,
                 retrievers=[args.retriever], as_files=name in FOLDERS, answer_baselines=name not in FOLDERS,
                 answer=True, answer_limit=args.limit, answer_skip=args.skip, answer_retrievers=[args.retriever],
-                out=args.out / (model + ("__nochain" if args.no_chain else "") + ("__heldout" if args.skip else "")),
+                # Each retriever's per-question report in a folder of its own: two retrievers
+                # on one set would write the same file.
+                out=args.out / (model + ("" if args.retriever == "auto" else f"__{args.retriever}")
+                                + ("__nochain" if args.no_chain else "") + ("__heldout" if args.skip else "")),
                 cache_dir=ROOT / "bench" / "cache", name=name, llm=model, answer_contexts=args.contexts.split(","),
             )
             report = run_eval(settings, Config(llm_threads=args.threads, chain_questions=not args.no_chain))
