@@ -27,6 +27,9 @@ from pathlib import Path
 from assistant.config import Config
 from assistant.eval.runner import EvalSettings, run_eval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import SETS as RUN_SETS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 MODELS = ["qwen2.5-coder-0.5b-instruct", "smollm2-135m-instruct", "qwen2.5-coder-1.5b-instruct"]
@@ -35,15 +38,10 @@ SETS = [
     ("musique_100", "musique", "musique/musique_train_100.json", "musique/musique_train_100_corpus.json"),
     ("hotpotqa_100", "hotpotqa", "hotpotqa/hotpotqa_train_100.json", "hotpotqa/hotpotqa_train_100_corpus.json"),
 ]
-# Whole documents written as neutral files (folder mode, as bench/run.py indexes them):
-# only when named with --only, and without the closed-book and oracle prompts (the oracle
-# would read a whole paper cut to the context budget).
-FOLDER_SETS = [
-    ("covidqa_files", "squad", "covidqa/covidqa_dev.json", None),
-    ("leval_sciqa_files", "leval", "leval/scientific_qa.jsonl", None),
-    ("leval_nq_files", "leval", "leval/natural_question.jsonl", None),
-    ("leval_multidoc_files", "leval", "leval/multidoc_qa.jsonl", None),
-]
+# Whole documents written as neutral files, the folder sets of bench/run.py (and so its
+# cached indexes): only when named with --only, and without the closed-book and oracle
+# prompts (the oracle would read a whole paper cut to the context budget).
+FOLDER_SETS = [(name, fmt, questions, corpus) for name, fmt, questions, corpus, _, mode in RUN_SETS if mode == "files"]
 FOLDERS = {name for name, *_ in FOLDER_SETS}
 CONTEXTS = ["", "+sentences", "+answer"]
 
