@@ -1,7 +1,8 @@
 """Sweep retriever settings over a cached evaluation index: Recall@2/5/10 and p50 latency
 per setting, on the dev sets only (tune here, never on a held-out question).
-Figures are printed to two decimals: on sets of 100-200 questions one question moves
-R@5 by 0.25-1.0, and a tie at one decimal (61.9 / 61.9) can hide which is ahead.
+Figures are printed to two decimals: on sets of 100-200 questions one gold passage of
+one question moves R@5 by 0.1-1.0 points, and a tie at one decimal (61.9 / 61.9) can
+hide which is ahead.
 
     .venv/bin/python bench/sweep.py musique ../shared/data/musique/musique_train_100.json \\
         ../shared/data/musique/musique_train_100_corpus.json bench/cache/musique-KEY \\
