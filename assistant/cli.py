@@ -179,6 +179,30 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
     sys.exit(0 if report.ok else 1)
 
 
+def _scope(paths: tuple[Path, ...], types: tuple[str, ...]):
+    """--in and --type as a Scope (None: everywhere); a bad type is a usage error."""
+    from .retrieve.scope import Scope, ScopeError
+
+    try:
+        scope = Scope.of(paths, types)
+    except ScopeError as exc:
+        raise click.BadParameter(str(exc), param_hint="--type") from exc
+    return None if scope.everywhere else scope
+
+
+SCOPE_OPTIONS = [
+    click.option("--in", "in_paths", multiple=True, type=click.Path(exists=True, path_type=Path),
+                 help="Only from this folder or file (repeatable)."),
+    click.option("--type", "types", multiple=True, help="Only from files of this type: pdf, docx, md, txt, html... (repeatable)."),
+]
+
+
+def scope_options(command):
+    for option in reversed(SCOPE_OPTIONS):
+        command = option(command)
+    return command
+
+
 @main.command()
 @click.argument("question")
 @click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
@@ -190,16 +214,20 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 @click.option("--conversation", "conversation_id", type=click.IntRange(min=1),
               help="A follow-up in conversation ID (see the terminal UI).")
 @click.option("--llm", help="Answer model for this question: a registry name or a GGUF path.")
+@scope_options
 @click.pass_obj
 def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool,
-        continue_last: bool, conversation_id: int | None, llm: str | None) -> None:
+        continue_last: bool, conversation_id: int | None, llm: str | None,
+        in_paths: tuple[Path, ...], types: tuple[str, ...]) -> None:
     """Answer QUESTION from the indexed documents, citing the supporting sentences. The
-    question and answer are kept as a conversation, which --continue follows up."""
+    question and answer are kept as a conversation, which --continue follows up; --in and
+    --type keep its sources to some folders, files or file types."""
     from .answer.answerer import EMPTY_INDEX
     from .answer.conversation import Conversations
 
     if not question.strip():
         _fail("the question is empty", 2)
+    scope = _scope(in_paths, types)
     engine = obj.engine
     try:
         if llm:
@@ -208,7 +236,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
         conversation = chats.pick(conversation_id, continue_last)
         out = None if as_json else StreamPrinter()
         answer = engine.ask(question, retriever=retriever, k=k, on_token=out and out.accepted,
-                            on_draft=out and out.draft, turns=chats.turns(conversation))
+                            on_draft=out and out.draft, turns=chats.turns(conversation), scope=scope)
     except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
     conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir)
@@ -300,30 +328,6 @@ def _print_explanation(answer) -> None:
         ev = ", ".join(f"{k}={v}" for k, v in s.hit.evidence.items())
         table.add_row(str(s.n), shown_path(s.label()), f"{s.hit.score:.4f}", escape(ev))
     console.print(table)
-
-
-def _scope(paths: tuple[Path, ...], types: tuple[str, ...]):
-    """--in and --type as a Scope (None: everywhere); a bad type is a usage error."""
-    from .retrieve.scope import Scope, ScopeError
-
-    try:
-        scope = Scope.of(paths, types)
-    except ScopeError as exc:
-        raise click.BadParameter(str(exc), param_hint="--type") from exc
-    return None if scope.everywhere else scope
-
-
-SCOPE_OPTIONS = [
-    click.option("--in", "in_paths", multiple=True, type=click.Path(exists=True, path_type=Path),
-                 help="Only from this folder or file (repeatable)."),
-    click.option("--type", "types", multiple=True, help="Only from files of this type: pdf, docx, md, txt, html... (repeatable)."),
-]
-
-
-def scope_options(command):
-    for option in reversed(SCOPE_OPTIONS):
-        command = option(command)
-    return command
 
 
 @main.command()

@@ -60,6 +60,8 @@ def main() -> int:
     parser.add_argument("--retriever", default="auto", help="whose top 5 are read (default: auto, the product's)")
     parser.add_argument("--contexts", default="chunks,sentences,answer",
                         help="what the top 5 are read as: chunks, sentences; answer: the whole path of `assistant ask`")
+    parser.add_argument("--no-baselines", action="store_true",
+                        help="without the closed-book and oracle prompts (the folder sets never run them)")
     parser.add_argument("--no-chain", action="store_true",
                         help="the answer path asks two-fact questions whole (results named __nochain)")
     args = parser.parse_args()
@@ -72,7 +74,7 @@ def main() -> int:
             t0 = time.perf_counter()
             settings = EvalSettings(
                 fmt=fmt, questions=args.data / questions, corpus=args.data / corpus if corpus else None,
-                retrievers=[args.retriever], as_files=name in FOLDERS, answer_baselines=name not in FOLDERS,
+                retrievers=[args.retriever], as_files=name in FOLDERS, answer_baselines=name not in FOLDERS and not args.no_baselines,
                 answer=True, answer_limit=args.limit, answer_skip=args.skip, answer_retrievers=[args.retriever],
                 # Each retriever's per-question report in a folder of its own: two retrievers
                 # on one set would write the same file.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import dataclasses
 import threading
 import time
@@ -22,13 +23,18 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
+from .named import described_in, named_in, shares
+from .parts import merge_parts
+from .unmentioned import not_mentioned_text, unmentioned
+from .shape import answer_shape, split_parts, wants_summary
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
-from .text import strip_lead_in
+from .text import plain, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources
 
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
+_POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
 
 
@@ -151,8 +157,23 @@ class Answerer:
         """`on_token` receives the answer as it is accepted (sentence by sentence under
         strict grounding); `on_draft` the generated text not yet checked, after each token;
         `scope` keeps the sources to some folders, files or file types. A question that
-        needs two facts in a row (chain.py) is asked one fact at a time."""
+        needs two facts in a row (chain.py) is asked one fact at a time. What is shown
+        reads without Markdown and table syntax; the citations keep the text exact."""
+        shown_token = (lambda piece: on_token(plain(piece))) if on_token else None
+        shown_draft = (lambda piece: on_draft(plain(piece))) if on_draft else None
+        answer = self._ask(question, retriever, k, shown_token, stop, shown_draft, scope)
+        answer.text = plain(answer.text)
+        return answer
+
+    def _ask(self, question: str, retriever: Retriever, k: int, on_token, stop, on_draft, scope) -> Answer:
         question, t0 = question.strip(), time.perf_counter()
+        parts = split_parts(question)
+        if parts is not None:
+            return self._ask_parts(question, parts, retriever, k, on_token, stop, on_draft, scope)
+        named, summary = self._named_files(question, scope)
+        if summary is not None:
+            return self._summarise(question, summary, retriever, on_token, stop, on_draft)
+        scope = Scope(paths=tuple(named)) if named else scope
         chain = split_chain(question) if self.chain else None
         first = None  # the bridge a chain found, when its second step found nothing
         if chain is not None:
@@ -177,22 +198,34 @@ class Answerer:
         return _waited(whole, spent, t0, first)
 
     def _ask_one(self, question: str, retriever: Retriever, k: int, on_token, stop, on_draft, scope,
-                 context_tokens: int | None = None, not_answers: tuple[str, ...] = ()) -> Answer:
+                 context_tokens: int | None = None, not_answers: tuple[str, ...] = (),
+                 search_as: str | None = None, written: bool = True) -> Answer:
+        """One question answered from its own sources: the short answer first where a span
+        answers it, else (or where no span is found, with `written`) an answer written in
+        the documents' words. `search_as` is what retrieves the sources (the whole question,
+        for one part of a two-part question)."""
         t0 = time.perf_counter()
         with self.read_lock:
             if self.store.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
-            hits = scoped_search(retriever, self.store, question, k, scope)
+            hits = scoped_search(retriever, self.store, search_as or question, k, scope)
             t_retrieve = time.perf_counter() - t0
-            relevance = self.relevance(question, hits) if hits else 0.0
+            relevance = self.relevance(search_as or question, hits) if hits else 0.0
             # A retriever may ask for its chunks in another order in the prompt (SlimRAG
             # reassembles them in document order); the token budget applies in that order.
             reorder = isinstance(retriever, OrdersContext) and relevance >= self.min_relevance
             ordered = retriever.context_order(hits) if reorder else hits
             chunks = self.store.chunks([h.chunk_id for h in ordered])
             sentences = self.store.sentences_of([h.chunk_id for h in ordered])
+            missing = unmentioned(question, self.store, self.tag) if relevance >= self.min_relevance else []
         answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
         answer.relevance = relevance
+        if missing:
+            # The question asks about something no document names: the closest passage
+            # would answer another question.
+            self._emit(answer, not_mentioned_text(missing, NO_ANSWER), on_token)
+            answer.abstained, answer.timings["total"] = True, time.perf_counter() - t0
+            return answer
         if answer.relevance < self.min_relevance:
             # Nothing close enough: a small model would guess from unrelated text.
             answer.text, answer.abstained = NO_ANSWER, True
@@ -208,10 +241,19 @@ class Answerer:
             answer.timings["total"] = time.perf_counter() - t0
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
-        if question_kind(question) != "open":
-            self._short_first(answer, sentences, on_token, stop, on_draft, not_answers)
+        if answer_shape(question) == "span":
+            found = self._short_first(answer, sentences, on_token, stop, on_draft, not_answers, emit_unknown=not written)
+            if not found and written and not (stop is not None and stop.is_set()):
+                # No span (or none a sentence states): the answer may still be said in a
+                # sentence or two ("what were the proceeds used for?").
+                answer.short, answer.checks, answer.unsupported = None, [], None
+                self._grounded_text(answer, on_token, stop, on_draft)
         else:
             self._grounded_text(answer, on_token, stop, on_draft)
+        return self._finished(answer, t0, before)
+
+    def _finished(self, answer: Answer, t0: float, before: tuple[int, int]) -> Answer:
+        """The answer's timings and token counts, once its claims are checked."""
         # What the person waits for: retrieval, the context and the prompt, to the first token.
         answer.timings["to_first_token"] = answer.timings.pop("_started") - t0 + answer.timings["first_token"]
         answer.timings["first_shown"] = answer.timings["to_first_token"]
@@ -238,6 +280,56 @@ class Answerer:
         return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
                              resolved=context == "sentences")
 
+    def _ask_parts(self, question: str, parts: list[str], retriever: Retriever, k: int,
+                   on_token, stop, on_draft, scope) -> Answer:
+        """Each part answered from its own sources (a part that points back, "when did he
+        die?", retrieved with the whole question), then said together."""
+        t0, answers = time.perf_counter(), []
+        for part in parts:
+            search_as = question if _POINTS_BACK.search(part) else None
+            answers.append(self._ask_one(part, retriever, k, None, stop, on_draft, scope, search_as=search_as))
+            if stop is not None and stop.is_set():
+                break
+        answer = merge_parts(question, parts[: len(answers)], answers)
+        answer.timings["total"] = time.perf_counter() - t0
+        if on_token:
+            on_token(answer.text)
+        return answer
+
+    # -- files by name --------------------------------------------------------------------
+    def _named_files(self, question: str, scope: Scope | None) -> tuple[list[str], str | None]:
+        """(the files the question names, the one file a summary request is about or None).
+        A scope the person chose is kept as it is."""
+        if scope is not None:
+            return [], None
+        with self.read_lock:
+            documents = [d for d in self.store.documents() if d.get("status") != "copy"]
+        named = named_in(question, documents)
+        if not wants_summary(question):
+            return named, None
+        if len(named) == 1:
+            return named, named[0]
+        return named, None if named else described_in(question, documents)
+
+    def _summarise(self, question: str, path: str, retriever: Retriever, on_token, stop, on_draft) -> Answer:
+        """A file's summary from all of its sections: each section's opening sentences
+        within an equal share of the context, streamed as it is written."""
+        t0 = time.perf_counter()
+        with self.read_lock:
+            ids = self.store.chunk_ids_of([path])
+            chunks, sentences = self.store.chunks(ids), self.store.sentences_of(ids)
+        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400 - 8 * len(ids))
+        kept = shares([sentences.get(i, []) for i in ids], budget, self.generator.count_tokens)
+        hits = [Hit(i, 1.0, retriever.name, {"named_file": True}) for i in ids]
+        sources = [Source(0, h, chunks[h.chunk_id], sents, " ".join(s.text for s in sents))
+                   for h, sents in zip(hits, kept) if sents and h.chunk_id in chunks]
+        sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]
+        answer = Answer(question, "", retriever.name, hits=hits, sources=sources, relevance=1.0, context="summary",
+                        timings={"retrieve": time.perf_counter() - t0})
+        before = (self.generator.prompt_tokens, self.generator.completion_tokens)
+        self._grounded_text(answer, on_token, stop, on_draft)
+        return self._finished(answer, t0, before)
+
     # -- two facts in a row ----------------------------------------------------------------
     def _ask_chained(self, question: str, chain: Chain, retriever: Retriever, k: int,
                      on_token, stop, on_draft, scope) -> tuple[Answer | None, Answer | None]:
@@ -248,7 +340,7 @@ class Answerer:
         first = self._step(chain.inner, retriever, k, stop, on_draft, scope)
         if first is None:
             return None, None
-        second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope)
+        second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope, written=False)
         if not second.short or not second.citations:
             return None, first
         answer = combined_answer(question, second.short, [second, first], [first], second)
@@ -312,7 +404,7 @@ class Answerer:
         a source sentence states it."""
         draft = (lambda text: on_draft(f"{question} {text}")) if on_draft else None
         step = self._ask_one(question, retriever, k, None, stop, draft, scope,
-                             context_tokens=max(64, self.context_tokens // 2))
+                             context_tokens=max(64, self.context_tokens // 2), written=False)
         if (stop is not None and stop.is_set()) or not step.short or not step.citations:
             return None
         return step
@@ -330,9 +422,13 @@ class Answerer:
 
     # -- the short answer first --------------------------------------------------------
     def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
-                     not_answers: tuple[str, ...] = ()) -> None:
+                     not_answers: tuple[str, ...] = (), emit_unknown: bool = True) -> bool:
         """The span, then the source sentence that states it (the span highlighted). A span
-        that names what the question asks about, or one of `not_answers`, answers nothing."""
+        that names what the question asks about, or one of `not_answers`, answers nothing.
+        Whether a span was found; when none is, "I don't know" is shown only with
+        `emit_unknown` (otherwise the caller writes an answer instead)."""
+        unknown = (lambda: self._emit(answer, NO_ANSWER, on_token)) if emit_unknown else (
+            lambda: setattr(answer, "text", NO_ANSWER))
         blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings["_started"] = t1
@@ -350,14 +446,14 @@ class Answerer:
         answer.timings["first_token"] = first or 0.0
         span = clean_span("".join(pieces))
         if stop is not None and stop.is_set():
-            return  # stopped: an unchecked span is not an answer
+            return False  # stopped: an unchecked span is not an answer
         if not span or span.lower() == UNKNOWN:
-            self._emit(answer, NO_ANSWER, on_token)
-            return
+            unknown()
+            return False
         if not_an_answer(answer.question, span, not_answers):
             answer.unsupported = span  # what the model said, not shown as an answer
-            self._emit(answer, NO_ANSWER, on_token)
-            return
+            unknown()
+            return False
         answer.short = span
         found = support_for(answer.question, span, answer.sources, all_sentences, self.embedder.encode_few)
         if found is None:
@@ -366,7 +462,9 @@ class Answerer:
             answer.checks = [{"sentence": answer.text, "supported": False,
                               "reason": "no sentence of the sources states this answer"}]
             if self.strict:
-                answer.unsupported, answer.short, answer.text = span, None, NO_ANSWER
+                answer.unsupported, answer.short = span, None
+                unknown()
+                return False
         else:
             src, sent, offset = found
             citation = Citation(
@@ -379,6 +477,7 @@ class Answerer:
             answer.citations = [citation]
         if on_token:
             on_token(answer.text)
+        return True
 
     # -- the grounded text answer ------------------------------------------------------
     def _grounded_text(self, answer: Answer, on_token, stop, on_draft) -> None:
@@ -450,7 +549,7 @@ class Answerer:
         if answer.checks:  # a short answer no sentence states: judged already
             return
         by_n = {s.n: s for s in answer.sources}
-        checks, kept = [], []
+        checks, kept, repointed = [], [], False
         sentences = answer_sentences(answer.text)
         for i, sentence in enumerate(sentences):
             numbers = [n for n in cited_numbers(sentence) if n in by_n]
@@ -465,10 +564,17 @@ class Answerer:
                 continue
             evidence = [e for n in numbers for e in source_evidence(by_n[n])]
             verdict = check_sentence(sentence, evidence, answer.question, self.tag)
+            if not verdict.supported:
+                # Right, but pointing at the wrong source: cite the one that states it.
+                other = self._stating_source(sentence, by_n, numbers, answer.question)
+                if other is not None:
+                    sentence, verdict, repointed = recited(sentence, other), check_sentence("", []), True
             checks.append({"sentence": sentence, "supported": verdict.supported, "reason": verdict.reason()})
             if verdict.supported or not self.strict:
                 kept.append(sentence)
         answer.checks = checks
+        if repointed:
+            answer.text, answer.citations = resolve_citations(" ".join(kept).strip(), answer.sources, self.embedder.encode_few)
         if self.strict and len(kept) < len(checks):
             cut = [c["sentence"] for c in checks if not c["supported"] and c["sentence"] not in kept]
             answer.unsupported = answer.unsupported or (cut[0] if cut else None)
@@ -478,6 +584,21 @@ class Answerer:
             else:
                 left = set(cited_numbers(answer.text))
                 answer.citations = [c for c in answer.citations if c.n in left]
+
+
+    def _stating_source(self, sentence: str, by_n: dict[int, Source], cited: list[int], question: str) -> int | None:
+        """The source, other than those cited, whose sentences state every claim of
+        `sentence`; None when none does."""
+        for n, source in by_n.items():
+            if n not in cited and check_sentence(sentence, source_evidence(source), question, self.tag).supported:
+                return n
+        return None
+
+
+def recited(sentence: str, n: int) -> str:
+    """`sentence` citing source `n` in place of what it cited."""
+    plain = re.sub(r"\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\]", "", sentence)
+    return append_marker(plain.rstrip(), n)
 
 
 def _meets(stems: set[str], text: str) -> bool:

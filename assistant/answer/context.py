@@ -34,6 +34,9 @@ _STOP = frozenset(
 class SelectSettings:
     closest: int = 2  # sentences kept per chunk for their similarity to the question
     min_similarity: float = 0.2  # below this a "closest" sentence is noise
+    # Sentences after each closest one: the answer is often the next sentence ("In August
+    # we sold the Lisbon warehouse." / "The proceeds went to ...").
+    following: int = 1
 
 
 def entity_names(hit: Hit) -> list[str]:
@@ -66,7 +69,7 @@ def select_sentences(
             keep.add(i)
     for i in np.argsort(-sims)[: settings.closest]:
         if sims[i] >= settings.min_similarity:
-            keep.add(int(i))
+            keep.update(range(int(i), min(len(sentences), int(i) + 1 + settings.following)))
     for i in sorted(keep):
         # A pronoun the resolver left alone needs the sentence before it to be read.
         if i > 0 and not sentences[i].resolved_text and _PRONOUN_START.match(sentences[i].text):

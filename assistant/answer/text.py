@@ -98,3 +98,28 @@ def answer_sentences(text: str) -> list[str]:
             out.append(marker + piece)
             marker = ""
     return out
+
+
+# Markdown and table syntax in what a person reads as the answer: a bold name
+# ("**Oskar**"), a table row ("| Groceries | €39 |"), a heading's "## ", a link's
+# "[text](url)". Citation markers ("[2]") stay.
+_EMPHASIS = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
+_LINK = re.compile(r"\[([^\]\d][^\]]*)\]\([^)\s]*\)")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?[ \t]*(?:\n|$)", re.MULTILINE)
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+", re.MULTILINE)
+
+
+def plain(text: str) -> str:
+    """`text` as it reads without its Markdown: emphasis, headings, links and table pipes
+    taken off (cells joined by a semicolon)."""
+    text = _TABLE_RULE.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _EMPHASIS.sub(r"\2", text)
+    text = _HEADING.sub("", text)
+    lines = []
+    for line in text.split("\n"):
+        if line.count("|") >= 2:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            line = "; ".join(c for c in cells if c)
+        lines.append(line)
+    return "\n".join(lines)

@@ -120,6 +120,30 @@ def merge_list_markers(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+# Sentences glued without a space ("...this year.We used the proceeds..."), common in
+# transcripts and in text taken out of PDFs: spaCy keeps them one sentence. A full stop
+# (or ? or !) between a lower-case word of two letters or more (or a number, a closing
+# bracket or quote) and a capitalised word ends a sentence; an abbreviation's does not.
+_GLUED = re.compile(r"(?:(?<![A-Za-z])(?P<word>[a-z][a-z]+)|[0-9%)\]\"”’])(?P<stop>[.!?]+)(?=[A-Z][a-z])")
+_ABBREVIATIONS = frozenset("mr mrs ms dr prof st mt jr sr inc ltd co corp vs etc no vol pp www fig eq approx".split())
+
+
+def split_glued(text: str, spans: list[Span]) -> list[Span]:
+    """`spans` with each sentence cut where two sentences are glued without a space."""
+    out: list[Span] = []
+    for s, e in spans:
+        for m in _GLUED.finditer(text, s, e):
+            word = m.group("word")
+            if word and word in _ABBREVIATIONS:
+                continue
+            cut = m.end("stop")
+            if cut - s > 1:
+                out.append((s, cut))
+                s = cut
+        out.append((s, e))
+    return out
+
+
 class SentenceSplitter:
     def __init__(self, spacy_dir: Path):
         self.spacy_dir = str(spacy_dir)
@@ -150,7 +174,7 @@ class SentenceSplitter:
                         e -= 1
                     if e > s:
                         spans.append((s, e))
-                result[i].extend((base + s, base + e) for s, e in merge_list_markers(para, spans))
+                result[i].extend((base + s, base + e) for s, e in merge_list_markers(para, split_glued(para, spans)))
         return result
 
     def split(self, text: str) -> list[Span]:

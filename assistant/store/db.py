@@ -701,6 +701,13 @@ class Store(EntityRows):
         with self.lock:
             return [(r[0], r[1]) for r in self.db.execute(sql, [match, limit])]
 
+    def mentions(self, word: str) -> bool:
+        """Whether any chunk holds `word` or a word it begins, after stemming ("month"
+        meets "monthly", "grocery" meets "groceries")."""
+        term = '"' + word.replace('"', "") + '"*'
+        with self.lock:
+            return self.db.execute("select 1 from chunks_fts where chunks_fts match ? limit 1", [term]).fetchone() is not None
+
     def entity_name_search(self, text: str, limit: int) -> list[tuple[int, float]]:
         """(entity id, bm25 score) of classes whose names share trigrams with `text`."""
         grams = {text[i: i + 3].lower() for i in range(len(text) - 2)}

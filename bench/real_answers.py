@@ -1,0 +1,208 @@
+"""Answers on real documents, judged as a person would judge them: does the answer hold the
+reference's key facts (names, numbers, dates), does it say "I don't know" while a retrieved
+chunk holds them, does it state facts its cited sentences do not hold, and does it refuse
+what the folder cannot answer? With first shown / first answer token / total time and the
+process's peak RSS. Part of `make bench`.
+
+    .venv/bin/python bench/real_answers.py [--models qwen2.5-coder-0.5b-instruct] [--sets personal]
+        [--limit 20] [--tag NAME]
+
+Sets: `personal` (bench/personal: a folder of everyday files written for this project,
+every question shape, follow-ups and questions it cannot answer) and the folder sets of
+../shared/data (whole documents as files: covidqa_files, leval_nq_files,
+leval_sciqa_files, leval_multidoc_files, emanual_files,
+narrativeqa_files), each through the whole `assistant ask` path with
+the product's default settings. Indexes are cached under .cache/real-answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import statistics
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from assistant.answer.followup import Turn
+from assistant.config import Config
+from assistant.engine import Engine
+from assistant.eval.datasets import load_dataset
+from assistant.eval.facts import judge, key_facts
+from assistant.eval.runner import write_passage_files
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+PERSONAL = ROOT / "bench" / "personal"
+CACHE = ROOT / ".cache" / "real-answers"
+MODELS = ["qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"]
+FOLDER_SETS = {
+    "covidqa_files": ("squad", "covidqa/covidqa_dev.json", None),
+    "leval_nq_files": ("leval", "leval/natural_question.jsonl", None),
+    "leval_sciqa_files": ("leval", "leval/scientific_qa.jsonl", None),
+    "leval_multidoc_files": ("leval", "leval/multidoc_qa.jsonl", None),
+    "emanual_files": ("emanual", "emanual/s10_50_questions.csv", "emanual/s10_manual_corpus.json"),
+    "narrativeqa_files": ("narrativeqa", "narrativeqa/narrativeqa_test_tiny.jsonl", None),
+}
+
+
+def build_personal(dest: Path) -> Path:
+    """The personal folder as a person has it: the text files as written, and the rich
+    ones (bench/personal/rich/NAME.docx.txt, NAME.pdf.txt) made into DOCX and PDF."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(PERSONAL / "docs", dest)
+    for source in sorted((PERSONAL / "rich").glob("*.txt")):
+        paragraphs = [p.strip() for p in source.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+        target = dest / source.name[: -len(".txt")]
+        if target.suffix == ".docx":
+            _write_docx(paragraphs, target)
+        elif target.suffix == ".pdf":
+            _write_pdf(paragraphs, target)
+    return dest
+
+
+def _write_docx(paragraphs: list[str], target: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_heading(paragraphs[0], level=1)
+    for para in paragraphs[1:]:
+        document.add_paragraph(para)
+    document.save(str(target))
+
+
+def _write_pdf(paragraphs: list[str], target: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    for i, para in enumerate(paragraphs):
+        text = para.replace("€", "EUR ").replace("’", "'").replace("–", "-").replace("—", "-")
+        pdf.multi_cell(0, 6, text.encode("latin-1", "replace").decode("latin-1"), new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(3 if i else 5)
+    pdf.output(str(target))
+
+
+def personal_questions() -> list[dict]:
+    return json.loads((PERSONAL / "questions.json").read_text(encoding="utf-8"))
+
+
+def folder_questions(name: str, limit: int) -> tuple[list[dict], Path]:
+    """The first `limit` questions of a folder set, and its documents written as files."""
+    fmt, questions, corpus = FOLDER_SETS[name]
+    ds = load_dataset(fmt, DATA / questions, DATA / corpus if corpus else None)
+    folder = CACHE / f"{name}-docs"
+    if not folder.exists():
+        write_passage_files(ds, folder)
+    out = []
+    for q in [q for q in ds.questions if q.answers][:limit]:
+        out.append({"id": q.qid, "question": q.question, "shape": "reference", "answer": q.answers[0],
+                    "key_facts": key_facts(q.answers[0])})
+    return out, folder
+
+
+def engine_for(name: str, folder: Path, model: str) -> Engine:
+    config = Config(llm=model)
+    engine = Engine(config, CACHE / f"{name}-index")
+    engine.index_paths([folder])
+    return engine
+
+
+def ask_all(engine: Engine, questions: list[dict], progress) -> list[dict]:
+    rows, turns = [], {}
+    for i, q in enumerate(questions):
+        earlier = turns.get(q.get("follow_up_of"))
+        answer = engine.ask(q["question"], turns=[earlier] if earlier else None)
+        turns[q["id"]] = Turn(answer.understood_as or answer.question, answer.text, answer.short)
+        rows.append(judged_row(engine, q, answer))
+        progress(i + 1, len(questions), rows[-1])
+    return rows
+
+
+def judged_row(engine: Engine, q: dict, answer) -> dict:
+    store = engine.index.store
+    ids = [h.chunk_id for h in answer.hits[: engine.config.k]]
+    retrieved = [c.text for c in store.chunks(ids).values()]
+    facts = q.get("key_facts") or []
+    verdict = judge(answer.text, facts, [c.text for c in answer.citations], retrieved, q["question"])
+    return {
+        "id": q["id"], "shape": q.get("shape"), "question": q["question"], "answer": answer.text,
+        "reference": q.get("answer"), "key_facts": facts, "answerable": bool(facts) or q.get("file") is not None,
+        "cited": [c.text for c in answer.citations], "files": sorted({Path(c.path).name for c in answer.citations}),
+        **asdict(verdict),
+        "relevance": answer.relevance, "short": answer.short, "model_said": answer.unsupported,
+        "first_shown_s": answer.timings.get("first_shown"), "first_token_s": answer.timings.get("to_first_token"),
+        "total_s": answer.timings.get("total"),
+    }
+
+
+def summary(rows: list[dict]) -> dict:
+    answerable = [r for r in rows if r["answerable"]]
+    unanswerable = [r for r in rows if not r["answerable"]]
+    with_facts = [r for r in answerable if r["recall"] is not None]
+
+    def pct(part, whole):
+        return round(100.0 * len(part) / len(whole), 1) if whole else None
+
+    def median(key):
+        values = [r[key] for r in rows if r.get(key) is not None]
+        return round(statistics.median(values), 2) if values else None
+
+    answered = [r for r in rows if not r["abstained"]]
+    return {
+        "n": len(rows), "answerable": len(answerable), "unanswerable": len(unanswerable),
+        "key_fact_recall": round(100.0 * statistics.mean(r["recall"] for r in with_facts), 1) if with_facts else None,
+        "holds_all_facts": pct([r for r in with_facts if r["recall"] >= 1.0], with_facts),
+        "false_unknown": pct([r for r in answerable if r["false_unknown"]], answerable),
+        "abstained_answerable": pct([r for r in answerable if r["abstained"]], answerable),
+        "refusals": pct([r for r in unanswerable if r["abstained"]], unanswerable),
+        "unsupported_facts_per_answer": round(statistics.mean(len(r["unsupported"]) for r in answered), 2) if answered else None,
+        "answers_with_unsupported": pct([r for r in answered if r["unsupported"]], answered),
+        "first_shown_s_p50": median("first_shown_s"), "first_token_s_p50": median("first_token_s"),
+        "total_s_p50": median("total_s"),
+        "by_shape": {shape: round(100.0 * statistics.mean(r["recall"] for r in group), 1)
+                     for shape in sorted({r["shape"] for r in with_facts})
+                     if (group := [r for r in with_facts if r["shape"] == shape])},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--models", default=MODELS[0])
+    parser.add_argument("--sets", default="personal")
+    parser.add_argument("--limit", type=int, default=20, help="questions per folder set (personal: all)")
+    parser.add_argument("--tag", default="", help="a name for this run's result files")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "real_answers")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for model in args.models.split(","):
+        for name in args.sets.split(","):
+            if name == "personal":
+                questions, folder = personal_questions(), build_personal(CACHE / "personal-docs")
+            else:
+                questions, folder = folder_questions(name, args.limit)
+            engine = engine_for(name, folder, model)
+            t0 = time.perf_counter()
+
+            def progress(done, total, row):
+                mark = "ok " if row["recall"] == 1.0 else ("idk" if row["abstained"] else "-- ")
+                print(f"[{name} {model}] {done}/{total} {mark} {row['id']} {row['total_s'] or 0:.1f}s", file=sys.stderr)
+
+            rows = ask_all(engine, questions, progress)
+            result = {"set": name, "model": model, "tag": args.tag, "seconds": round(time.perf_counter() - t0, 1),
+                      "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                      **summary(rows), "rows": rows}
+            stem = f"{name}__{model}" + (f"__{args.tag}" if args.tag else "")
+            (args.out / f"{stem}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+            print(json.dumps({k: v for k, v in result.items() if k != "rows"}, ensure_ascii=False))
+            engine.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

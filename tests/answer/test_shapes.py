@@ -1,0 +1,116 @@
+"""How a question is read before anything is generated: two questions in one, an
+explanation or a summary, a file named by its name; and what an answer shows (no Markdown)
+and what it is read from (sentences glued without a space split apart, the sentence after
+the best one kept). Real spaCy, real embedder, real indexes of real files; no answer model."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from assistant.answer.context import select_sentences
+from assistant.answer.named import described_in, named_in
+from assistant.answer.parts import renumber
+from assistant.answer.shape import answer_shape, split_parts, wants_explanation, wants_summary
+from assistant.answer.text import plain
+from assistant.answer.unmentioned import unmentioned
+from assistant.retrieve.base import Hit
+from assistant.store.db import SentenceRow
+
+PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
+
+
+def test_two_questions_in_one_are_split_and_one_question_is_not():
+    assert split_parts("What's the new rent the landlord asked for, and from when does it apply?") == [
+        "What's the new rent the landlord asked for?", "From when does it apply?"]
+    assert split_parts("Who chaired the meeting and when is the next one?") == [
+        "Who chaired the meeting?", "When is the next one?"]
+    assert split_parts("When was the warehouse sold? Who bought it?") == ["When was the warehouse sold?", "Who bought it?"]
+    # One question each: options, a relative clause, an opening phrase before the question.
+    assert split_parts("Which film came out first, Blood Street or Heat?") is None
+    assert split_parts("When was the Welsh singer born who is known for her voice and who's third album is X?") is None
+    assert split_parts("At the 2011 census, what was the population of the city where Kerry Saxby was born?") is None
+    assert split_parts("What is the difference between a lease and a licence?") is None
+
+
+def test_explanations_and_summaries_are_written_and_lookups_are_spans():
+    assert wants_explanation("What did Tavora do with the money from selling the Lisbon warehouse?")
+    assert wants_explanation("What were the proceeds of the sale used for?")
+    assert wants_explanation("Why was the launch review moved?")
+    assert answer_shape("What were the proceeds of the sale used for?") == "written"
+    assert wants_summary("What is notes-2024-03-12.md about?")
+    assert wants_summary("Summarise the Risks section of the project plan")
+    assert answer_shape("How much do we budget for groceries each month?") == "span"
+    assert answer_shape("When did Harrowmere Halt station open?") == "span"
+    assert answer_shape("Is the boiler covered?") == "span"
+
+
+def test_a_file_is_named_by_its_name_or_its_distinctive_stem():
+    docs = [{"path": f"/home/p/{n}", "title": t} for n, t in [
+        ("notes-2024-03-12.md", "Atlas kickoff"), ("notes-2024-04-02.md", "Atlas status meeting"),
+        ("budget.md", "Budget 2024"), ("project-plan-atlas.md", "Atlas project plan")]]
+    assert named_in("What is notes-2024-03-12.md about?", docs) == ["/home/p/notes-2024-03-12.md"]
+    assert named_in("what do the notes-2024-04-02 say about the launch", docs) == ["/home/p/notes-2024-04-02.md"]
+    # "budget" is an everyday word: only its whole file name names the file.
+    assert named_in("How much is the budget for food?", docs) == []
+    assert named_in("What does budget.md say about food?", docs) == ["/home/p/budget.md"]
+    assert described_in("Summarise the Atlas project plan", docs) == "/home/p/project-plan-atlas.md"
+    assert described_in("Summarise the meeting", docs) is None
+
+
+def test_answers_read_without_markdown_and_keep_their_markers():
+    assert plain("**Oskar** starts swimming lessons: €96 a term [2].") == "Oskar starts swimming lessons: €96 a term [2]."
+    assert plain("| Groceries | €420 | big shop at Lidl |") == "Groceries; €420; big shop at Lidl"
+    assert plain("| Category | Monthly |\n|---|---|\n| Rent | €1,150 |") == "Category; Monthly\nRent; €1,150"
+    assert plain("## Risks\nSee [the plan](plan.md) [1].") == "Risks\nSee the plan [1]."
+    assert renumber("A [1]. B [2, 1].", {1: 3, 2: 1}) == "A [3]. B [1, 3]."
+
+
+def test_sentences_glued_without_a_space_are_split(splitter):
+    text = ("Across the first nine months, revenue grew 12% this year.We used the proceeds to pay down debt. "
+            "Mr.Smith joined in 2019.Then the U.S.Army base closed.")
+    sents = [text[s:e] for s, e in splitter.split(text)]
+    assert "Across the first nine months, revenue grew 12% this year." in sents
+    assert "We used the proceeds to pay down debt." in sents
+    assert any(s.startswith("Mr.Smith joined") for s in sents), sents  # an abbreviation is no end
+    assert "Then the U.S.Army base closed." in sents
+
+
+def test_the_sentence_after_the_closest_is_read_too(embedder):
+    texts = ["Quarterly results.", "In August we completed the sale of our Lisbon warehouse for 4.2 million euros.",
+             "The proceeds went to paying down the revolving credit line and funding the new Porto lab.",
+             "Headcount rose to 212.", "The canteen reopened in May."]
+    rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(texts)]
+    question = "What happened with the sale of the Lisbon warehouse?"
+    vecs = embedder.encode_few([question] + texts)
+    kept = select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], [])
+    assert rows[2] in kept, [r.text for r in kept]
+    assert rows[4] not in kept
+
+
+def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name in ("budget-2024.md", "vet-appointment-biscuit.md", "packing-list.md"):
+        shutil.copy(PERSONAL / name, folder / name)
+    engine = make_engine(tmp_path / "ix", config=_no_entities())
+    assert engine.index_paths([folder]).ok
+    store, engine_tag = engine.index.store, engine.tag
+    missing = unmentioned("What's my dentist's phone number?", store, engine_tag)
+    assert "dentist" in missing and "phone" not in missing  # "phone charger" in the packing list
+    assert "gp" in unmentioned("Who is our family GP?", store, engine_tag)
+    # Mentioned in other words of the same stem: "groceries", "monthly".
+    assert unmentioned("How much do we spend on grocery shopping each month?", store, engine_tag) == []
+    assert unmentioned("What did the vet say about Biscuit's weight?", store, engine_tag) == []
+
+
+def _no_entities():
+    from assistant.config import Config
+
+    return Config(extractor="none")
+
+
+def test_select_sentences_needs_no_vectors_for_an_empty_chunk(embedder):
+    assert select_sentences("q", np.zeros(4), Hit(1, 1.0, "dense"), [], np.zeros((0, 4)), []) == []
