@@ -23,7 +23,7 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
-from .named import described_in, named_in, shares
+from .named import described_in, named_in, section_of, shares
 from .parts import merge_parts
 from .unmentioned import not_mentioned_text, unmentioned
 from .shape import answer_shape, split_parts, wants_summary
@@ -31,9 +31,10 @@ from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats
 from .text import plain, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
-from .prompt import NO_ANSWER, Source, build_messages, build_sources
+from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
 
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
+_HEADING_LINE = re.compile(r"\s*#{1,6}\s")
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
 
@@ -319,7 +320,7 @@ class Answerer:
             ids = self.store.chunk_ids_of([path])
             chunks, sentences = self.store.chunks(ids), self.store.sentences_of(ids)
         budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400 - 8 * len(ids))
-        kept = shares([sentences.get(i, []) for i in ids], budget, self.generator.count_tokens)
+        kept = shares(section_of(question, [sentences.get(i, []) for i in ids]), budget, self.generator.count_tokens)
         hits = [Hit(i, 1.0, retriever.name, {"named_file": True}) for i in ids]
         sources = [Source(0, h, chunks[h.chunk_id], sents, " ".join(s.text for s in sents))
                    for h, sents in zip(hits, kept) if sents and h.chunk_id in chunks]
@@ -327,7 +328,7 @@ class Answerer:
         answer = Answer(question, "", retriever.name, hits=hits, sources=sources, relevance=1.0, context="summary",
                         timings={"retrieve": time.perf_counter() - t0})
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
-        self._grounded_text(answer, on_token, stop, on_draft)
+        self._grounded_text(answer, on_token, stop, on_draft, summary_messages(question, sources))
         return self._finished(answer, t0, before)
 
     # -- two facts in a row ----------------------------------------------------------------
@@ -480,13 +481,13 @@ class Answerer:
         return True
 
     # -- the grounded text answer ------------------------------------------------------
-    def _grounded_text(self, answer: Answer, on_token, stop, on_draft) -> None:
-        messages = build_messages(answer.question, answer.sources)
+    def _grounded_text(self, answer: Answer, on_token, stop, on_draft, messages: list[dict] | None = None) -> None:
+        messages = messages or build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
         answer.timings["_started"] = t1
         checker = SupportChecker(answer.sources, self.embedder.encode_few) if self.strict else None
         kept: list[str] = []
-        buffer, first_token = "", None
+        buffer, first_token, intro = "", None, []
 
         def accept(sentence: str) -> bool:
             if not kept:
@@ -495,9 +496,14 @@ class Answerer:
                 sentence = strip_lead_in(sentence)
                 if not sentence.strip():
                     return True
+            if sentence.rstrip().endswith(":"):
+                intro.append(sentence)  # "The ingredients are:" says nothing until its items
+                return True
             if checker is not None and not checker.supported(sentence):
                 answer.unsupported = sentence.strip()
                 return False
+            sentence = "".join(intro) + sentence
+            intro.clear()
             kept.append(sentence)
             if on_token:
                 on_token(sentence)
@@ -689,7 +695,9 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
         for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
             pool.append((src, sent))
     if question_kind(question) == "yesno" and needle in ("yes", "no"):
-        candidates = [(src, sent, None) for src, sent in pool]
+        # A heading ("# Home insurance summary") states nothing to say yes or no by.
+        candidates = [(src, sent, None) for src, sent in pool if not _HEADING_LINE.match(sent.text)
+                      and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
     else:
         candidates = []
         for src, sent in pool:

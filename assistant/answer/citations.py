@@ -126,7 +126,10 @@ class SupportChecker:
                  threshold: float = SUPPORT_THRESHOLD):
         self.embed = embed
         self.threshold = threshold
+        # Each sentence, and each two in a row: an answer sentence may say what two source
+        # sentences say together ("The review moved to 6 May because Paylane ...").
         texts = [sent.text for src in sources for sent in src.sentences]
+        texts += [f"{a.text} {b.text}" for src in sources for a, b in zip(src.sentences, src.sentences[1:])]
         self.vectors = embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
     def support(self, sentence: str) -> float:

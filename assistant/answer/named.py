@@ -73,3 +73,28 @@ def shares(sentence_lists: list[list], budget: int, count_tokens) -> list[list]:
         out.append(kept)
         left -= spent
     return out
+
+
+_HEADING = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def section_of(question: str, sentence_lists: list[list]) -> list[list]:
+    """Each section's sentences, kept only within the heading the question names ("the
+    Risks section"): from that heading to the next of its level or above. Unchanged when
+    the question names no heading of the file (or only the file's title)."""
+    asked = {w.lower() for w in _WORD.findall(question)}
+    flat = [(i, s) for i, sentences in enumerate(sentence_lists) for s in sentences]
+    start = level = None
+    for at, (_, sent) in enumerate(flat):
+        m = _HEADING.match(sent.text)
+        if m and len(m.group(1)) > 1 and {w.lower() for w in _WORD.findall(m.group(2))} <= asked:
+            start, level = at, len(m.group(1))
+            break
+    if start is None:
+        return sentence_lists
+    end = next((at for at in range(start + 1, len(flat))
+                if (m := _HEADING.match(flat[at][1].text)) and len(m.group(1)) <= level), len(flat))
+    out: list[list] = [[] for _ in sentence_lists]
+    for i, sent in flat[start:end]:
+        out[i].append(sent)
+    return out

@@ -6,6 +6,8 @@
   the documents' words, not a span. "What were the proceeds of the sale used for?" names
   the sale; a span copied from it answers nothing.
 - **summary**: "What is notes-2024-03-12.md about?", "Summarise the Risks section".
+- **list**: "Who attended the review?", "What ingredients go into the cake?": the items,
+  written out, not one of them as a span.
 Everything else keeps the short answer first (a span, a yes or no, one of the options);
 where no span is found the answer is written from the same sources (answerer.py).
 """
@@ -78,9 +80,23 @@ def wants_summary(question: str) -> bool:
     return bool(_SUMMARY.search(question))
 
 
+# What asks for several things: "Who attended ...?", "What ingredients go into ...?",
+# "Which documents do I need ...?", "List ...".
+_LIST = re.compile(
+    r"^\s*(?:list\b|name\s+all\b|who\s+(?:attended|was\s+at|were\s+at|came|took\s+part)\b"
+    r"|(?:what|which)\s+(?:\w+\s+)?\w+[^s\W]s\s+(?:do|does|did|are|were|go|went|need|have|has|had|should|must|will)\b"
+    r"|what\s+are\s+the\b|what\s+were\s+the\b)",
+    re.IGNORECASE,
+)
+
+
+def wants_list(question: str) -> bool:
+    return bool(_LIST.search(question))
+
+
 def answer_shape(question: str) -> str:
     """"span" (a name, number, date, yes or no answers it; said first) or "written" (an
     explanation, an account or a summary, in a few sentences)."""
-    if question_kind(question) == "open" or wants_explanation(question) or wants_summary(question):
+    if question_kind(question) == "open" or wants_explanation(question) or wants_summary(question) or wants_list(question):
         return "written"
     return "span"

@@ -24,7 +24,8 @@ LEAD_IN = re.compile(
       | (?:based\s+on|according\s+to|from|given|using)\s+(?:the\s+|these\s+|this\s+)?
             (?:provided\s+|given\s+|numbered\s+|available\s+)?
             (?:documents?|sources?|context|texts?|information|passages?)
-            (?:\s+(?:provided|given|above))?\s*[,:]
+            (?:\s+(?:provided|given|above))?
+            (?:\s+(?:in|from|by)\s+(?:the\s+|these\s+)?(?:provided\s+|given\s+|numbered\s+)?(?:documents?|sources?|context|texts?|passages?))?\s*[,:]
     )\s*""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -144,6 +144,36 @@ def split_glued(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+# Lines that are sentences of their own whatever their punctuation: a table row, a list
+# item, a heading, a checkbox. spaCy would read a whole table or list as one sentence, and
+# a citation of it would quote the table.
+_OWN_LINE = re.compile(r"[ \t]*(?:\||[-*+\u2022][ \t]|\d{1,3}[.)][ \t]|#{1,6}[ \t]|\[[ xX]\][ \t])")
+_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t:|-]*-{2,}[ \t:|-]*\|?[ \t]*")
+
+
+def line_units(text: str, start: int, end: int) -> list[Span]:
+    """The paragraph text[start:end] as units for the sentence recogniser: each table row,
+    list item or heading alone, the lines between them together; a table's rule line
+    ("|---|---|") is no sentence and is left out."""
+    units: list[Span] = []
+    run = None  # where the current run of ordinary lines starts
+    pos = start
+    for line in text[start:end].split("\n"):
+        line_start, line_end = pos, pos + len(line)
+        pos = line_end + 1
+        if _OWN_LINE.match(line) or _TABLE_RULE.fullmatch(line):
+            if run is not None:
+                units.append((run, line_start - 1))
+                run = None
+            if not _TABLE_RULE.fullmatch(line) and line.strip():
+                units.append((line_start, line_end))
+        elif run is None and line.strip():
+            run = line_start
+    if run is not None:
+        units.append((run, end))
+    return [(s, e) for s, e in units if text[s:e].strip()]
+
+
 class SentenceSplitter:
     def __init__(self, spacy_dir: Path):
         self.spacy_dir = str(spacy_dir)
@@ -158,9 +188,10 @@ class SentenceSplitter:
         jobs: list[tuple[int, int]] = []  # (text index, paragraph start)
         paras: list[str] = []
         for i, text in enumerate(texts):
-            for s, e in paragraph_spans(text):
-                jobs.append((i, s))
-                paras.append(text[s:e])
+            for ps, pe in paragraph_spans(text):
+                for s, e in line_units(text, ps, pe):
+                    jobs.append((i, s))
+                    paras.append(text[s:e])
         result: list[list[Span]] = [[] for _ in texts]
         with self._lock:
             docs = self.nlp.pipe(paras, batch_size=128)

@@ -114,3 +114,26 @@ def _no_entities():
 
 def test_select_sentences_needs_no_vectors_for_an_empty_chunk(embedder):
     assert select_sentences("q", np.zeros(4), Hit(1, 1.0, "dense"), [], np.zeros((0, 4)), []) == []
+
+
+def test_a_summary_of_a_named_section_reads_that_section_only():
+    from assistant.answer.named import section_of
+
+    rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(
+        ["# Atlas project plan", "## Goals", "Ship the app.", "## Risks", "Certification may slip.",
+         "### Mitigation", "Book the test early.", "## Budget", "€240,000 in all."])]
+    kept = section_of("Summarise the Risks section of the project plan", [rows[:5], rows[5:]])
+    assert [r.text for part in kept for r in part] == ["## Risks", "Certification may slip.", "### Mitigation",
+                                                       "Book the test early."]
+    assert section_of("Summarise the project plan", [rows]) == [rows]
+
+
+def test_a_question_that_asks_for_several_things_is_written_as_a_list():
+    from assistant.answer.shape import wants_list
+
+    assert wants_list("Who attended the Atlas launch review on 6 May?")
+    assert wants_list("What ingredients go into the lemon olive oil cake?")
+    assert wants_list("which documents do I need to take to Ljubljana")
+    assert not wants_list("Which book is the book club reading in October?")
+    assert not wants_list("Name the mother of Edward Stafford, 4th Baron Stafford?")
+    assert answer_shape("Who attended the Atlas launch review on 6 May?") == "written"
