@@ -18,7 +18,8 @@ from ..retrieve.scope import Scope, scoped_search
 from ..store.db import Store
 from .check import check_sentence
 from .citations import (
-    ABSTENTION, Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, resolve_citations, split_complete_sentences,
+    ABSTENTION, Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, claims, resolve_citations,
+    split_complete_sentences,
 )
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
@@ -500,6 +501,8 @@ class Answerer:
                 intro.append(sentence)  # "The ingredients are:" says nothing until its items
                 return True
             if checker is not None and not checker.supported(sentence):
+                if not claims(sentence) - claims(answer.question) - {w.lower() for w in answer.question.split()}:
+                    return True  # says nothing to check ("The section lists several risks."): left out
                 answer.unsupported = sentence.strip()
                 return False
             sentence = "".join(intro) + sentence
@@ -593,11 +596,17 @@ class Answerer:
 
 
     def _stating_source(self, sentence: str, by_n: dict[int, Source], cited: list[int], question: str) -> int | None:
-        """The source, other than those cited, whose sentences state every claim of
-        `sentence`; None when none does."""
+        """The source, other than those cited, one of whose sentences (or two in a row)
+        states every claim of `sentence`; None when none does. Read a sentence at a time,
+        not the source's words together: "9 June 2024" is not stated by a "9" here and a
+        "June" there."""
         for n, source in by_n.items():
-            if n not in cited and check_sentence(sentence, source_evidence(source), question, self.tag).supported:
-                return n
+            if n in cited:
+                continue
+            texts = [f"{s.text} {s.resolved_text or ''}" for s in source.sentences]
+            for one in texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])]:
+                if check_sentence(sentence, [one, source.label()], question, self.tag).supported:
+                    return n
         return None
 
 

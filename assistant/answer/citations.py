@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from .check import names_in, numbers_in
 from .prompt import Source
 from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, list_items, strip_lead_in
 
@@ -80,7 +81,10 @@ def resolve_citations(
                 if n in citations:
                     continue
                 idx = [j for j, (src, _) in enumerate(cand) if src.n == n]
-                best = max(idx, key=lambda j: sims[i, j])
+                # The sentence that holds the answer sentence's names and numbers, then
+                # the closest: the one the reader checks the claim against.
+                facts = claims(sentence)
+                best = max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[i, j]))
                 citations[n] = _citation(cand[best], attributed=False)
         elif not any_marker:
             best = int(np.argmax(sims[i]))
@@ -93,6 +97,20 @@ def resolve_citations(
     text = " ".join(rewritten) if not any_marker else answer
     ordered = [citations[n] for n in cited_numbers(text) if n in citations]
     return text, ordered
+
+
+def claims(sentence: str) -> set[str]:
+    """The names and numbers an answer sentence states (markers left out)."""
+    plain = _MARKER.sub(" ", sentence)
+    return {n.lower() for n in names_in(plain)} | numbers_in(plain)
+
+
+def held(facts: set[str], text: str) -> int:
+    """How many of `facts` a source sentence holds."""
+    if not facts:
+        return 0
+    words = {w.lower().strip("'’-") for w in re.findall(r"[\w'’-]+", text)}
+    return len({f for f in facts if f in words} | (facts & numbers_in(text)))
 
 
 def append_marker(sentence: str, n: int) -> str:

@@ -87,8 +87,8 @@ def test_glued_sentences_are_cited_alone_and_answers_show_no_markdown(engine):
     # Failure 7: "...this year.We used ..." one sentence; "**Oskar**" and "| €39 |" shown raw.
     answer = engine.ask("By how much did Tavora Foods' revenue grow over the first nine months?")
     assert "12%" in answer.text, answer.text
-    (c,) = answer.citations
-    assert "We used" not in c.text, c.text
+    c = next(c for c in answer.citations if "12%" in c.text)
+    assert "We used" not in c.text and c.text.endswith("this year."), c.text
     doc = load(Path(c.path)).text
     assert doc[c.start:c.end] == c.text
     money = engine.ask("How much do Oskar's swimming lessons cost?")
@@ -134,7 +134,7 @@ def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
     (c,) = answer.citations
     assert c.n == right.n and "6 May 2024" in c.text
     # A claim no source states is still cut.
-    swapped = Answer(question, f"The launch review moved from 15 April 2024 to 9 June 2024 [{right.n}].", "auto",
+    swapped = Answer(question, f"The launch review moved from 15 April 2024 to 27 November 2031 [{right.n}].", "auto",
                      sources=sources)
     answerer._check_entities(swapped)
     assert swapped.unknown and not swapped.checks[0]["supported"]
