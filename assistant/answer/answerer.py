@@ -107,14 +107,12 @@ class Answer:
             "found": [p.as_dict() for p in self.found],
         }
         if with_text:
-            cited = {c.n: c for c in self.citations}
             for row, s in zip(data["sources"], self.sources):
                 row["text"] = s.chunk.text
-                c = cited.get(s.n)
-                row["highlights"] = [[c.start - s.chunk.start, c.end - s.chunk.start]] if c else []
-                row["span_highlights"] = (
-                    [[c.span_start - s.chunk.start, c.span_end - s.chunk.start]] if c and c.span_start is not None else []
-                )
+                cited = [c for c in self.citations if c.n == s.n]
+                row["highlights"] = [[c.start - s.chunk.start, c.end - s.chunk.start] for c in cited]
+                row["span_highlights"] = [[c.span_start - s.chunk.start, c.span_end - s.chunk.start]
+                                          for c in cited if c.span_start is not None]
         return data
 
 

@@ -69,7 +69,9 @@ def resolve_citations(
     ans_vecs, cand_vecs = vecs[: len(sentences)], vecs[len(sentences):]
     sims = ans_vecs @ cand_vecs.T  # answer sentence x candidate sentence
 
-    citations: dict[int, Citation] = {}
+    # One citation per answer sentence and source it cites (a source cited by three
+    # sentences points at the sentence each of them says), each sentence of a source once.
+    citations: dict[tuple[int, int], Citation] = {}
     rewritten: list[str] = []
     any_marker = bool(cited_numbers(answer))
     for i, sentence in enumerate(sentences):
@@ -77,25 +79,23 @@ def resolve_citations(
         if ABSTENTION.match(sentence):
             pass
         elif numbers:
+            facts = claims(sentence)
             for n in numbers:
-                if n in citations:
-                    continue
                 idx = [j for j, (src, _) in enumerate(cand) if src.n == n]
                 # The sentence that holds the answer sentence's names and numbers, then
                 # the closest: the one the reader checks the claim against.
-                facts = claims(sentence)
                 best = max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[i, j]))
-                citations[n] = _citation(cand[best], attributed=False)
+                citations.setdefault((n, cand[best][1].id), _citation(cand[best], attributed=False))
         elif not any_marker:
             best = int(np.argmax(sims[i]))
             if sims[i, best] >= ATTRIBUTION_THRESHOLD:
                 src, sent = cand[best]
-                if src.n not in citations:
-                    citations[src.n] = _citation(cand[best], attributed=True)
+                citations.setdefault((src.n, sent.id), _citation(cand[best], attributed=True))
                 sentence = append_marker(sentence, src.n)
         rewritten.append(sentence)
     text = " ".join(rewritten) if not any_marker else answer
-    ordered = [citations[n] for n in cited_numbers(text) if n in citations]
+    order = {n: at for at, n in enumerate(cited_numbers(text))}
+    ordered = sorted((c for (n, _), c in citations.items() if n in order), key=lambda c: order[c.n])
     return text, ordered
 
 

@@ -90,7 +90,11 @@ class AnswerView(Vertical):
         row = self.query_one(".citations", Horizontal)
         row.remove_children()
         buttons = []
+        shown = set()
         for c in self.evidence.get("citations") or self.evidence.get("found", []):
+            if c["n"] in shown:
+                continue  # a source cited by several sentences: one button
+            shown.add(c["n"])
             name = (clean(c.get("title")) or show_path(c["path"].rsplit("/", 1)[-1]))[:28]
             page = f" p.{c['page']}" if c.get("page") else ""
             button = Button(Text(f"[{c['n']}] {name}{page}"), classes="citation", compact=True)
