@@ -137,3 +137,20 @@ def test_a_question_that_asks_for_several_things_is_written_as_a_list():
     assert not wants_list("Which book is the book club reading in October?")
     assert not wants_list("Name the mother of Edward Stafford, 4th Baron Stafford?")
     assert answer_shape("Who attended the Atlas launch review on 6 May?") == "written"
+
+
+def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder):
+    from assistant.answer.citations import resolve_citations
+    from assistant.answer.prompt import Source
+    from assistant.store.db import ChunkRow
+
+    texts = ["Atlas kickoff meeting.", "Attendees: Clara Hollis, Priya Raman and Ben Carver.",
+             "Payment provider: we compared Paylane and Corvex Pay.", "Paylane was chosen for its lower fees."]
+    rows = [SentenceRow(i, 1, 10 * i, 10 * i + 9, None, t, None) for i, t in enumerate(texts)]
+    chunk = ChunkRow(1, 1, "/home/p/notes.md", None, 0, 0, 40, None, None, " ".join(texts))
+    source = Source(1, Hit(1, 1.0, "auto"), chunk, rows, " ".join(texts))
+    text, citations = resolve_citations(
+        "The meeting was attended by Clara Hollis and Priya Raman [1]. Paylane was picked over Corvex Pay [1].",
+        [source], embedder.encode_few)
+    assert [c.text for c in citations] == [texts[1], texts[2]], [c.text for c in citations]
+    assert all(c.n == 1 for c in citations)
