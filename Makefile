@@ -61,6 +61,8 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/answers.py
+	$(BIN)/python bench/real_answers.py --models qwen2.5-coder-1.5b-instruct,qwen2.5-coder-0.5b-instruct \
+		--sets personal,covidqa_files,leval_nq_files,leval_sciqa_files,leval_multidoc_files,emanual_files,narrativeqa_files
 	$(BIN)/python bench/chat_session.py
 	$(BIN)/python bench/entity_check.py
 

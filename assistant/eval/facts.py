@@ -22,11 +22,10 @@ _REFUSAL = re.compile(r"^\W*(?:i\s+(?:don['’]t|do\s+not)\s+know|unknown\b)", r
 # Words too common to count as a fact of a long reference when it names nothing.
 _STOP = frozenset(
     "a an the of in on at to for from by with and or but is are was were be been being it its this that "
-    "these those he she they his her their them we our you your i my me as than then so not no yes do does "
+    "these those he she they his her their them him us we our you your i my me as than then so not no yes do does "
     "did has have had will would can could should may might also very more most much many some any all "
     "which who whom whose what when where why how there here into about over after before because".split()
 )
-MONTHS = frozenset("january february march april may june july august september october november december".split())
 
 
 def fact_tokens(text: str) -> list[str]:
@@ -41,14 +40,13 @@ def fact_tokens(text: str) -> list[str]:
 
 def key_facts(reference: str) -> list[str]:
     """What a right answer must state, read off a reference answer: its numbers and the
-    words that name something (capitalised, or a month); for a reference that names
+    words that name something (capitalised: names, months); for a reference that names
     nothing, its content words. A short reference (four words or fewer) is one fact."""
     words = fact_tokens(reference)
     if 0 < len(words) <= 4:
         return [reference.strip()]
     facts = [m for m in numbers_in(reference) if m]
     facts += [n for n in names_in(reference) if n.lower() not in _STOP]
-    facts += [w for w in words if w in MONTHS and w not in (f.lower() for f in facts)]
     if not facts:
         facts = [w for w in words if w not in _STOP and len(w) > 2]
     seen, out = set(), []

@@ -1,0 +1,40 @@
+"""Key-fact recall, abstentions and unsupported facts: the metrics of the real-documents
+answer benchmark (bench/real_answers.py)."""
+
+from __future__ import annotations
+
+from assistant.eval.facts import fact_recall, holds, is_refusal, judge, key_facts, unsupported_facts
+
+
+def test_a_fact_is_held_in_other_words_around_it():
+    assert holds("The sale raised 4.2 million euros.", "€4.2 million")
+    assert holds("It moved to 6 May, 2024 [3].", "6 May 2024")
+    assert holds("Mileage: 87412 km", "87,412 km")
+    assert not holds("It moved to 16 May 2024.", "6 May 2024")
+    assert not holds("", "Porto")
+
+
+def test_key_facts_of_a_reference():
+    assert key_facts("April 25, 2018") == ["April 25, 2018"]  # a short reference is one fact
+    facts = key_facts("Inês Carvalho said revenue was €38.6 million, up 9% on last year.")
+    assert {"38.6", "9", "Inês", "Carvalho"} <= set(facts)
+    assert key_facts("They set up a school for young ladies.") == ["set", "school", "young", "ladies"]
+
+
+def test_recall_refusals_and_unsupported_facts():
+    assert fact_recall("Porto and the credit line", ["Porto", "credit line", "€4.2 million"]) == 2 / 3
+    assert fact_recall("anything", []) is None
+    assert is_refusal("I don't know based on these documents: none of them mentions “dentist”.")
+    assert not is_refusal("On “X?”: I don't know based on these documents. Y is 3 [1].")
+    # Names and numbers the cited sentences (and the question) do not hold.
+    assert unsupported_facts("Clara Hollis paid €420 on 3 May [1].", ["Clara paid €420 in May."],
+                             "What did Clara pay?") == ["3", "Hollis"]
+    assert unsupported_facts("I don't know based on these documents.", []) == []
+
+
+def test_an_abstention_is_false_where_the_retrieved_chunks_hold_every_fact():
+    retrieved = ["In August we sold the Lisbon warehouse.", "The proceeds went to the Porto lab."]
+    assert judge("I don't know based on these documents.", ["Porto"], [], retrieved).false_unknown
+    assert not judge("I don't know based on these documents.", ["Setúbal"], [], retrieved).false_unknown
+    held = judge("The proceeds went to the Porto lab [2].", ["Porto"], ["The proceeds went to the Porto lab."], retrieved)
+    assert held.holds_all and not held.abstained and held.unsupported == []
