@@ -318,7 +318,10 @@ class Answerer:
         with self.read_lock:
             ids = self.store.chunk_ids_of([path])
             chunks, sentences = self.store.chunks(ids), self.store.sentences_of(ids)
-        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400 - 8 * len(ids))
+        # Twice a question's context: the prompt is most of the wait on a CPU (a summary read
+        # from the whole window took minutes with the 1.5B model on 2 cores).
+        budget = max(64, min(2 * self.context_tokens, self.n_ctx - self.answer_tokens
+                             - self.generator.count_tokens(question) - 400) - 8 * len(ids))
         kept = shares(section_of(question, [sentences.get(i, []) for i in ids]), budget, self.generator.count_tokens)
         hits = [Hit(i, 1.0, retriever.name, {"named_file": True}) for i in ids]
         sources = [Source(0, h, chunks[h.chunk_id], sents, " ".join(s.text for s in sents))
@@ -564,10 +567,17 @@ class Answerer:
                 # "1898." before the sentence that states it: backed by what that one cites
                 # (a refusal before "They do say that ... [1]" claims nothing of [1]).
                 numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
+            if not numbers and not ABSTENTION.match(sentence):
+                # Cites nothing: cite the source one of whose sentences states it, if any.
+                other = self._stating_source(sentence, by_n, [], answer.question)
+                if other is not None:
+                    sentence, numbers, repointed = recited(sentence, other), [other], True
             if not numbers:
                 refusal = bool(ABSTENTION.match(sentence))
                 checks.append({"sentence": sentence, "supported": refusal, "reason": "" if refusal else "cites no source"})
-                kept.append(sentence)
+                # Under strict grounding a claim no source states is not shown.
+                if refusal or not self.strict or not claims(sentence) - claims(answer.question):
+                    kept.append(sentence)
                 continue
             evidence = [e for n in numbers for e in source_evidence(by_n[n])]
             verdict = check_sentence(sentence, evidence, answer.question, self.tag)

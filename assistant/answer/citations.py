@@ -86,6 +86,12 @@ def resolve_citations(
                 # the closest: the one the reader checks the claim against.
                 best = max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[i, j]))
                 citations.setdefault((n, cand[best][1].id), _citation(cand[best], attributed=False))
+                # A sentence that joins two of the source ("met on 21 May ... with Margaret
+                # Oduya"): the second sentence that holds what the first does not.
+                rest = facts - held_facts(facts, cand[best][1].text)
+                second = max(idx, key=lambda j: (held(rest, cand[j][1].text), sims[i, j])) if rest else None
+                if second is not None and held(rest, cand[second][1].text):
+                    citations.setdefault((n, cand[second][1].id), _citation(cand[second], attributed=False))
         elif not any_marker:
             best = int(np.argmax(sims[i]))
             if sims[i, best] >= ATTRIBUTION_THRESHOLD:
@@ -105,12 +111,17 @@ def claims(sentence: str) -> set[str]:
     return {n.lower() for n in names_in(plain)} | numbers_in(plain)
 
 
+def held_facts(facts: set[str], text: str) -> set[str]:
+    """The `facts` a source sentence holds."""
+    if not facts:
+        return set()
+    words = {w.lower().strip("'’-") for w in re.findall(r"[\w'’-]+", text)}
+    return {f for f in facts if f in words} | (facts & numbers_in(text))
+
+
 def held(facts: set[str], text: str) -> int:
     """How many of `facts` a source sentence holds."""
-    if not facts:
-        return 0
-    words = {w.lower().strip("'’-") for w in re.findall(r"[\w'’-]+", text)}
-    return len({f for f in facts if f in words} | (facts & numbers_in(text)))
+    return len(held_facts(facts, text))
 
 
 def append_marker(sentence: str, n: int) -> str:
