@@ -4,8 +4,9 @@ naming the word, instead of by whatever passage came closest ("Numbers at a glan
 
 A word counts as mentioned when any chunk holds it or a word it begins, after stemming
 (the full-text index's own reading), so "month" meets "monthly" and "grocery" meets
-"groceries". Only the question's nouns and names are looked up: its verbs and adjectives
-are the documents' to word differently.
+"groceries". Only the words that pick out what the question is about are looked up (names, a
+person's own things, owners, nouns that qualify another noun): the attribute asked for
+("the history of X") and the question's verbs are the documents' to word differently.
 """
 
 from __future__ import annotations
@@ -18,17 +19,38 @@ Tagger = Callable[[str], list[tuple[str, str, str]]]
 _LOOKED_UP = ("NOUN", "PROPN")
 
 
+_OWNERS = frozenset("my our your his her their".split())
+
+
 def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
-    """The question's nouns and names that no chunk of the index holds."""
+    """The words that say what the question is about and that no chunk of the index holds."""
     if tag is None:
         return []
-    words = []
-    for word, _lemma, pos in tag(question):
+    return [w for w in _identifying(tag(question)) if not store.mentions(w)]
+
+
+def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:
+    """The question's words that pick out a thing: names ("Corvex", "GP"), a person's own
+    things ("my dentist", "our pension provider"), owners ("the dentist's") and nouns that
+    qualify another noun ("pension provider", "blood type"). Not the attribute asked for
+    ("the history of X", "the name of our GP", "in detail"): documents state it without
+    naming it."""
+    out, owned = [], False  # inside "my ... " / "our ...": a person's own thing, named in full
+    for i, (word, _lemma, pos) in enumerate(tokens):
         plain = word.strip(".,;:!?\"'’()[]").lower()
+        after = tokens[i + 1] if i + 1 < len(tokens) else ("", "", "")
+        if word.lower() in _OWNERS:
+            owned = True
+            continue
+        owned = owned and pos in (*_LOOKED_UP, "ADJ")
+        if pos not in _LOOKED_UP or not plain.isalpha() or plain in out:
+            continue
         short_name = word.isupper() and len(word) >= 2  # "GP", "EHIC"
-        if pos in _LOOKED_UP and plain.isalpha() and (len(plain) >= 3 or short_name) and plain not in words:
-            words.append(plain)
-    return [w for w in words if not store.mentions(w)]
+        if len(plain) < 3 and not short_name:
+            continue
+        if pos == "PROPN" or short_name or owned or after[0] in ("'s", "’s") or after[2] in _LOOKED_UP:
+            out.append(plain)
+    return out
 
 
 def not_mentioned_text(words: list[str], no_answer: str) -> str:

@@ -154,3 +154,16 @@ def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder)
         [source], embedder.encode_few)
     assert [c.text for c in citations] == [texts[1], texts[2]], [c.text for c in citations]
     assert all(c.n == 1 for c in citations)
+
+
+def test_the_attribute_asked_for_is_not_looked_up(make_engine, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(PERSONAL / "notes-2024-03-12.md", folder / "notes.md")
+    engine = make_engine(tmp_path / "ix", config=_no_entities())
+    assert engine.index_paths([folder]).ok
+    store, tag = engine.index.store, engine.tag
+    # "history" and "detail" are nowhere in the notes; what the question is about is.
+    assert unmentioned("Describe the history of the Atlas app in detail.", store, tag) == []
+    assert unmentioned("What is the name of Priya's team?", store, tag) == []
+    assert "pension" in unmentioned("Who is our pension provider?", store, tag)
