@@ -94,3 +94,8 @@ def test_the_strict_checks_keep_the_content_after_a_lead_in_and_every_list_item(
         assert answer.text == answered != NO_ANSWER, answer.checks
         assert all(c["supported"] for c in answer.checks), answer.checks
         assert "1898" in answer.text and "answer to this question" not in answer.text
+
+
+def test_a_lead_in_that_names_where_the_information_came_from_is_taken_off():
+    assert strip_lead_in("Based on the information provided in the documents, we budget €420.") == "We budget €420."
+    assert strip_lead_in("According to the sources provided, it opened in 1898.") == "It opened in 1898."

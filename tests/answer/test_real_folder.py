@@ -138,3 +138,22 @@ def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
                      sources=sources)
     answerer._check_entities(swapped)
     assert swapped.unknown and not swapped.checks[0]["supported"]
+
+
+def test_an_uncited_claim_is_cited_where_a_sentence_states_it_and_cut_where_none_does(engine):
+    # Citations found after writing: an answer sentence that cites nothing is tied to the
+    # source sentence that states it; one that states what no source does is not shown.
+    from assistant.answer.answerer import Answer
+
+    question = "When was the Atlas launch review moved to?"
+    store, answerer = engine.index.store, engine.answerer
+    hits = engine.retriever().search(question, 8)
+    ids = [h.chunk_id for h in hits]
+    sources = answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), context="chunks")
+    right = next(s for s in sources if "15 April 2024 to 6 May 2024" in s.text)
+    stated = Answer(question, "The launch review moved from 15 April 2024 to 6 May 2024.", "auto", sources=sources)
+    answerer._check_entities(stated)
+    assert stated.text == f"The launch review moved from 15 April 2024 to 6 May 2024 [{right.n}].", stated.text
+    invented = Answer(question, "The launch review moved to 27 November 2031 at Corbett Hall.", "auto", sources=sources)
+    answerer._check_entities(invented)
+    assert invented.unknown, invented.text
