@@ -24,7 +24,7 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, content_words, grounded_selection
-from .named import described_in, named_in, section_of, shares
+from .named import described_in, is_heading, named_in, section_of, shares
 from .parts import merge_parts
 from .unmentioned import not_mentioned_text, unmentioned
 from .shape import answer_shape, split_parts, wants_summary
@@ -35,7 +35,6 @@ from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
 
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
-_HEADING_LINE = re.compile(r"\s*#{1,6}\s")
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
 
@@ -713,7 +712,7 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
             pool.append((src, sent))
     if question_kind(question) == "yesno" and needle in ("yes", "no"):
         # A heading ("# Home insurance summary") states nothing to say yes or no by.
-        candidates = [(src, sent, None) for src, sent in pool if not _HEADING_LINE.match(sent.text)
+        candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)
                       and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
     else:
         candidates = []

@@ -78,6 +78,11 @@ def shares(sentence_lists: list[list], budget: int, count_tokens) -> list[list]:
 _HEADING = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
+def is_heading(text: str) -> bool:
+    """A Markdown heading line ("## Risks"): it names a section and states nothing."""
+    return _HEADING.match(text) is not None
+
+
 def section_of(question: str, sentence_lists: list[list]) -> list[list]:
     """Each section's sentences, kept only within the heading the question names ("the
     Risks section"): from that heading to the next of its level or above. Unchanged when
