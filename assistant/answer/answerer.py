@@ -23,7 +23,7 @@ from .citations import (
 )
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
-from .context import CONTEXT_MODES, content_words, grounded_selection
+from .context import CONTEXT_MODES, content_words, grounded_selection, model_text
 from .named import described_in, is_heading, named_in, section_of, shares
 from .parts import merge_parts
 from .unmentioned import not_mentioned_text, unmentioned
@@ -323,7 +323,7 @@ class Answerer:
                              - self.generator.count_tokens(question) - 400) - 8 * len(ids))
         kept = shares(section_of(question, [sentences.get(i, []) for i in ids]), budget, self.generator.count_tokens)
         hits = [Hit(i, 1.0, retriever.name, {"named_file": True}) for i in ids]
-        sources = [Source(0, h, chunks[h.chunk_id], sents, " ".join(s.text for s in sents))
+        sources = [Source(0, h, chunks[h.chunk_id], sents, model_text(sents, resolved=False))
                    for h, sents in zip(hits, kept) if sents and h.chunk_id in chunks]
         sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]
         answer = Answer(question, "", retriever.name, hits=hits, sources=sources, relevance=1.0, context="summary",

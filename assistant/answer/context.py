@@ -37,6 +37,9 @@ class SelectSettings:
     # Sentences after each closest one: the answer is often the next sentence ("In August
     # we sold the Lisbon warehouse." / "The proceeds went to ...").
     following: int = 1
+    # Sentences kept per chunk for the question's words they hold, the rarer in the chunk
+    # the more: "October" picks its row out of a reading list the embedding reads as alike.
+    by_words: int = 1
 
 
 def entity_names(hit: Hit) -> list[str]:
@@ -70,16 +73,61 @@ def select_sentences(
     for i in np.argsort(-sims)[: settings.closest]:
         if sims[i] >= settings.min_similarity:
             keep.update(range(int(i), min(len(sentences), int(i) + 1 + settings.following)))
+    for i in [i for i in most_words(question, sentences) if i not in keep][: settings.by_words]:
+        keep.update(range(i, min(len(sentences), i + 1 + settings.following)))
     for i in sorted(keep):
         # A pronoun the resolver left alone needs the sentence before it to be read.
         if i > 0 and not sentences[i].resolved_text and _PRONOUN_START.match(sentences[i].text):
             keep.add(i - 1)
+        # A table row or list item means nothing without what heads its block.
+        head = block_head(sentences, i)
+        if head is not None:
+            keep.add(head)
     return [sentences[i] for i in sorted(keep)]
 
 
-def model_text(sentences: list[SentenceRow]) -> str:
-    """What the model reads: the coreference-resolved text where there is one."""
-    return " ".join((s.resolved_text or s.text).strip() for s in sentences)
+def most_words(question: str, sentences: list[SentenceRow]) -> list[int]:
+    """Sentence indexes by the question's words they hold (each weighted by how few of
+    the chunk's sentences hold it), best first; sentences holding none are left out."""
+    asked = {w[:5] for w in content_words(question)}  # a stem: "weigh" meets "weight"
+    held = [{w[:5] for w in content_words(s.text)} & asked for s in sentences]
+    counts = {w: sum(w in h for h in held) for w in asked}
+    scores = [sum(1.0 / counts[w] for w in h) for h in held]
+    order = sorted(range(len(sentences)), key=lambda i: -scores[i])
+    return [i for i in order if scores[i] > 0]
+
+
+_TABLE_ROW = re.compile(r"^\s*\|")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]\s|\d{1,3}[.)]\s|\[[ xX]\]\s)")
+
+
+def block_head(sentences: list[SentenceRow], i: int) -> int | None:
+    """The index of what heads sentence i's block, when i is a table row (the table's
+    first row: its header) or a list item (the line that introduces the list); None
+    otherwise, or when the head is i itself or not in this chunk."""
+    text = sentences[i].text
+    kind = _TABLE_ROW if _TABLE_ROW.match(text) else _LIST_ITEM if _LIST_ITEM.match(text) else None
+    if kind is None:
+        return None
+    j = i
+    while j > 0 and kind.match(sentences[j - 1].text):
+        j -= 1
+    if kind is _LIST_ITEM:
+        j -= 1  # the line before the first item
+    return j if 0 <= j < i else None
+
+
+def model_text(sentences: list[SentenceRow], resolved: bool = True) -> str:
+    """What the model reads: the coreference-resolved text where there is one (with
+    `resolved`). A table row or list item starts its own line: run together, "| January |
+    ... | | October | ..." reads as one row."""
+    out = []
+    for s in sentences:
+        text = ((resolved and s.resolved_text) or s.text).strip()
+        if out:
+            out.append("\n" if _TABLE_ROW.match(text) or _LIST_ITEM.match(text) else " ")
+        out.append(text)
+    return "".join(out)
 
 
 def grounded_selection(

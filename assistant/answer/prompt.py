@@ -58,7 +58,7 @@ def build_sources(
             left -= cost
         if not kept:
             break
-        text = model_text(kept) if resolved else " ".join(s.text for s in kept)
+        text = model_text(kept, resolved)
         sources.append(Source(len(sources) + 1, hit, chunk, kept, text))
         left -= 8  # the "[n] title:" header
     return sources

@@ -203,7 +203,26 @@ def _text_title(text: str) -> str | None:
         m = pattern.search(head)
         if m and m.group(group).strip():
             return m.group(group).strip()
-    return None
+    return _first_line_title(head)
+
+
+_FIRST_LINE = re.compile(r"\A\s*([^\n]+)(\n[ \t]*\n|\n|\Z)")
+
+
+def _first_line_title(head: str) -> str | None:
+    """A plain text's opening line, when it reads as a title: short, not ending as a
+    sentence does, and standing alone (a blank line after it) or in capitals
+    ("A Short History of Harrowmere", "TAVORA FOODS S.A. — Q3 RESULTS CALL")."""
+    m = _FIRST_LINE.match(head)
+    if not m:
+        return None
+    line = " ".join(m.group(1).split())
+    letters = [c for c in line if c.isalpha()]
+    if not letters or len(line) > 100 or line[-1] in ".,;:!?" or line.startswith(("-", "*", "|", "#")):
+        return None
+    alone = m.group(2).count("\n") == 2 and len(line) <= 80
+    capitals = len(line.split()) >= 2 and all(c.isupper() for c in letters)
+    return line if alone or capitals else None
 
 
 @register("text file", ".txt", ".md", ".markdown", ".rst", ".org")

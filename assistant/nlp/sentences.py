@@ -104,10 +104,14 @@ _TRAILING_MARKER = re.compile(r"\n[ \t]*(?:" + LIST_MARKER.pattern + r")\Z")
 
 def merge_list_markers(text: str, spans: list[Span]) -> list[Span]:
     """Sentence spans of one paragraph of `text` with each bare list marker joined to the
-    sentence it numbers; a marker with no sentence after it is dropped."""
+    sentence it numbers; a marker with no sentence after it is dropped, and one written
+    against the sentence before it (no space between) ends that sentence."""
     out: list[Span] = []
     opened = None  # where the pending markers start
     for s, e in spans:
+        if out and opened is None and s == out[-1][1] and LIST_MARKER.fullmatch(text[s:e]):
+            out[-1] = (out[-1][0], e)  # no space before it: the end of "**Term dates**"
+            continue
         if LIST_MARKER.fullmatch(text[s:e]):
             opened = s if opened is None else opened
             continue

@@ -90,6 +90,37 @@ def test_the_sentence_after_the_closest_is_read_too(embedder):
     assert rows[4] not in kept
 
 
+def _selected(question, path, splitter, embedder):
+    text = path.read_text()
+    rows = [SentenceRow(i, 1, s, e, None, text[s:e], None) for i, (s, e) in enumerate(splitter.split(text))]
+    vecs = embedder.encode_few([question] + [r.text for r in rows])
+    return [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], [])]
+
+
+def test_a_table_row_is_read_with_its_header_and_found_by_its_rare_word(splitter, embedder):
+    kept = _selected("Which book is the book club reading in October?", PERSONAL / "book-club-reading-list.md",
+                     splitter, embedder)
+    assert any(t.startswith("| October | The Lantern Keeper's Daughter") for t in kept), kept
+    assert any(t.startswith("| Month |") for t in kept), kept
+
+
+def test_table_rows_and_list_items_reach_the_model_on_lines_of_their_own():
+    from assistant.answer.context import model_text
+
+    rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(
+        ["Reading list.", "| Month | Book |", "| January | The Glasshouse Winter |", "| October | Nine Bridges |",
+         "Notes:", "- bring snacks"])]
+    assert model_text(rows) == ("Reading list.\n| Month | Book |\n| January | The Glasshouse Winter |\n"
+                                "| October | Nine Bridges | Notes:\n- bring snacks")
+
+
+def test_a_list_item_is_read_with_the_line_that_introduces_it(splitter, embedder):
+    kept = _selected("When do the kids go back to school after the summer holidays?",
+                     PERSONAL / "school-term-dates.md", splitter, embedder)
+    assert "- Term starts: Wednesday 4 September 2024" in kept, kept
+    assert "**Autumn term 2024**" in kept, kept  # whole: its closing "*" is no list marker
+
+
 def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()

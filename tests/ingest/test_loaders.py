@@ -10,6 +10,7 @@ from assistant.ingest.loaders import (
     SUPPORTED_SUFFIXES,
     LoadedDocument,
     LoadError,
+    _text_title,
     load,
     looks_binary,
 )
@@ -57,7 +58,7 @@ def test_questions_file():
 @pytest.mark.parametrize(
     ("name", "sentence", "title"),
     [
-        ("harrowmere_history.txt", "The town was founded in 1742 by Tobias Wren", None),
+        ("harrowmere_history.txt", "The town was founded in 1742 by Tobias Wren", "A Short History of Harrowmere"),
         (
             "kestrel_hill_observatory.md",
             "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson.",
@@ -73,6 +74,17 @@ def test_text_formats(name, sentence, title):
     assert doc.title == title
     assert doc.pages == []
     assert doc.page_at(0) is None
+
+
+PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
+
+
+def test_a_plain_text_title_is_its_opening_line_when_that_reads_as_one():
+    transcript = load(PERSONAL / "q3-call-transcript.txt")  # in capitals, a date line after it
+    assert transcript.title == "TAVORA FOODS S.A. — THIRD QUARTER 2024 RESULTS CONFERENCE CALL"
+    assert load(PERSONAL / "landlord-letter.txt").title is None  # a letterhead: a name, an address
+    assert _text_title("We met on Monday.\n\nNothing else.") is None  # a sentence
+    assert _text_title("Shopping\n\n- milk\n- eggs") == "Shopping"
 
 
 def test_html_drops_script_style_nav_and_keeps_paragraphs():
