@@ -38,6 +38,11 @@ install: $(STAMP)
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip wheel
+	# strace: the offline test watches every command from outside the process with it.
+	command -v strace >/dev/null || { apt-get install -y -qq strace >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq strace >/dev/null 2>&1; } \
+		|| sudo -n apt-get install -y -qq strace >/dev/null 2>&1 \
+		|| echo "strace could not be installed: tests/test_offline_outside.py will be skipped"; }
 	# torch first, from the CPU wheel on disk: an unpinned torch pulls GBs of CUDA packages.
 	$(BIN)/pip install --quiet torch==2.13.0
 	if ! ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1; then \

@@ -293,6 +293,9 @@ def pull(name: str) -> Path:
     if spec.source == "url":
         _check_reachable(spec.url, spec.url)
         return _pull_archive(spec)
+    # The one command asked to use the network: the package's offline default is lifted
+    # for the hub client only (it reads this when imported); telemetry stays off.
+    os.environ["HF_HUB_OFFLINE"] = "0"
     try:
         import huggingface_hub
         from huggingface_hub import constants

@@ -679,9 +679,6 @@ def default_model_name() -> str:
 
 def load_parser(model_dir: Path, batch_size: int = 8, device: str | None = None, **kwargs):
     """amrlib's sentence-to-graph model, loaded offline."""
-    from .offline import force_offline
-
-    force_offline()
     try:
         import amrlib
     except ImportError as exc:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .offline import force_offline
 from .onnx_encoder import FloatQueryEncoder, OnnxEncoder, OnnxUnavailable
 from .query_encoder import QueryEncoder, UnsupportedModel, is_mean_pooled
 
@@ -47,7 +46,6 @@ class Embedder:
 
     @cached_property
     def model(self):
-        force_offline()
         from sentence_transformers import SentenceTransformer
 
         device = self._device
@@ -86,7 +84,6 @@ class Embedder:
             tok.no_padding()
             tok.no_truncation()
             return tok
-        force_offline()
         from transformers import AutoTokenizer
         from transformers.utils import logging as hf_logging
 

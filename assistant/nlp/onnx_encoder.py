@@ -29,7 +29,6 @@ from pathlib import Path
 import numpy as np
 
 from ..config import user_models_dir
-from .offline import force_offline
 from .query_encoder import is_mean_pooled, max_seq_length, word_pieces
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -68,7 +67,6 @@ def export_int8(model_dir: Path, out: Path) -> Path:
     """Export the model's transformer to ONNX and quantise its matrix products to int8,
     written to `out` atomically (a stopped export leaves nothing half-made); the float
     graph is kept beside it (`float_graph_path`)."""
-    force_offline()
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import AutoModel
