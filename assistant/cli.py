@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -15,10 +16,14 @@ from . import models
 from .config import Config, ConfigError, default_config_path
 from .nlp.extract import EXTRACTORS
 from .safetext import clean, json_text, show_path
+from .store.damage import INDEX_ERRORS, index_trouble
 from .store.disk import WRITE_ERRORS, disk_trouble
 
-console = Console()
-err_console = Console(stderr=True)
+# No emoji codes: ":x:" in a document or a path ("root:x:0:0", "report:x:final.txt") is
+# text, not a cross mark. Markup is ours alone: whatever came from a document, a path or
+# the model goes through shown / shown_path (escaped) or is printed with markup=False.
+console = Console(emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 
 class Context:
@@ -26,8 +31,8 @@ class Context:
         self.config_path = Path(config_path) if config_path else default_config_path()
         try:
             self.config = Config.load(self.config_path)
-        except ConfigError as exc:
-            raise click.ClickException(str(exc)) from exc
+        except ConfigError as exc:  # a setting of the wrong type or out of range: a usage error
+            _fail(str(exc), 2)
         self.index_override = index_dir
         self._engine = None
 
@@ -51,7 +56,8 @@ def shown_path(path) -> str:
     return escape(show_path(path))
 
 def _fail(message: str, code: int = 1):
-    err_console.print(f"[bold red]error:[/] {escape(message)}")
+    """Print `message` as one line on stderr (never wrapped) and exit with `code`."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     sys.exit(code)
 
 
@@ -70,21 +76,28 @@ class _Commands(click.Group):
     command (index, forget, ask, search, status...; watch: see watch_cmd) into one line on
     stderr and the exit status DISK_EXIT (74) instead of a traceback. Whatever was
     committed stays, SQLite rolls back the transaction in flight, and the vector files are
-    never stamped for rows they do not hold (store/index.py): the index opens as it was."""
+    never stamped for rows they do not hold (store/index.py): the index opens as it was.
+
+    So too an index that cannot be read (store/damage.py): a damaged database (cut short,
+    overwritten, not SQLite) or a folder in its place is one line and DISK_EXIT, saying how
+    to rebuild it; an index path that names a file is one line and 2 (a usage error)."""
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except WRITE_ERRORS as exc:
+        except INDEX_ERRORS as exc:
             obj = ctx.obj
             if not isinstance(obj, Context):
                 raise
             engine = obj._engine
             index_dir = engine.index_dir if engine is not None else obj.config.resolved_index_dir(obj.index_override)
-            message = disk_trouble(exc, index_dir, ctx.invoked_subcommand)
-            if message is None:
+            message = disk_trouble(exc, index_dir, ctx.invoked_subcommand) if isinstance(exc, WRITE_ERRORS) else None
+            if message is not None:
+                _fail_on_disk(message)
+            trouble = index_trouble(exc, index_dir)
+            if trouble is None:
                 raise
-            _fail_on_disk(message)
+            _fail(trouble.message, trouble.exit_status)
 
 
 @click.group(cls=_Commands, invoke_without_command=True)
@@ -139,7 +152,10 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
         with Progress(
             TextColumn("[bold]indexing"), BarColumn(), TextColumn("{task.fields[files]} files"),
             TextColumn("{task.fields[chunks]} chunks"), TextColumn("{task.fields[eta]}"),
-            TextColumn("[dim]{task.fields[stage]} {task.fields[current]}"), console=err_console, transient=True,
+            # markup=False: the file's name is shown as it is (Text.from_markup would read
+            # ":x:" in it as an emoji whatever the console says).
+            TextColumn("{task.fields[stage]} {task.fields[current]}", style="dim", markup=False),
+            console=err_console, transient=True,
             disable=as_json,
         ) as bar:
             task = bar.add_task("index", total=1000, files="", chunks=0, eta="", stage="", current="")
@@ -147,7 +163,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
             def progress(p):
                 bar.update(task, completed=int(p.fraction * 1000), files=f"{p.files_done}/{p.files_total}",
                            chunks=p.chunks, eta=p.time_left(), stage=p.stage,
-                           current=escape(show_path(Path(p.current).name)[:40]))
+                           current=show_path(Path(p.current).name)[:40])
 
             report = engine.index_paths(list(paths), on_progress=progress, again=again)
     except (models.ModelNotFound, IndexMismatch) as exc:
@@ -170,10 +186,11 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
                     f"LLM {stage}: {t['calls']} calls ({t['cached']} from the cache), "
                     f"{t['prompt']} prompt + {t['completion']} completion tokens, {t['seconds']}s"
                 )
-        for path, error in report.failed:
-            console.print(f"[red]skipped[/] {shown_path(path)}: {shown_path(error)}")
-        for path, error in report.still_failed:
-            console.print(f"[red]still failing[/] {shown_path(path)} (unchanged): {shown_path(error)}")
+        for line in listed(report.failed, "[red]skipped[/] {path}: {why}", "assistant index --json"):
+            console.print(line)
+        for line in listed(report.still_failed, "[red]still failing[/] {path} (unchanged): {why}",
+                           "assistant status --json"):
+            console.print(line)
         if stale:
             console.print(_stale_rules_note(*stale))
     sys.exit(0 if report.ok else 1)
@@ -359,13 +376,13 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
         return
     if not found:
         where = f" in {scope.describe()}" if scope else ""
-        console.print(f"no passages found{escape(where)}" + ("" if obj.engine.status()["chunks"] else
+        console.print(f"no passages found{shown_path(where)}" + ("" if obj.engine.status()["chunks"] else
                                                             ": the index is empty (assistant index PATH)"))
         sys.exit(1)
     for p in found:
         _print_passage(p)
     console.print(f"[dim]{name}: {len(found)} passages in {took * 1000:.0f} ms"
-                  + (f", only {escape(scope.describe())}" if scope else "") + "[/]")
+                  + (f", only {shown_path(scope.describe())}" if scope else "") + "[/]")
 
 
 def _print_passage(p) -> None:
@@ -404,8 +421,8 @@ def status(obj: Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(info, indent=2))  # ensure_ascii: every control character escaped
         return
-    console.print(f"index      {escape(info['index'])}")
-    console.print(f"embedder   {info['embedder']}")
+    console.print(f"index      {shown_path(info['index'])}")
+    console.print(f"embedder   {info['embedder'] or '(none yet)'}")
     copies = f", {info['copies']} identical copies" if info.get("copies") else ""
     if info.get("partial"):
         copies += f", {info['partial']} large being indexed in sections"
@@ -415,8 +432,11 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
     if info["stale_entity_rules"]:
         console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", info["entity_rules_now"]))
-    for f in info["failures"]:
-        console.print(f"[red]failed[/] {shown_path(f['path'])}: {shown_path(f['error'] or '')}")
+    failures = [(f["path"], f["error"] or "") for f in info["failures"]]
+    for line in listed(failures, "[red]failed[/] {path}: {why}", "assistant status --json"):
+        console.print(line)
+    if not (info["documents"] or info["failed"] or info.get("partial") or info.get("copies")):
+        console.print("the index is empty: `assistant index FOLDER...` adds documents")
 
 
 @main.command()
@@ -617,8 +637,25 @@ def _watch_lines(r, seconds: float) -> list[str]:
     lines += [f"  [cyan]updated[/] {shown_path(p)}" for p in r.updated_paths]
     lines += [f"  [cyan]moved[/] {shown_path(old)} -> {shown_path(new)}" for old, new in r.moved_paths]
     lines += [f"  [yellow]removed[/] {shown_path(p)}" for p in r.removed_paths]
-    lines += [f"  [red]failed[/] {shown_path(path)}: {shown_path(error)}" for path, error in r.failed]
+    lines += listed(r.failed, "  [red]failed[/] {path}: {why}", "assistant status --json")
     return lines
+
+
+# Past this many, files that failed are counted by reason, not listed one a line: 20,000
+# empty files are one line, not 20,000.
+LISTED = 20
+
+
+def listed(pairs: list[tuple[str, str]], line: str, whole: str) -> list[str]:
+    """(path, reason) pairs as lines shaped by `line` ("{path}", "{why}"); over LISTED, the
+    first few and then one line per reason with its count, naming `whole` for the list."""
+    shown = [line.format(path=shown_path(p), why=shown_path(w)) for p, w in pairs[: LISTED if len(pairs) <= LISTED else 5]]
+    if len(pairs) <= LISTED:
+        return shown
+    rest = Counter(w for _, w in pairs[5:])
+    counted = "; ".join(f"{shown_path(w)} ({n:,})" for w, n in rest.most_common(5))
+    more = f" and {len(rest) - 5} other reasons" if len(rest) > 5 else ""
+    return shown + [f"  ... and {len(pairs) - 5:,} more: {counted}{more} (`{whole}` lists every one)"]
 
 
 @main.command("watch")
@@ -676,7 +713,7 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
         watcher.start()
         watcher.rescan()  # the first index, by the watcher's worker: one writer only
         names = ", ".join(str(p) for p in watcher.roots)
-        err_console.print(f"watching {escape(names)} ({watcher.mode}); Ctrl-C stops")
+        err_console.print(f"watching {shown_path(names)} ({watcher.mode}); Ctrl-C stops")
         while not stopped.wait(0.5):
             pass
         if not (fatal or disk):
@@ -699,16 +736,22 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
 
 
 @main.command()
+@click.option("--repair", is_flag=True,
+              help="Move a damaged index aside (kept as INDEX.damaged-DATE) so that `assistant index` builds a "
+                   "new one; an index that reads is left alone.")
 @click.pass_obj
-def doctor(obj: Context) -> None:
+def doctor(obj: Context, repair: bool) -> None:
     """Check what is installed, which models load, and the index's health."""
-    from .doctor import run_checks
+    from .doctor import repair_index, run_checks
 
+    if repair:
+        console.print(escape(repair_index(obj.config, obj.index_override)), soft_wrap=True)
     ok = True
     for check in run_checks(obj.config, obj.index_override):
         mark = "[green]ok[/]  " if check.ok else "[yellow]WARN[/]" if check.warning else "[red]FAIL[/]"
         ok &= check.ok or check.warning
-        console.print(f"{mark} {check.name:22} {escape(check.detail)}")
+        # One line each (never wrapped): a failing check's remedy is read, or copied, whole.
+        console.print(f"{mark} {check.name:22} {escape(check.detail)}", soft_wrap=True)
     sys.exit(0 if ok else 1)
 
 
@@ -746,7 +789,7 @@ def export_cmd(obj: Context, conversation_id: int | None, fmt: str, out: Path | 
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         _fail(f"cannot write {out}: {exc}")
-    err_console.print(f"wrote {escape(str(out))}")
+    err_console.print(f"wrote {shown_path(out)}")
 
 
 if __name__ == "__main__":

@@ -110,6 +110,14 @@ class Config:
     file_timeout_s: float = 120.0
     file_memory_mb: int = 2048
     max_file_mb: int = 200
+    # Scanned PDF pages and pictures (.png .jpg .jpeg .tif .tiff) read by OCR (Tesseract,
+    # about a second a page, within the file's time; ingest/ocr.py). Off only where it
+    # cannot meet that budget: pictures then fail with "OCR is off".
+    ocr: bool = True
+    # Links in a watched folder, to files or folders, are followed while they lead inside
+    # the watched folders; true: wherever they lead (each folder walked once, so a loop
+    # ends). Special files (/proc, /sys, devices, FIFOs) are never read either way.
+    follow_links_outside: bool = False
 
     def resolved_index_dir(self, override: str | os.PathLike | None = None) -> Path:
         for candidate in (override, os.environ.get(ENV_INDEX), self.index_dir):
@@ -129,8 +137,10 @@ class Config:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ConfigError(f"unknown setting(s) in {path}: {', '.join(unknown)}")
-        return cls(**data)
+            from .safetext import show_path  # a key may hold ESC or a bidi override: shown escaped
+
+            raise ConfigError(f"unknown setting(s) in {show_path(path)}: {', '.join(map(show_path, unknown))}")
+        return cls(**checked(cls, data, path))
 
     def save(self, path: Path | None = None) -> Path:
         path = path or default_config_path()
@@ -148,3 +158,107 @@ class Config:
 
 class ConfigError(Exception):
     pass
+
+
+# The range of each number setting where a value outside it makes no sense: (least, most,
+# whether the least itself is allowed). Not named here: any value of the right type.
+RANGES: dict[str, tuple[float, float | None, bool]] = {
+    "k": (1, None, True),
+    "chunk_tokens": (1, None, True),
+    "llm_context_tokens": (1, None, True),
+    "answer_tokens": (1, None, True),
+    "context_tokens": (1, None, True),
+    "embed_threads": (0, None, True),  # 0: one per core
+    "llm_threads": (0, None, True),  # 0: one per core
+    "min_relevance": (0, 1, True),  # a cosine similarity
+    "writer_wait": (0, None, True),  # 0: give up at once
+    "file_timeout_s": (0, None, False),
+    "file_memory_mb": (0, None, True),  # 0: no limit
+    "max_file_mb": (1, None, True),
+}
+
+
+def checked(cls, data: dict, path: Path) -> dict:
+    """`data` (a config file's settings) with each value checked against its field's type
+    (and the range in RANGES), a whole number given for a float setting made a float.
+    ConfigError names the first that is wrong, the type it must have and what it was:
+    "config ~/.config/assistant/config.toml: k must be a whole number ≥ 1, got 'five'"."""
+    import typing
+
+    hints = typing.get_type_hints(cls)
+    out = dict(data)
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value, hint = data[f.name], hints[f.name]
+        ok = _of_type(value, hint)
+        if ok and hint is float:
+            value = out[f.name] = float(value)
+        least, most, inclusive = RANGES.get(f.name, (None, None, True))
+        if ok and least is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
+            ok = (value >= least if inclusive else value > least) and (most is None or value <= most)
+        if not ok:
+            from .safetext import show_path
+
+            raise ConfigError(f"config {show_path(path)}: {f.name} must be {_expected(hint, f.name)}, "
+                              f"got {show_path(_toml(data[f.name]))}")
+    return out
+
+
+def _of_type(value, hint) -> bool:
+    import types
+    import typing
+
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_of_type(value, a) for a in args)
+    if hint is type(None):
+        return value is None
+    if origin in (list, tuple, set, frozenset):  # TOML has arrays only
+        return isinstance(value, list) and all(_of_type(v, args[0]) for v in value) if args else isinstance(value, list)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is typing.Any:
+        return True
+    return isinstance(value, origin or hint)
+
+
+_NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
+
+
+def _expected(hint, name: str | None = None) -> str:
+    """"a whole number ≥ 1", "a list of strings", "true or false"..."""
+    import types
+    import typing
+
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_expected(a) for a in args if a is not type(None)) + \
+            (" (or left out)" if type(None) in args else "")
+    if origin in (list, tuple, set, frozenset):
+        return "a list of " + (_expected(args[0]).removeprefix("a ") + "s" if args and args[0] in (str, int, float)
+                               else "values")
+    text = _NAMES.get(hint, getattr(hint, "__name__", str(hint)))
+    least, most, inclusive = RANGES.get(name, (None, None, True)) if name else (None, None, True)
+    if least is not None and most is not None:
+        return f"{text} from {least:g} to {most:g}"
+    if least is not None:
+        return f"{text} {'≥' if inclusive else '>'} {least:g}"
+    return text
+
+
+def _toml(value) -> str:
+    """A value as the config file writes it: 'five', 5, 2.5, true, [1, 2]."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import sqlite3
 import sys
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from . import models
 from .config import Config
+from .safetext import show_path
 from .store.health import fts5_available, index_health
 
 
@@ -93,10 +95,19 @@ def _load(role: str, path: Path) -> str:
 def _index_checks(config: Config, index_override: str | None, embedder_ok: bool) -> list[Check]:
     from .store.index import DB_NAME
 
+    from .store.damage import damaged_message, not_a_folder, probe
+
     directory = config.resolved_index_dir(index_override)
     db_path = directory / DB_NAME
-    if not db_path.exists():
+    blocked = not_a_folder(directory)
+    if blocked is not None:
+        return [Check("index", False, f"the index path {show_path(blocked)} is a file, not a folder: "
+                                      "choose another one with --index")]
+    if not os.path.lexists(db_path):
         return [Check("index", True, f"no index yet at {directory}")]
+    damage = probe(db_path)
+    if damage is not None:  # nothing more can be asked of it
+        return [Check("index integrity", False, damaged_message(directory, damage))]
     out = []
     from .store.private import readable_by_others
 
@@ -108,7 +119,10 @@ def _index_checks(config: Config, index_override: str | None, embedder_ok: bool)
         f"it holds your documents' text; run chmod -R go-rwx {directory}",
         warning=bool(exposed),
     ))
-    health = index_health(db_path)
+    try:
+        health = index_health(db_path)
+    except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:  # damage the quick probe did not see
+        return [*out, Check("index integrity", False, damaged_message(directory, str(exc)))]
     out.append(Check("index integrity", health.integrity == "ok", f"{db_path}: {health.integrity}"))
     out.append(Check("index orphans", health.orphans == 0, f"{health.orphans} orphan rows"))
     n_chunks, n_docs = health.chunks, health.documents
@@ -130,3 +144,24 @@ def _index_checks(config: Config, index_override: str | None, embedder_ok: bool)
         finally:
             engine.close()
     return out
+
+
+def repair_index(config: Config, index_override: str | None = None) -> str:
+    """`assistant doctor --repair`: a damaged index (store/damage.py) moved aside, whole,
+    to INDEX.damaged-DATE beside it, so that `assistant index` builds a new one; an index
+    that reads is left alone. What was done, as one line."""
+    from .store.damage import assistant_cmd, move_aside, probe
+    from .store.index import DB_NAME
+
+    directory = config.resolved_index_dir(index_override)
+    damage = probe(directory / DB_NAME) if directory.is_dir() else None
+    if damage is None:
+        return f"nothing to repair: the index at {show_path(directory)} is not damaged"
+    try:
+        aside = move_aside(directory)
+    except OSError as exc:
+        return (f"the index at {show_path(directory)} is damaged ({damage}) but cannot be moved aside "
+                f"({exc.strerror or exc}): move it yourself, then `{assistant_cmd(directory)} index FOLDER...` "
+                "rebuilds it")
+    return (f"repaired: the damaged index ({damage}) was moved to {show_path(aside)}; "
+            f"`{assistant_cmd(directory)} index FOLDER...` indexes your folders into a new one")

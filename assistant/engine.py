@@ -3,6 +3,7 @@ terminal UI talk to (index, ask, status, forget)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from functools import cached_property
@@ -21,6 +22,7 @@ from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, make
 from .retrieve.base import ReadsClassVectors
 from .retrieve.scope import Scope, scoped_search
+from .safetext import valid_text
 from .store import Index
 from .store.lockfile import to_stderr
 
@@ -129,7 +131,9 @@ class Engine:
             extractor=self.extractor, coref=self.coref if self.extractor is not None else None,
             write_lock=self.index_lock, sentence_vectors=self.config.sentence_vectors,
             aboutness=self.config.aboutness, ignore=self.config.ignore,
-            budget=FileBudget(self.config.file_timeout_s, self.config.file_memory_mb, self.config.max_file_mb),
+            budget=FileBudget(self.config.file_timeout_s, self.config.file_memory_mb, self.config.max_file_mb,
+                              ocr=self.config.ocr),
+            follow_links_outside=self.config.follow_links_outside,
         )
 
     @cached_property
@@ -274,6 +278,7 @@ class Engine:
     ) -> Answer:
         """Answer `question`; `turns` are the conversation's earlier turns, against which a
         follow-up ("and when was it founded?") is read before anything is retrieved."""
+        question = valid_text(question)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
         understood = resolve_followup(question, turns or [], self.persons) if turns else None
         answer = self.answerer.ask(
             understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,
@@ -289,6 +294,7 @@ class Engine:
     def search(self, query: str, retriever: str | None = None, k: int | None = None,
                scope: Scope | None = None) -> list[Passage]:
         """The best passages for `query`, without the answer model (`assistant search`)."""
+        query = valid_text(query)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
         chosen = self.retriever(retriever)
         with self.index_lock:
             hits = scoped_search(chosen, self.index.store, query.strip(), k or self.config.k, scope)
@@ -308,7 +314,15 @@ class Engine:
         from .store import Store
         from .store.index import DB_NAME
 
-        store = self.index.store if "index" in self.__dict__ else Store(self.index_dir / DB_NAME)
+        from .store.damage import not_a_folder
+
+        db = self.index_dir / DB_NAME
+        nothing = not os.path.lexists(db) or (db.is_file() and not db.stat().st_size)
+        if "index" not in self.__dict__ and nothing and not_a_folder(self.index_dir) is None:
+            # No index yet (or one that was never written to): said without creating one,
+            # which a full or read-only disk would refuse.
+            return self._empty_status()
+        store = self.index.store if "index" in self.__dict__ else Store(db)
         last = store.last_update()
         size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
         return {
@@ -323,6 +337,16 @@ class Engine:
             "failures": [
                 {"path": d["path"], "error": d["error"]} for d in store.documents() if d["status"] == "error"
             ],
+        }
+
+    def _empty_status(self) -> dict:
+        """status() of an index with nothing in it (Store.counts all 0)."""
+        counts = ("documents", "failed", "copies", "partial", "chunks", "sentences", "entities", "mentions", "actions")
+        return {
+            "index": str(self.index_dir), "embedder": None, "entity_rules": None,
+            "entity_rules_now": entity_rules(self.config.extractor, self.config.aboutness),
+            "stale_entity_rules": False, **dict.fromkeys(counts, 0), "size_bytes": 0, "last_update": None,
+            "failures": [],
         }
 
     def close(self) -> None:

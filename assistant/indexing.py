@@ -23,7 +23,7 @@ import numpy as np
 
 from .ingest.chunker import Chunk, chunk_sentences
 from .ingest.isolate import IsolatedLoader
-from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError
+from .ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument, LoadError, too_large_unpacked
 from .ingest.walk import IgnoreRules, iter_files
 from .nlp.coref import CorefResolver
 from .nlp.embedder import Embedder
@@ -70,6 +70,9 @@ class IndexReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     # Unchanged files that failed on an earlier run and so still fail (path, error).
     still_failed: list[tuple[str, str]] = field(default_factory=list)
+    # Paths the walk left out, and why (walk.py: special files, links leading out of the
+    # folders, folders nested too deep, paths too long): never read, not failures.
+    skipped: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
     sentences: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -99,8 +102,19 @@ class IndexReport:
         counts = [("added", self.added), ("updated", self.updated), ("moved", self.moved),
                   ("removed", self.removed + also_removed), ("failed", len(self.failed))]
         if every_count:
-            return ", ".join(f"{what} {n}" for what, n in counts) + f"; unchanged {self.unchanged}"
-        return ", ".join(f"{n} {what}" for what, n in counts if n)
+            every = ", ".join(f"{what} {n}" for what, n in counts) + f"; unchanged {self.unchanged}"
+            return every + self._skipped_note()
+        return ", ".join(f"{n} {what}" for what, n in [*counts, ("skipped", len(self.skipped))] if n)
+
+    def _skipped_note(self) -> str:
+        """What the walk left out, one count per reason ("" when nothing): a folder of
+        thousands of special files is one line, not thousands (as_dict has each path)."""
+        if not self.skipped:
+            return ""
+        reasons: dict[str, int] = {}
+        for _, why in self.skipped:
+            reasons[why] = reasons.get(why, 0) + 1
+        return f"; skipped {len(self.skipped)}: " + ", ".join(f"{n} {why}" for why, n in reasons.items())
 
     def as_dict(self) -> dict:
         return {
@@ -108,6 +122,7 @@ class IndexReport:
             "moved": self.moved, "removed": self.removed, "copies": self.copies, "chunks": self.chunks,
             "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
             "still_failed": [{"path": p, "error": e} for p, e in self.still_failed],
+            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "wall_seconds": round(self.wall_seconds, 3),
             "embedder_tokens": self.embedder_tokens,
@@ -182,6 +197,7 @@ class FileBudget:
     timeout_s: float = 120.0
     memory_mb: int = 2048
     max_file_mb: int = 200
+    ocr: bool = True  # scanned pages and pictures read by OCR (ingest/ocr.py)
 
 
 @dataclass
@@ -294,6 +310,7 @@ class Indexer:
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
         write_lock: contextlib.AbstractContextManager | None = None, sentence_vectors: bool = False,
         aboutness: bool = True, ignore: Iterable[str] = (), budget: FileBudget | None = None,
+        follow_links_outside: bool = False,
     ):
         self.index = index
         # Held while this writer changes the database and vectors (never while it parses or
@@ -312,6 +329,8 @@ class Indexer:
         # (None: a line on stderr).
         self.on_wait: Callable[[str], None] | None = None
         self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
+        # Links leading out of the folders being indexed are followed (the config's setting).
+        self.follow_links_outside = follow_links_outside
         self._run_hashes: dict[str, str] = {}
         self._again = False  # this run indexes unchanged files too (index_paths' `again`)
         # Chunk text -> its vector, from the unchanged files such a run reads anew: only
@@ -319,7 +338,7 @@ class Indexer:
         self._reusable: dict[str, np.ndarray] = {}
         self._meter = _Meter([], None)  # the progress of the run in flight
         self.budget = budget or FileBudget()
-        self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb)
+        self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb, ocr=self.budget.ocr)
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
 
@@ -353,9 +372,14 @@ class Indexer:
         excluded = self._lift_exclusions(roots)
         rules = IgnoreRules(self.ignore)
         with _Timer(report, "scan"):
-            files = list(iter_files(roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir, *excluded], rules=rules))
+            files = list(iter_files(
+                roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir, *excluded], rules=rules,
+                follow_links_outside=self.follow_links_outside,
+                on_skip=lambda path, why: report.skipped.append((path_key(path), why)),
+            ))
         present = {path_key(p) for p in files}
-        ignored = self._newly_ignored(roots, present, rules) if remove_missing else []
+        left_out = {p for p, _ in report.skipped}
+        ignored = self._newly_ignored(roots, present, rules, left_out) if remove_missing else []
         vanished = []
         if remove_missing:
             for doc in self.store.documents():
@@ -487,13 +511,19 @@ class Indexer:
             self.store.lift_exclusions([path_key(e) for e in lifted])
         return [e for e in excluded if e not in lifted]
 
-    def _newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules) -> list[str]:
+    def _newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules,
+                       left_out: set[str] = frozenset()) -> list[str]:
         """Indexed files still on disk that the ignore rules of a folder being indexed now
-        leave out (a pattern or an .assistantignore added since): they leave the index."""
+        leave out (a pattern or an .assistantignore added since), or that the walk skipped
+        (in `left_out`, or in a folder there: a link now leading out, a special file): they
+        leave the index."""
         out = []
         for doc in self.store.documents():
             p = key_path(doc["path"])
             if doc["path"] in present or not p.exists():
+                continue
+            if left_out and any(path_key(q) in left_out for q in (p, *p.parents)):
+                out.append(doc["path"])
                 continue
             if any(r.is_dir() and _is_within(p, r) and rules.ignored(p, r) for r in roots):
                 out.append(doc["path"])
@@ -523,6 +553,10 @@ class Indexer:
             if st.st_size > self.budget.max_file_mb * 1024 * 1024:
                 self._fail(key, f"larger than {self.budget.max_file_mb} MB (the max_file_mb setting); skipped",
                            st.st_mtime, st.st_size, None, report)
+                return None
+            unpacked = too_large_unpacked(path, st.st_size, self.budget.max_file_mb)
+            if unpacked is not None:
+                self._fail(key, unpacked, st.st_mtime, st.st_size, None, report)
                 return None
             try:
                 digest = _file_digest(path)
@@ -951,4 +985,4 @@ def holds_only(store, roots: Iterable[Path]) -> bool:
 
 
 def _is_within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+    return path.parts[:len(root.parts)] == root.parts

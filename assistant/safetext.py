@@ -7,8 +7,10 @@
   UTF-8 path is its own key.
 - Showing text on a terminal: `clean` drops control characters from document text (C0
   but tab and newline, ESC, DEL, C1), so a document cannot clear the screen, set the
-  window title or plant a hyperlink; `show_path` makes every non-printable character of
-  a name visible as an escape (`\\n`, `\\x1b`, `\\xe9` for a byte that is not UTF-8).
+  window title or plant a hyperlink, and shows each bidirectional control (U+202E...) as
+  U+FFFD, so a document cannot reorder what the terminal shows; `show_path` makes every
+  non-printable character of a name visible as an escape (`\\n`, `\\x1b`, `\\u202e`,
+  `\\xe9` for a byte that is not UTF-8).
 - JSON for a terminal or a pipe: `json_text` keeps the text whole (a reader of the JSON gets
   every character back) but writes as \\u escapes every character a terminal could obey or
   a UTF-8 stream could not carry, so `--json` output never holds a raw control character.
@@ -45,12 +47,30 @@ def key_path(key: str) -> Path:
     return Path(key_os(key))
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with each lone surrogate made U+FFFD: a question or query typed with a byte
+    that is not UTF-8 (`assistant search $'caf\\xe9'`) reaches Python as 'caf\\udce9', which
+    no UTF-8 encoder (spaCy, the tokenizer, SQLite) can carry."""
+    return _LONE_SURROGATE.sub("\ufffd", text) if text and _LONE_SURROGATE.search(text) else text
+
+
+# The bidirectional controls: the embeddings and overrides (U+202A..U+202E), the isolates
+# (U+2066..U+2069) and the marks (U+200E, U+200F, U+061C). A terminal that obeys them shows
+# text in another order than it is written ("exe.txt" as "txt.exe"); they are invisible.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def clean(text: str | None, mark: str = "") -> str:
     """Document text without the control characters a terminal would obey; `mark` (one
-    character, e.g. U+FFFD) stands in for each where offsets into the text must hold."""
+    character, e.g. U+FFFD) stands in for each where offsets into the text must hold. A
+    bidirectional control is always shown, as U+FFFD, where it was: the reader sees that
+    the text holds one, and offsets into the text hold whatever `mark` is."""
     if not text:
         return text or ""
-    return _CONTROL.sub(mark, text)
+    return _BIDI.sub("\ufffd", _CONTROL.sub(mark, text))
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -81,9 +101,9 @@ def show_path(path: str | Path | None) -> str:
 
 # What json.dumps(ensure_ascii=False) leaves raw and a terminal (or a UTF-8 stream) must not
 # get: DEL and C1 (U+0080..U+009F: U+009B is a CSI, as ESC [ is), the line and paragraph
-# separators, the bidirectional overrides, and lone surrogates (a path that is not UTF-8).
+# separators, the bidirectional controls, and lone surrogates (a path that is not UTF-8).
 # json.dumps escapes C0 (below U+0020) itself.
-_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def json_text(obj, **kwargs) -> str:

@@ -27,8 +27,10 @@ simply triggers another run.
 Events can be lost: inotify drops them when its queue overflows, and some file systems
 (network shares) send none. So, independently of events, every root is rescanned every
 `rescan_s` seconds (0 disables it). When the OS refuses a watch (the inotify watch or
-instance limit: ENOSPC, EMFILE), that root is watched by watchdog's PollingObserver, which
-compares directory snapshots every `poll_interval_s` seconds, and `on_notice` says so.
+instance limit: ENOSPC, EMFILE), or its folders nest too deep for watchdog's recursive
+inotify walk (about 1,000 levels), that root is watched by watchdog's polling observer, which
+compares directory snapshots (walk.MAX_DEPTH levels down) every `poll_interval_s` seconds,
+and `on_notice` says so.
 `polling=True` forces that mode for every root. A watched folder that is deleted or moved
 away (its watch goes with it) is watched again once it is back, found on the next run.
 """
@@ -55,10 +57,10 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 from watchdog.observers import Observer
-from watchdog.observers.polling import PollingObserver
+from watchdog.observers.polling import PollingObserverVFS
 
 from .ingest.loaders import SUPPORTED_SUFFIXES
-from .ingest.walk import IGNORE_FILE, IgnoreRules, is_ignored_name
+from .ingest.walk import IGNORE_FILE, MAX_DEPTH, MAX_PATH_BYTES, IgnoreRules, is_ignored_name
 
 # The events that can change what a root holds. Opening or reading a file (the indexer
 # does both) and a folder's own "modified" (a side effect of a change inside it, which
@@ -84,7 +86,8 @@ def counts(
     """Whether an event on `path`, under the watched `root`, can change what the index
     holds. Folders count whatever their name (a moved or deleted folder takes its
     documents along), except hidden ones and what `rules` ignore, which the indexer skips
-    too. A changed `.assistantignore` counts: the next run applies its patterns."""
+    too, as it skips what lies too deep (walk.MAX_DEPTH) or has too long a path. A changed
+    `.assistantignore` counts: the next run applies its patterns."""
     if any(_within(path, ig) for ig in ignore):
         return False
     if root_is_file:
@@ -92,6 +95,8 @@ def counts(
     if not _within(path, root):
         return False
     parts = [p for p in path[len(root):].split(os.sep) if p]
+    if len(parts) > MAX_DEPTH + 1 or len(os.fsencode(path)) > MAX_PATH_BYTES:
+        return False  # below a folder nested too deep, or too long a path: the walk never goes there
     if parts and parts[-1] == IGNORE_FILE and not is_directory:
         return not any(p.startswith(".") for p in parts[:-1])
     if any(p.startswith(".") for p in parts):
@@ -100,6 +105,18 @@ def counts(
     if not is_directory and (is_temporary(name) or os.path.splitext(name)[1].lower() not in suffixes):
         return False
     return rules is None or not rules.ignored(Path(path), Path(root), is_dir=is_directory)
+
+
+def _listdir_to(top: str, depth: int):
+    """os.scandir for the folders at most `depth` levels below `top`; deeper, nothing."""
+    base = top.rstrip(os.sep).count(os.sep)
+
+    def listdir(path: str):
+        if path.rstrip(os.sep).count(os.sep) - base > depth:
+            return iter(())
+        return os.scandir(path)
+
+    return listdir
 
 
 def _within(path: str, root: str) -> bool:
@@ -345,8 +362,17 @@ class FolderWatcher:
                     f"({exc.strerror or exc}; on Linux, raise fs.inotify.max_user_watches or "
                     f"max_user_instances to get instant updates)"
                 )
+            except RecursionError:  # watchdog's inotify walk recurses once per folder level
+                self._notice(
+                    f"watching {root.key} by periodic rescan: its folders nest too deep for file "
+                    f"events (documents are looked for {MAX_DEPTH} levels down)"
+                )
         if observer is None:
-            observer = self._observer(PollingObserver(timeout=self.poll_interval_s), root)
+            # Its snapshots list folders as deep as the walk goes, no deeper (they recurse
+            # once per level: a tree 1,500 levels deep ended the polling thread).
+            polling = PollingObserverVFS(os.stat, _listdir_to(root.watch_dir, MAX_DEPTH),
+                                         polling_interval=self.poll_interval_s)
+            observer = self._observer(polling, root)
             mode = "polling"
         with self._cond:
             # stop() may have run meanwhile (the worker re-arms lost roots): no orphan observer.

@@ -83,6 +83,35 @@ def _xml_bomb_docx() -> bytes:
     return _zip(entries)
 
 
+def _text_bomb_docx() -> bytes:
+    """A real DOCX of well under 1 MB whose document.xml holds 40 MB of ordinary text: no
+    memory limit stops it, and indexing it would take most of an hour."""
+    buffer = io.BytesIO()
+    paragraph = (b"<w:p><w:r><w:t>" + PROSE.encode() + b"</w:t></w:r></w:p>")
+    with zipfile.ZipFile(DOCS / "council_minutes.docx") as original, \
+            zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name in original.namelist():
+            if name != "word/document.xml":
+                z.writestr(name, original.read(name))
+        body = paragraph * (40 * (1 << 20) // len(paragraph))
+        z.writestr("word/document.xml", b'<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxml'
+                   b'formats.org/wordprocessingml/2006/main"><w:body>' + body + b"</w:body></w:document>")
+    return buffer.getvalue()
+
+
+def _xml_bomb_epub() -> bytes:
+    """The sample EPUB with an entity-expansion bomb in its package file's title."""
+    entities = '<!ENTITY a0 "lol">' + "".join(f'<!ENTITY a{i} "{("&a" + str(i - 1) + ";") * 10}">' for i in range(1, 10))
+    with zipfile.ZipFile(DOCS / "calder_valley_tales.epub") as original:
+        entries = {n: original.read(n) for n in original.namelist()}
+    opf = next(n for n in entries if n.endswith(".opf"))
+    text = entries[opf].decode()
+    head = text.index("?>") + 2
+    entries[opf] = (text[:head] + f"<!DOCTYPE package [{entities}]>"
+                    + text[head:].replace("</dc:title>", "&a9;</dc:title>", 1)).encode()
+    return _zip(entries)
+
+
 # name -> content; each is expected to fail with a reason matching FAILS[name].
 FAILS: dict[str, tuple[object, str]] = {
     "empty.txt": (b"", r"^empty file$"),
@@ -94,7 +123,7 @@ FAILS: dict[str, tuple[object, str]] = {
     "truncated.pdf": (lambda: (DOCS / "visitor_guide.pdf").read_bytes()[:(DOCS / "visitor_guide.pdf").stat().st_size // 2],
                       r"^corrupt PDF: "),
     "encrypted.pdf": (_encrypted_pdf, r"^encrypted PDF$"),
-    "scanned.pdf": (_blank_pdf, r"^no extractable text"),
+    "scanned.pdf": (_blank_pdf, r"^no text found \(no text layer"),  # OCR: tests/ingest/test_ocr.py
     "html_named.pdf": (b"<html><body><p>" + PROSE.encode() + b"</p></body></html>", r"^corrupt PDF: "),
     "random.docx": (os.urandom(4096), r"^corrupt DOCX: "),
     "no_document.docx": (lambda: _zip({"readme.txt": "not a word file"}), r"^corrupt DOCX: "),
@@ -105,7 +134,9 @@ FAILS: dict[str, tuple[object, str]] = {
     "front_matter_only.md": (b"---\ntitle: Minutes\ndate: 2024-05-01\n---\n", r"^(empty document|no text to index)$"),
     "too_big.txt": (lambda: (PROSE + "\n\n").encode() * (3 * 1024 * 1024 // len(PROSE) + 1),
                     r"^larger than 2 MB \(the max_file_mb setting\)"),
-    "zip_bomb.docx": (_zip_bomb_docx, r"^needs more than 400 MB of memory"),
+    "zip_bomb.docx": (_zip_bomb_docx, r"^unpacks to 60\d MB, over 2 MB \(the max_file_mb setting\)"),
+    "text_bomb.docx": (_text_bomb_docx, r"^unpacks to 4\d MB, over 2 MB"),
+    "xml_bomb.epub": (_xml_bomb_epub, r"^corrupt EPUB: EPUB/content.opf declares XML entities"),
     "xml_bomb.docx": (_xml_bomb_docx, r"^corrupt DOCX: "),
 }
 
@@ -192,3 +223,15 @@ def test_every_good_document_is_still_answerable(indexed):
         sentence = long_ones[1]
         hits = engine.search(sentence, k=3)
         assert hits and hits[0].chunk.path == path_key(path), (path.name, sentence)
+
+
+def test_a_container_that_unpacks_far_beyond_its_size_is_skipped_under_any_size_limit(tmp_path):
+    from assistant.ingest.loaders import too_large_unpacked
+
+    bomb = tmp_path / "report.docx"
+    bomb.write_bytes(_text_bomb_docx())
+    why = too_large_unpacked(bomb, bomb.stat().st_size, max_mb=200)
+    assert why is not None and "compression bomb" in why, why
+    real = DOCS / "council_minutes.docx"
+    assert too_large_unpacked(real, real.stat().st_size, max_mb=200) is None
+    assert too_large_unpacked(DOCS / "harrowmere_history.txt", 10, max_mb=1) is None  # no container

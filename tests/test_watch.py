@@ -103,7 +103,7 @@ def test_filter_rules(tmp_path):
                  "a.tmp", "big.pdf.part", "big.pdf.crdownload", "big.pdf.download", "a/~$b.docx"):
         assert not ok(name), name
     # Unsupported suffixes, but folders count whatever their name.
-    assert not ok("photo.jpg") and not ok("Makefile") and not ok("archive.zip")
+    assert not ok("song.mp3") and not ok("Makefile") and not ok("archive.zip")
     assert ok("photos", is_directory=True) and ok("a/b.txt.d", is_directory=True)
     assert not ok(".hidden", is_directory=True)
     # The index's own directory, and whatever is outside the root.
@@ -124,7 +124,7 @@ def test_observer_ignores_noise_and_counts_documents(tmp_path, polling):
     docs = tmp_path / "docs"
     (docs / "index").mkdir(parents=True)
     (docs / ".git").mkdir()
-    (docs / "old.jpg").write_bytes(b"jpeg")
+    (docs / "old.mp3").write_bytes(b"mp3")
     (docs / "keep").mkdir()
     rec = Recorder()
     w = FolderWatcher([docs], rec, ignore=[docs / "index"], debounce_s=DEBOUNCE, rescan_s=0,
@@ -137,8 +137,8 @@ def test_observer_ignores_noise_and_counts_documents(tmp_path, polling):
         for name in ("~$report.docx", "notes.txt.swp", "notes.txt.swx", "notes.txt~", "#notes.txt#", "a.tmp",
                      "big.pdf.part", "big.pdf.crdownload"):
             (docs / name).write_text("partial")
-        (docs / "photo.png").write_bytes(b"png")
-        (docs / "old.jpg").unlink()
+        (docs / "clip.mp4").write_bytes(b"mp4")
+        (docs / "old.mp3").unlink()
         (docs / "index" / "index.db").write_bytes(b"sqlite")
         (docs / "index" / "notes.txt").write_text("inside the index directory")
         (docs / "notes.txt.swp").rename(docs / "notes.txt.swx")

@@ -76,33 +76,38 @@ def resolve_citations(
     any_marker = bool(cited_numbers(answer))
     for i, sentence in enumerate(sentences):
         numbers = [n for n in cited_numbers(sentence) if n in by_n]
-        if ABSTENTION.match(sentence):
-            pass
-        elif numbers:
-            facts = claims(sentence)
-            for n in numbers:
-                idx = [j for j, (src, _) in enumerate(cand) if src.n == n]
-                # The sentence that holds the answer sentence's names and numbers, then
-                # the closest: the one the reader checks the claim against.
-                best = max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[i, j]))
-                citations.setdefault((n, cand[best][1].id), _citation(cand[best], attributed=False))
-                # A sentence that joins two of the source ("met on 21 May ... with Margaret
-                # Oduya"): the second sentence that holds what the first does not.
-                rest = facts - held_facts(facts, cand[best][1].text)
-                second = max(idx, key=lambda j: (held(rest, cand[j][1].text), sims[i, j])) if rest else None
-                if second is not None and held(rest, cand[second][1].text):
-                    citations.setdefault((n, cand[second][1].id), _citation(cand[second], attributed=False))
-        elif not any_marker:
+        attributed = False
+        if not numbers and not any_marker and not ABSTENTION.match(sentence):
             best = int(np.argmax(sims[i]))
             if sims[i, best] >= ATTRIBUTION_THRESHOLD:
-                src, sent = cand[best]
-                citations.setdefault((src.n, sent.id), _citation(cand[best], attributed=True))
-                sentence = append_marker(sentence, src.n)
+                numbers, attributed = [cand[best][0].n], True
+                sentence = append_marker(sentence, cand[best][0].n)
+        if ABSTENTION.match(sentence):
+            numbers = []
+        facts = claims(sentence)
+        for n in numbers:
+            idx = [j for j, (src, _) in enumerate(cand) if src.n == n]
+            for j in _supporting(facts, idx, cand, sims[i]):
+                citations.setdefault((n, cand[j][1].id), _citation(cand[j], attributed=attributed))
         rewritten.append(sentence)
     text = " ".join(rewritten) if not any_marker else answer
     order = {n: at for at, n in enumerate(cited_numbers(text))}
     ordered = sorted((c for (n, _), c in citations.items() if n in order), key=lambda c: order[c.n])
     return text, ordered
+
+
+def _supporting(facts: set[str], idx: list[int], cand: list, sims: np.ndarray) -> list[int]:
+    """Of one source's candidate sentences (`idx`), the one that holds most of the answer
+    sentence's names and numbers (then the closest): what the reader checks the claim
+    against; and a second that holds what the first does not, where the answer joins two
+    of the source's sentences ("sold the warehouse for 4.2 million" / "the proceeds went
+    to the Porto lab")."""
+    best = max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[j]))
+    rest = facts - held_facts(facts, cand[best][1].text)
+    if not rest:
+        return [best]
+    second = max(idx, key=lambda j: (held(rest, cand[j][1].text), sims[j]))
+    return [best, second] if held(rest, cand[second][1].text) else [best]
 
 
 def claims(sentence: str) -> set[str]:

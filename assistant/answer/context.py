@@ -37,8 +37,9 @@ class SelectSettings:
     # Sentences after each closest one: the answer is often the next sentence ("In August
     # we sold the Lisbon warehouse." / "The proceeds went to ...").
     following: int = 1
-    # Sentences kept per chunk for the question's words they hold, the rarer in the chunk
-    # the more: "October" picks its row out of a reading list the embedding reads as alike.
+    # Sentences kept per chunk for the question's names and numbers they hold, the rarer in
+    # the chunk the more: "October" picks its row out of a reading list the embedding reads
+    # as alike.
     by_words: int = 1
 
 
@@ -87,14 +88,21 @@ def select_sentences(
 
 
 def most_words(question: str, sentences: list[SentenceRow]) -> list[int]:
-    """Sentence indexes by the question's words they hold (each weighted by how few of
-    the chunk's sentences hold it), best first; sentences holding none are left out."""
-    asked = {w[:5] for w in content_words(question)}  # a stem: "weigh" meets "weight"
-    held = [{w[:5] for w in content_words(s.text)} & asked for s in sentences]
+    """Sentence indexes by the question's names and numbers they hold (each weighted by
+    how few of the chunk's sentences hold it), best first; sentences holding none are left
+    out. Names and numbers only: a question's verbs and common nouns ("used", "book") pick
+    out sentences that merely share a word."""
+    asked = {w.lower() for w in _NAME_OR_NUMBER.findall(question.split(" ", 1)[-1])}
+    held = [{w.lower() for w in _WORD.findall(s.text)} & asked for s in sentences]
     counts = {w: sum(w in h for h in held) for w in asked}
     scores = [sum(1.0 / counts[w] for w in h) for h in held]
     order = sorted(range(len(sentences)), key=lambda i: -scores[i])
     return [i for i in order if scores[i] > 0]
+
+
+# A capitalised word or a number (the question's first word aside: it is capitalised as
+# the sentence's start).
+_NAME_OR_NUMBER = re.compile(r"\b(?:[A-Z][\w'’-]*|\d[\d.,:/-]*)")
 
 
 _TABLE_ROW = re.compile(r"^\s*\|")

@@ -1,0 +1,8 @@
+"""Files to text: the walk over folders, the loaders, the isolated reader, the chunker.
+
+The loaders of office files, e-mail and calendars live in modules of their own that
+register with ``loaders.register``; importing them here makes them present wherever
+anything of this package is imported, and keeps ``loaders`` free of an import cycle.
+"""
+
+from . import mail, office  # noqa: F401  (registers .xlsx .ods .csv .pptx .odt .rtf .eml .mbox .ics ...)

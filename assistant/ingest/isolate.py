@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
+from . import ocr
 from .loaders import LoadedDocument, LoadError, load
 
 START_TIMEOUT_S = 60
@@ -48,8 +49,9 @@ def _receive(stream: BinaryIO):
     return pickle.loads(data)
 
 
-def serve(memory_mb: int) -> None:
-    """The reader process: load each path it is sent, answer with the document or why not."""
+def serve(memory_mb: int, timeout_s: float = 0, ocr_on: bool = True) -> None:
+    """The reader process: load each path it is sent, answer with the document or why not.
+    OCR (ocr.py) runs when `ocr_on` (the config's `ocr`), within a share of `timeout_s`."""
     # Ctrl-C in a terminal reaches the whole process group: the indexer decides what
     # happens to a run (and stops this reader), else the file being read would be recorded
     # as failed by an interrupt that was not its fault.
@@ -61,6 +63,7 @@ def serve(memory_mb: int) -> None:
     # stderr, so that a parser that prints cannot corrupt them.
     stdin, stdout = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
+    ocr.configure(enabled=ocr_on, file_timeout_s=timeout_s)
     _send(stdout, ("ready", None))  # a file's time starts once the reader is up
     while True:
         try:
@@ -69,6 +72,7 @@ def serve(memory_mb: int) -> None:
             return
         if path is None:
             return
+        ocr.start_file()
         try:
             answer = ("ok", load(Path(path)))
         except LoadError as exc:
@@ -87,11 +91,13 @@ def serve(memory_mb: int) -> None:
 
 class IsolatedLoader:
     """`load`, run in a reader process under `timeout_s` seconds and `memory_mb` of
-    address space per file (0: no limit)."""
+    address space per file (0: no limit); `ocr`: scanned pages and pictures are read by
+    OCR (the config's `ocr`)."""
 
-    def __init__(self, timeout_s: float = 120.0, memory_mb: int = 2048):
+    def __init__(self, timeout_s: float = 120.0, memory_mb: int = 2048, ocr: bool = True):
         self.timeout_s = timeout_s
         self.memory_mb = memory_mb
+        self.ocr = ocr
         self._process: subprocess.Popen | None = None
 
     def load(self, path: Path) -> LoadedDocument:
@@ -115,7 +121,8 @@ class IsolatedLoader:
         if self._process is None or self._process.poll() is not None:
             self.close(kill=True)
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "assistant.ingest.isolate", str(self.memory_mb)],
+                [sys.executable, "-m", "assistant.ingest.isolate", str(self.memory_mb), repr(float(self.timeout_s)),
+                 "ocr" if self.ocr else "no-ocr"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
             try:
@@ -161,4 +168,5 @@ def _died(exitcode: int | None, memory_mb: int) -> str:
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    args = sys.argv[1:]
+    serve(int(args[0]) if args else 0, float(args[1]) if len(args) > 1 else 0, args[2:3] != ["no-ocr"])

@@ -69,6 +69,10 @@ def register(fmt: str, *suffixes: str) -> Callable[[Loader], Loader]:
         wrapped.__doc__ = fn.__doc__
         for suffix in suffixes:
             _LOADERS[suffix.lower()] = wrapped
+        # Loaders registered from other modules (office.py, mail.py, imported by the
+        # package's __init__ before anyone can import this name) join it too.
+        global SUPPORTED_SUFFIXES
+        SUPPORTED_SUFFIXES = frozenset(_LOADERS)
         return wrapped
 
     return deco
@@ -90,6 +94,45 @@ def load(path: Path) -> LoadedDocument:
     if not doc.text.strip():
         raise LoadError("empty document")
     return doc
+
+
+# Formats that are zip archives: their size on disk says little about what reading them
+# costs (a 240 KB DOCX can hold 40 MB of text). The archive's directory says what each
+# member unpacks to, and zipfile never unpacks a member past that size.
+ZIP_CONTAINERS = frozenset({".docx", ".epub", ".xlsx", ".xlsm", ".pptx", ".odt", ".ods", ".odp"})
+# Real office files unpack to a few times their size (text-heavy XML, ten or twenty
+# times); far beyond that the archive is built to expand.
+BOMB_RATIO = 100
+BOMB_MIN_MB = 10
+
+
+def unpacked_size(path: Path) -> int | None:
+    """What the zip container at `path` unpacks to, in bytes, by its directory; None when
+    it is no zip container or its directory cannot be read (the loader says why)."""
+    if Path(path).suffix.lower() not in ZIP_CONTAINERS:
+        return None
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            return sum(info.file_size for info in z.infolist())
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return None
+
+
+def too_large_unpacked(path: Path, size_on_disk: int, max_mb: int) -> str | None:
+    """Why a zip container is not read (what it unpacks to is over `max_mb`, or over
+    BOMB_RATIO times its size on disk), or None."""
+    unpacked = unpacked_size(path)
+    if unpacked is None:
+        return None
+    mb = unpacked / (1024 * 1024)
+    if unpacked > max_mb * 1024 * 1024:
+        return f"unpacks to {mb:,.0f} MB, over {max_mb} MB (the max_file_mb setting); skipped"
+    ratio = unpacked / max(size_on_disk, 1)
+    if ratio > BOMB_RATIO and mb > BOMB_MIN_MB:
+        return f"unpacks to {mb:,.0f} MB, {ratio:,.0f} times its size (a compression bomb?); skipped"
+    return None
 
 
 def looks_binary(data: bytes) -> bool:
@@ -373,9 +416,12 @@ def _read_pdf(data: bytes) -> LoadedDocument:
             raise LoadError(f"encrypted PDF ({_one_line(exc)})") from exc
         if not opened:
             raise LoadError("encrypted PDF")
-    text, pages = _join_pages([page.extract_text() or "" for page in reader.pages])
+    from . import ocr  # pages with no text layer (scanned) are read from their images
+
+    page_texts, why_empty = ocr.pdf_pages(reader.pages, [page.extract_text() or "" for page in reader.pages])
+    text, pages = _join_pages(page_texts)
     if not text.strip():
-        raise LoadError("no extractable text (scanned PDF?)")
+        raise LoadError(why_empty)
     try:
         meta = reader.metadata
         title = ((meta.title if meta else None) or "").strip() or None
@@ -384,12 +430,30 @@ def _read_pdf(data: bytes) -> LoadedDocument:
     return LoadedDocument(text=text, pages=pages, title=title)
 
 
+@register("image", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
+def _load_image(data: bytes) -> LoadedDocument:
+    """A picture's text by OCR (ocr.py); each frame of a multi-page TIFF is a page."""
+    from . import ocr
+
+    try:
+        frames = ocr.image_pages(data)
+    except ocr.Unavailable as exc:
+        raise LoadError(f"not read: {exc}") from exc
+    text, pages = _join_pages(frames)
+    if not text.strip():
+        raise LoadError("no text found in the image")
+    return LoadedDocument(text=text, pages=pages if len(frames) > 1 else [])
+
+
 @register("EPUB", ".epub")
 def _load_epub(data: bytes) -> LoadedDocument:
     import ebooklib
     from ebooklib import epub
 
-    book = epub.read_epub(io.BytesIO(data), options={"ignore_ncx": True})
+    try:
+        book = epub.read_epub(io.BytesIO(data), options={"ignore_ncx": True})
+    except (TypeError, AttributeError) as exc:  # ebooklib's own parse failed and it read on
+        raise LoadError(f"corrupt EPUB: {_epub_trouble(data) or 'its package file could not be read'}") from exc
     chapters: list[str] = []
     for idref, _linear in book.spine:
         item = book.get_item_with_id(idref)
@@ -403,6 +467,22 @@ def _load_epub(data: bytes) -> LoadedDocument:
     titles = book.get_metadata("DC", "title")
     title = ((titles[0][0] if titles else None) or "").strip() or None
     return LoadedDocument(text=text, pages=pages, title=title)
+
+
+def _epub_trouble(data: bytes) -> str | None:
+    """What makes an EPUB unreadable, where it is an XML member declaring entities (which
+    the parser refuses to expand: an entity-expansion bomb?)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            for info in z.infolist():
+                if info.filename.endswith((".opf", ".xml", ".ncx")) and info.file_size < 1 << 20:
+                    if b"<!ENTITY" in z.read(info):
+                        return f"{info.filename} declares XML entities (an entity-expansion bomb?)"
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return None
+    return None
 
 
 # --- DOCX -----------------------------------------------------------------------

@@ -19,6 +19,9 @@ TYPE_SUFFIXES = {
     "pdf": (".pdf",), "word": (".docx",), "docx": (".docx",), "text": (".txt",), "txt": (".txt",),
     "markdown": (".md", ".markdown"), "md": (".md", ".markdown"), "html": (".html", ".htm"),
     "htm": (".html", ".htm"), "epub": (".epub",), "org": (".org",), "rst": (".rst",),
+    "excel": (".xlsx", ".xlsm"), "xlsx": (".xlsx", ".xlsm"), "csv": (".csv", ".tsv"),
+    "spreadsheet": (".xlsx", ".xlsm", ".ods", ".csv", ".tsv"), "powerpoint": (".pptx",), "slides": (".pptx", ".odp"),
+    "email": (".eml", ".mbox"), "mail": (".eml", ".mbox"), "calendar": (".ics",),
 }
 DEEPEST = 1000  # candidates asked for at most, however narrow the scope
 

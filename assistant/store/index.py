@@ -86,10 +86,11 @@ class Index:
         another indexer to finish (saying so through `on_wait`, default stderr), up to the
         lock's timeout, then raise IndexBusy."""
         try:
-            self.writer_lock.acquire(on_wait=on_wait, wait_message=f"waiting for another indexer of {self.dir}…")
+            self.writer_lock.acquire(on_wait=on_wait,
+                                     wait_message=f"waiting for another indexer of {show_path(self.dir)}…")
         except LockTimeout as exc:
             raise IndexBusy(
-                f"another indexer is writing to {self.dir} and did not finish within "
+                f"another indexer is writing to {show_path(self.dir)} and did not finish within "
                 f"{self.writer_lock.timeout:g} s; try again when it is done"
             ) from exc
         try:

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from ..safetext import show_path
+
 
 class LockTimeout(Exception):
     pass
@@ -65,7 +67,7 @@ class FileLock:
                 if not blocking:
                     self._mutex.release()
                     return False
-                (on_wait or to_stderr)(wait_message or f"waiting for the lock {self.path}…")
+                (on_wait or to_stderr)(wait_message or f"waiting for the lock {show_path(self.path)}…")
                 deadline = None if timeout is None else time.monotonic() + timeout
                 while not self._try():
                     if deadline is not None and time.monotonic() >= deadline:

@@ -27,6 +27,7 @@ from ..answer.conversation import Conversations
 from ..answer.export import conversation_markdown
 from ..answer.prompt import NO_ANSWER
 from ..engine import Engine
+from ..store.damage import index_trouble
 from ..store.disk import WRITE_ERRORS, disk_refusal, disk_state
 from ..store.history import History
 from ..sync import IndexRun, run_index, watch_folders
@@ -149,12 +150,16 @@ class AssistantApp(App):
         try:
             self.engine.warm_up()
         except Exception as exc:  # noqa: BLE001 - the question will say it again, clearly
-            self.call_from_thread(self.notify, str(exc), title="the answer model did not load", severity="warning")
+            self.call_from_thread(self.notify, str(exc), title="the answer model did not load", severity="warning",
+                                  markup=False)
 
     def _load_failed(self, exc: Exception) -> None:
-        self.activity = f"cannot open the index: {exc}"
+        # A damaged index (or an index path that is a file) says so, and how to rebuild it.
+        trouble = index_trouble(exc, self.engine.index_dir)
+        text = trouble.message if trouble is not None else str(exc)
+        self.activity = f"cannot open the index: {text}"
         self.query_one(StatusBar).show_activity(self.activity)
-        self.notify(str(exc), title="cannot open the index", severity="error", timeout=30)
+        self.notify(text, title="cannot open the index", severity="error", timeout=30, markup=False)
 
     def _loaded(self, history: History, info: dict) -> None:
         self.history = history
@@ -172,7 +177,8 @@ class AssistantApp(App):
         # would remove its documents from the index.
         active = [f for f in self._active_folders() if Path(f).is_dir()]
         for missing in sorted(set(self._active_folders()) - set(active)):
-            self.notify(f"folder not found, its documents are kept: {missing}", severity="warning", timeout=10)
+            self.notify(f"folder not found, its documents are kept: {show_path(missing)}", severity="warning",
+                        timeout=10, markup=False)
         # The catch-up run below reads every file of the folders anew (the vectors of
         # unchanged chunks are kept) where they hold the whole index: otherwise the index
         # would stay out of date, and be read anew at every start.
@@ -212,7 +218,7 @@ class AssistantApp(App):
             try:
                 self.config.save(self.config_path)
             except OSError as exc:
-                self.notify(f"cannot save settings: {exc}", severity="error")
+                self.notify(f"cannot save settings: {exc}", severity="error", markup=False)
 
     # -- conversations -------------------------------------------------------------
     def _show_conversations(self) -> None:
@@ -290,7 +296,7 @@ class AssistantApp(App):
         try:
             scope = Scope.of(request.in_paths, request.types) if request.scoped else None
         except ScopeError as exc:
-            self.notify(str(exc), title="cannot search there", severity="error")
+            self.notify(str(exc), title="cannot search there", severity="error", markup=False)
             return
         event.input.value = ""
         if self.conversation_id is None:
@@ -367,6 +373,7 @@ class AssistantApp(App):
             return None
 
     def _notify_from_any_thread(self, message: str, **kwargs) -> None:
+        kwargs.setdefault("markup", False)  # names files and errors: text, never markup
         if threading.get_ident() == self._ui_thread:
             self.notify(message, **kwargs)
         else:
@@ -384,7 +391,7 @@ class AssistantApp(App):
         self.answering = False
         view.fail(f"could not answer: {exc}")
         self.query_one(SourcesPane).show({})
-        self.notify(str(exc), title="could not answer", severity="error")
+        self.notify(str(exc), title="could not answer", severity="error", markup=False)
 
     def action_stop_answer(self) -> None:
         if self.answering and self._stop is not None:
@@ -421,9 +428,11 @@ class AssistantApp(App):
             except OSError as exc:
                 error = exc
                 continue
-            self.call_from_thread(self.notify, f"saved to {path}", title="conversation exported", timeout=15)
+            self.call_from_thread(self.notify, f"saved to {show_path(path)}", title="conversation exported",
+                                  timeout=15, markup=False)
             return
-        self.call_from_thread(self.notify, f"cannot write {name}: {error}", title="export failed", severity="error")
+        self.call_from_thread(self.notify, f"cannot write {name}: {error}", title="export failed", severity="error",
+                              markup=False)
 
     # -- evidence ------------------------------------------------------------------
     def on_citation_selected(self, message: CitationSelected) -> None:
@@ -450,7 +459,7 @@ class AssistantApp(App):
         from ..retrieve import is_known
 
         if not is_known(name):
-            self.notify(f"unknown retriever: {name}", severity="error")
+            self.notify(f"unknown retriever: {name}", severity="error", markup=False)
             return
         self.config.retriever = name
         self._save_config()
@@ -511,11 +520,12 @@ class AssistantApp(App):
 
     def _llm_switched(self, name: str) -> None:
         self._save_config()
-        self.notify(f"answer model: {name} (loaded for the next question)")
+        self.notify(f"answer model: {name} (loaded for the next question)", markup=False)
 
     def _model_missing(self, exc: models.ModelNotFound, kept: str) -> None:
         """A model that is not on disk is never used (nor saved): say how to get it."""
-        self.notify(f"{exc}. Still using {kept}.", title="model not installed", severity="warning", timeout=20)
+        self.notify(f"{exc}. Still using {kept}.", title="model not installed", severity="warning", timeout=20,
+                    markup=False)
 
     # -- folders and indexing ------------------------------------------------------
     def _active_folders(self) -> list[str]:
@@ -555,7 +565,7 @@ class AssistantApp(App):
         path = request.path
         if request.action == "add":
             if path in self.config.folders:
-                self.notify(f"already watched: {path}")
+                self.notify(f"already watched: {show_path(path)}", markup=False)
                 return
             self.config.folders.append(path)
             self._save_config()
@@ -602,7 +612,7 @@ class AssistantApp(App):
     def _on_watch_notice(self, message: str) -> None:
         def show() -> None:
             self.watch_note = f"watching ({self.watcher.mode})" if self.watcher else ""
-            self.notify(message, title="folder watching", severity="warning", timeout=15)
+            self.notify(message, title="folder watching", severity="warning", timeout=15, markup=False)
             self._show_status()
 
         self._from_thread(show)
@@ -658,7 +668,7 @@ class AssistantApp(App):
         self.indexing = max(0, self.indexing - 1)
         if error is not None:
             self.activity = f"indexing failed: {error}"
-            self.notify(str(error), title="indexing failed", severity="error")
+            self.notify(str(error), title="indexing failed", severity="error", markup=False)
         elif report is not None:
             changes = report.summary(also_removed=removed, every_count=False)
             self.activity = f"indexed: {changes}" if changes else "up to date"

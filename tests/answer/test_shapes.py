@@ -187,6 +187,26 @@ def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder)
     assert all(c.n == 1 for c in citations)
 
 
+def test_an_uncited_sentence_joining_two_of_a_source_is_attributed_to_both(embedder):
+    from assistant.answer.citations import resolve_citations
+    from assistant.answer.prompt import Source
+    from assistant.store.db import ChunkRow
+
+    texts = ["Revenue for the third quarter was 38.6 million euros.",
+             "In August we completed the sale of our Lisbon warehouse for 4.2 million euros.",
+             "The proceeds went to paying down the revolving credit line and funding the new Porto lab.",
+             "Most of our storage moved to Setubal in the spring."]
+    rows = [SentenceRow(i, 1, 100 * i, 100 * i + 90, None, t, None) for i, t in enumerate(texts)]
+    chunk = ChunkRow(1, 1, "/home/p/call.txt", None, 0, 0, 400, None, None, " ".join(texts))
+    source = Source(1, Hit(1, 1.0, "auto"), chunk, rows, " ".join(texts))
+    text, citations = resolve_citations(  # the model cited nothing
+        "Tavora sold the Lisbon warehouse for 4.2 million euros, which went to paying down the revolving "
+        "credit line and funding the new Porto lab.", [source], embedder.encode_few)
+    assert text.endswith("[1].")
+    assert [c.text for c in citations] == [texts[1], texts[2]], [c.text for c in citations]
+    assert all(c.attributed for c in citations)
+
+
 def test_the_attribute_asked_for_is_not_looked_up(make_engine, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()

@@ -35,6 +35,10 @@ def load_error(path: Path) -> str:
 def test_supported_suffixes():
     assert SUPPORTED_SUFFIXES == {
         ".txt", ".md", ".markdown", ".rst", ".org", ".html", ".htm", ".pdf", ".docx", ".epub",
+        # assistant/ingest/office.py and mail.py (tests/ingest/test_office_formats.py)
+        ".csv", ".tsv", ".xlsx", ".xlsm", ".ods", ".pptx", ".odt", ".odp", ".rtf", ".eml", ".mbox", ".ics",
+        # pictures, by OCR (assistant/ingest/ocr.py, tests/ingest/test_ocr.py)
+        ".png", ".jpg", ".jpeg", ".tif", ".tiff",
     }  # fmt: skip
 
 
@@ -265,7 +269,7 @@ def test_pdf_without_text(tmp_path):
     writer.write(buffer)
     path = tmp_path / "scan.pdf"
     path.write_bytes(buffer.getvalue())
-    assert load_error(path) == "no extractable text (scanned PDF?)"
+    assert load_error(path) == "no text found (no text layer, and no page images to OCR)"
 
 
 def test_corrupt_docx(tmp_path):

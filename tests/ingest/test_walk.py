@@ -24,7 +24,7 @@ def test_skips_hidden_temporary_unsupported_and_excluded(tmp_path):
         ".hidden.txt", ".git/config.txt", "sub/.cache/x.md",  # hidden files and folders
         "~$letter.docx", ".~lock.letter.docx#", "#autosave.txt#", "draft.txt~",  # editors
         "x.swp", "notes.txt.swp", "movie.part", "big.pdf.crdownload", "old.bak", "a.tmp",
-        "image.png", "archive.zip", "Makefile", "data.json",  # unsupported
+        "song.mp3", "archive.zip", "Makefile", "data.json",  # unsupported
         "ix/index.txt", "ix/nested/more.md",  # the index directory itself
     ]
     for rel in keep + skip:

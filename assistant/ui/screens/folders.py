@@ -62,7 +62,7 @@ class FoldersScreen(ModalScreen[None]):
         row = table.cursor_row
         table.clear()
         for path, state, documents, failed in folders:
-            table.add_row(Text(path), Text(state), file_counts(documents, failed), key=path)
+            table.add_row(Text(show_path(path)), Text(state), file_counts(documents, failed), key=path)
         if folders:
             table.move_cursor(row=min(row, len(folders) - 1))
         errors = self.query_one("#error-table", DataTable)
@@ -84,7 +84,7 @@ class FoldersScreen(ModalScreen[None]):
             return
         path = Path(raw).expanduser()
         if not path.is_dir():
-            self.notify(f"not a folder: {raw}", severity="error")
+            self.notify(f"not a folder: {show_path(raw)}", severity="error", markup=False)
             return
         field.value = ""
         self.post_message(FolderRequest("add", str(path.resolve())))

@@ -26,7 +26,7 @@ class CitationSelected(Message):
 
 class QuestionView(Static):
     def __init__(self, question: str):
-        super().__init__(Text(question), classes="question")
+        super().__init__(Text(clean(question)), classes="question")
 
 
 class AnswerView(Vertical):

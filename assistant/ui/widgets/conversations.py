@@ -8,12 +8,13 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import ListItem, ListView, Static
 
+from ...safetext import clean
 from ...store.history import Conversation
 
 
 class ConversationItem(ListItem):
     def __init__(self, conversation: Conversation):
-        super().__init__(Static(Text(conversation.title, no_wrap=True, overflow="ellipsis")))
+        super().__init__(Static(Text(clean(conversation.title), no_wrap=True, overflow="ellipsis")))
         self.conversation = conversation
 
 

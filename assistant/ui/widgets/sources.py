@@ -50,7 +50,7 @@ def passage_source(passage: dict) -> dict:
         marks = [[at + a, at + b] for a, b in sentence.get("marks", [])]
     why = {"why": passage.get("reasons", [])}
     if passage.get("copies"):
-        why["identical copies"] = passage["copies"]
+        why["identical copies"] = [show_path(copy) for copy in passage["copies"]]
     return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "text", "score")},
             "highlights": highlights, "span_highlights": marks, "evidence": why}
 

@@ -1,0 +1,272 @@
+"""Loaders for e-mail (a message saved as .eml, a mailbox as .mbox) and calendars (.ics).
+
+Registered with ``loaders.register`` when the ingest package is imported (its
+``__init__`` imports this module; ``loaders`` itself never does, so there is no cycle).
+
+A message reads as its From, To, Cc, Date and Subject lines, then its body (the plain
+text part, else the HTML one as text), then the names of its attachments. A single
+message's attachments that are documents of a supported type are read too and follow it,
+each under an "Attachment: NAME" line (in a mailbox, only their names are given: reading
+every attachment of a whole mailbox would overrun the per-file time budget). In a mailbox
+each message is a page (message 3 is p. 3), opened by its "Message N" line.
+
+A calendar reads as one paragraph per event (or task), opened by a sentence that says
+what, when and where ("Event: Dentist check-up, Tuesday 5 March 2024, 09:30 to 10:15,
+at Smile Clinic."). Events are not pages: their order in an export is arbitrary, and
+"p. 734" would tell a person less than the summary and the date that open the cited
+paragraph.
+
+The parsers: the standard library's email package (policy.default: decoded headers,
+MIME parts, charsets) and icalendar (RFC 5545: folded lines, time zones, recurrences).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import zipfile
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+from .loaders import (
+    _LOADERS,
+    BOMB_RATIO,
+    ZIP_CONTAINERS,
+    LoadedDocument,
+    LoadError,
+    _decode,
+    _html_to_text,
+    _join_pages,
+    _normalise,
+    _one_line,
+    looks_binary,
+    register,
+)
+
+if TYPE_CHECKING:  # the email package is imported when a message is read (start-up time)
+    from email.message import EmailMessage
+
+HEADERS = ("From", "To", "Cc", "Date", "Subject")
+# An attachment is read when it is no larger than this (and a zip container among them
+# unpacks to no more than ATTACHMENT_UNPACKED_MB); its text is kept up to ATTACHMENT_CHARS.
+ATTACHMENT_MB = 20
+ATTACHMENT_UNPACKED_MB = 100
+ATTACHMENT_CHARS = 1_000_000
+# Mail in a mail: read as an attachment of its own, but not its attachments.
+_NOT_ATTACHED = frozenset({".eml", ".mbox"})
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    try:
+        value = msg.get(name)
+        return " ".join(str(value).split()) if value is not None else ""
+    except Exception:  # a header the parser cannot make sense of: left out, the message is read
+        return ""
+
+
+def _body(msg: EmailMessage) -> str:
+    """The message's text: its plain text part, else its HTML part as text."""
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeError):  # an unknown or lying charset: detect it instead
+        content = _decode(part.get_payload(decode=True) or b"")
+    if not isinstance(content, str):
+        return ""
+    if part.get_content_subtype() == "html":
+        return _html_to_text(content)[0]
+    return content
+
+
+def _attachments(msg: EmailMessage) -> list[tuple[str, EmailMessage]]:
+    """The named parts that are no part of the body: attachments, and files sent inline
+    that are not pictures in the message's HTML."""
+    found = []
+    for part in msg.walk():
+        if part.get_content_type() == "message/rfc822":  # a message forwarded as an attachment
+            inner = part.get_payload()[0] if part.get_payload() else None
+            subject = _header(inner, "Subject") if inner is not None else ""
+            found.append((f'message "{subject}"' if subject else "a message", part))
+            continue
+        if part.is_multipart():
+            continue
+        try:
+            name = part.get_filename()
+        except Exception:
+            name = None
+        if not name:
+            continue
+        if part.get_content_disposition() == "inline" and part.get_content_maintype() == "image":
+            continue
+        found.append((" ".join(name.split()), part))
+    return found
+
+
+def message_text(msg: EmailMessage, read_attachments: bool) -> str:
+    """A message as text: its header lines, its body, its attachments' names (and text)."""
+    lines = [f"{name}: {value}" for name in HEADERS if (value := _header(msg, name))]
+    blocks = ["\n".join(lines), _body(msg)]
+    attached = _attachments(msg)
+    if attached:
+        blocks.append("Attachments: " + ", ".join(name for name, _ in attached))
+    if read_attachments:
+        for name, part in attached:
+            blocks.append(_attachment_text(name, part))
+    return "\n\n".join(b for b in blocks if b.strip())
+
+
+def _attachment_text(name: str, part: EmailMessage) -> str:
+    """An attached document's text under an "Attachment: NAME" line; "" when it is of no
+    type we read or is too large, a note when it cannot be read."""
+    if part.get_content_type() == "message/rfc822":
+        inner = part.get_payload()[0] if part.get_payload() else None
+        text = message_text(inner, read_attachments=False) if inner is not None else ""
+        return f"Attached message:\n\n{text[:ATTACHMENT_CHARS]}" if text.strip() else ""
+    suffix = PurePath(name).suffix.lower()
+    loader = _LOADERS.get(suffix)
+    if loader is None or suffix in _NOT_ATTACHED:
+        return ""
+    data = part.get_payload(decode=True) or b""
+    if not data or len(data) > ATTACHMENT_MB * 1024 * 1024 or _unpacks_too_far(suffix, data):
+        return ""
+    try:
+        text = loader(data).text
+    except LoadError as exc:
+        return f"Attachment: {name} (not read: {_one_line(exc)})"
+    except Exception as exc:  # a parser's bug must not cost the message
+        return f"Attachment: {name} (not read: {type(exc).__name__})"
+    return f"Attachment: {name}\n\n{text[:ATTACHMENT_CHARS]}" if text.strip() else ""
+
+
+def _unpacks_too_far(suffix: str, data: bytes) -> bool:
+    """A zip container that unpacks beyond ATTACHMENT_UNPACKED_MB or BOMB_RATIO times its size."""
+    if suffix not in ZIP_CONTAINERS:
+        return False
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            unpacked = sum(info.file_size for info in z.infolist())
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError):
+        return False  # the loader says what is wrong with it
+    return unpacked > ATTACHMENT_UNPACKED_MB * 1024 * 1024 or unpacked > BOMB_RATIO * max(len(data), 1)
+
+
+def _message(raw: bytes) -> EmailMessage:
+    import email
+    from email import policy
+
+    return email.message_from_bytes(raw, policy=policy.default)
+
+
+def _parse(data: bytes) -> EmailMessage:
+    if looks_binary(data):
+        raise ValueError("binary content, not a message")
+    msg = _message(data)
+    if not any(_header(msg, name) for name in (*HEADERS, "Message-ID")):
+        raise ValueError("no message headers (From, To, Date, Subject)")
+    return msg
+
+
+@register("e-mail message", ".eml")
+def _load_eml(data: bytes) -> LoadedDocument:
+    msg = _parse(data)
+    text = _normalise(message_text(msg, read_attachments=True))
+    return LoadedDocument(text=text, pages=[], title=_header(msg, "Subject") or None)
+
+
+# A message in an mbox starts at a "From " line at the file's start or after a blank line
+# (a "From " line inside a body is written ">From " by the mail program, or would still
+# have text right above it).
+_SEPARATOR = re.compile(rb"(?:\A|\n\r?\n)From [^\n]*\n")
+_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.M)
+
+
+@register("mailbox", ".mbox")
+def _load_mbox(data: bytes) -> LoadedDocument:
+    data = data.lstrip(b"\r\n")
+    if not data.startswith(b"From "):
+        raise ValueError("it does not start with a 'From ' line (not an mbox mailbox)")
+    bounds = [m for m in _SEPARATOR.finditer(data)]
+    messages = []
+    for number, (m, after) in enumerate(zip(bounds, bounds[1:] + [None]), start=1):
+        raw = _ESCAPED_FROM.sub(rb"\1", data[m.end():after.start() if after else len(data)])
+        try:
+            text = message_text(_message(raw), read_attachments=False)
+        except Exception as exc:  # one broken message does not cost the mailbox
+            text = f"(not read: {_one_line(exc)})"
+        messages.append(f"Message {number} of {len(bounds)}\n{text}")
+    text, pages = _join_pages(messages)
+    return LoadedDocument(text=text, pages=pages, title=None)
+
+
+# --- calendars --------------------------------------------------------------------
+
+
+def _day(d: dt.date) -> str:
+    return f"{d:%A} {d.day} {d:%B %Y}"
+
+
+def _clock(t: dt.datetime) -> str:
+    zone = t.tzname() if t.tzinfo is not None else None
+    return f"{t:%H:%M}" + (f" ({zone})" if zone else "")
+
+
+def when(start: dt.date | None, end: dt.date | None) -> str:
+    """A start and an end as a person says them: "Tuesday 5 March 2024, 09:30 to 10:15"."""
+    if not isinstance(start, dt.date):  # none, or a value the library left unparsed
+        return ""
+    if not isinstance(end, dt.date):
+        end = None
+    if not isinstance(start, dt.datetime):  # an all-day event: its end is the day after it
+        last = end - dt.timedelta(days=1) if isinstance(end, dt.date) and not isinstance(end, dt.datetime) else None
+        return _day(start) if last is None or last <= start else f"{_day(start)} to {_day(last)}"
+    if not isinstance(end, dt.datetime) or end == start:
+        return f"{_day(start)}, {_clock(start)}"
+    if end.date() == start.date():
+        if end.tzname() == start.tzname():  # the zone said once: "09:30 to 10:15 (GMT)"
+            return f"{_day(start)}, {start:%H:%M} to {_clock(end)}"
+        return f"{_day(start)}, {_clock(start)} to {_clock(end)}"
+    return f"{_day(start)}, {_clock(start)} to {_day(end)}, {_clock(end)}"
+
+
+def _decoded(component, name: str):
+    try:
+        return component.decoded(name) if name in component else None
+    except Exception:  # a date the library cannot read: the event is kept without it
+        return None
+
+
+def _event_text(component) -> str:
+    kind = "Task" if component.name == "VTODO" else "Event"
+    summary = " ".join(str(component.get("SUMMARY", "")).split()) or "(no title)"
+    start = _decoded(component, "DTSTART")
+    end = _decoded(component, "DTEND") or _decoded(component, "DUE")
+    duration = _decoded(component, "DURATION")
+    if end is None and isinstance(start, dt.date) and isinstance(duration, dt.timedelta):
+        end = start + duration
+    parts = [f"{kind}: {summary}", when(start, end)]
+    location = " ".join(str(component.get("LOCATION", "")).split())
+    if location:
+        parts.append(f"at {location}")
+    lines = [", ".join(p for p in parts if p) + "."]
+    rule = component.get("RRULE")
+    if rule and rule.get("FREQ"):
+        lines.append(f"Repeats {str(rule['FREQ'][0]).lower()}.")
+    if str(component.get("STATUS", "")).upper() == "CANCELLED":
+        lines.append("Cancelled.")
+    description = str(component.get("DESCRIPTION", "")).strip()
+    if description:
+        lines.append(description)
+    return "\n".join(lines)
+
+
+@register("iCalendar", ".ics")
+def _load_ics(data: bytes) -> LoadedDocument:
+    import icalendar
+
+    calendar = icalendar.Calendar.from_ical(data)
+    events = [_event_text(c) for c in calendar.walk() if c.name in ("VEVENT", "VTODO")]
+    title = " ".join(str(calendar.get("X-WR-CALNAME", "")).split()) or None
+    return LoadedDocument(text=_normalise("\n\n".join(events)), pages=[], title=title)

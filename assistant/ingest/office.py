@@ -1,0 +1,484 @@
+"""Loaders for spreadsheets, CSV, slides, OpenDocument files and RTF.
+
+Registered with ``loaders.register`` when the ingest package is imported (its
+``__init__`` imports this module; ``loaders`` itself never does, so there is no cycle).
+
+A table is written a row to a paragraph, each value beside its column's header
+("Budget, row 14: Date: 2024-03-02; Item: Roof repair; Amount: 1250"), so a passage
+found for "how much did the roof repair cost" says what each of its values means and
+where the row is. Each sheet of a workbook is a page (sheet 1 is p. 1), each slide of a
+deck too; the sheet's name and the slide's number open its text, for a citation shows
+only "p. N".
+
+The parsers: openpyxl (XLSX), python-pptx (PPTX), striprtf (RTF), the standard library's
+csv (CSV, TSV), and lxml for OpenDocument (ODS, ODT, ODP: their content.xml is read
+directly, streamed for spreadsheets, with entities and the network off).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import itertools
+import re
+import warnings
+import zipfile
+from typing import Iterable, Iterator
+
+from .loaders import LoadedDocument, _decode, _join_pages, _normalise, register
+
+# What is read of one sheet or CSV file, and of one workbook: past it, reading stops and
+# what was read is kept (the reader's time budget would otherwise end the whole file).
+MAX_ROWS = 20_000
+MAX_WORKBOOK_ROWS = 100_000
+MAX_COLUMNS = 1_000
+# Rows looked at in one sheet, empty ones included (formatting alone can make a million).
+MAX_SCANNED = 1_000_000
+# The header row is looked for among the first rows with something in them: a title
+# line or two ("Household budget 2024") often stands above it.
+HEADER_SEARCH = 12
+
+Row = tuple[int, list[str]]  # (row number as the file counts it, cell texts by column; "" when empty)
+
+_NUMBER = re.compile(
+    r"[-+(]?\s*(?:[$€£¥]\s?)?[-+]?\d[\d,.' \u00a0]*(?:[eE][-+]?\d+)?\s?%?\)?\s?(?:[$€£¥]|[A-Z]{3})?"
+)
+_DATE = re.compile(
+    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?|\d{1,2}:\d{2}(?::\d{2})?"
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _looks_like_value(cell: str) -> bool:
+    """A number, an amount, a date or a time: what a data row holds and a header seldom does."""
+    return bool(_NUMBER.fullmatch(cell) or _DATE.fullmatch(cell))
+
+
+def column_letter(index: int) -> str:
+    """The spreadsheet name of column `index` (from 0): A, B, ... Z, AA, AB, ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _clean(cell: str) -> str:
+    return " ".join(cell.split())
+
+
+def _is_header(candidate: list[str], below: list[str] | None) -> bool:
+    """Whether a table's first full row names its columns: nothing in it reads as a value,
+    a year standing above a value that is no year excepted ("Item | 2023 | 2024")."""
+    for i, cell in enumerate(candidate):
+        if not cell or not _looks_like_value(cell):
+            continue
+        under = below[i] if below and i < len(below) else ""
+        if _YEAR.fullmatch(cell) and under and _looks_like_value(under) and not _YEAR.fullmatch(under):
+            continue
+        return False
+    return any(candidate)
+
+
+def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MAX_ROWS) -> tuple[str, int]:
+    """A table as text, and how many of its rows that text holds: its title lines, a line
+    naming its columns, then each row with its values beside their headers, a paragraph
+    each; empty rows left out, and reading stopped after `max_rows` rows."""
+    label = f"{sheet}, row" if sheet else "Row"
+    filled = ((n, [_clean(c) for c in cells[:MAX_COLUMNS]]) for n, cells in rows)
+    filled = ((n, cells) for n, cells in filled if any(cells))
+    head = list(itertools.islice(filled, HEADER_SEARCH))
+    # Lines above the first row of two or more values are the table's title and notes.
+    first = next((i for i, (_, cells) in enumerate(head) if sum(1 for c in cells if c) >= 2), 0)
+    blocks = [f"Sheet: {sheet}"] if sheet else []
+    blocks += [" ".join(c for c in cells if c) for _, cells in head[:first]]
+    header: list[str] = []
+    body = head[first:]
+    if body and _is_header(body[0][1], body[1][1] if len(body) > 1 else None):
+        header = body.pop(0)[1]
+        blocks.append("Columns: " + "; ".join(c for c in header if c))
+    count = 0
+    for number, cells in itertools.islice(itertools.chain(body, filled), max_rows):
+        values = "; ".join(
+            f"{header[i] if i < len(header) and header[i] else 'Column ' + column_letter(i)}: {cell}"
+            for i, cell in enumerate(cells) if cell
+        )
+        blocks.append(f"{label} {number}: {values}")
+        count += 1
+    return "\n\n".join(blocks), count
+
+
+# --- CSV and TSV ------------------------------------------------------------------
+
+
+def _delimited(data: bytes, delimiter: str | None) -> LoadedDocument:
+    text = _decode(data)
+    if delimiter is None:
+        sample = "\n".join(text[:65536].splitlines()[:50])
+        try:
+            dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+        except csv.Error:  # one column, or nothing the sniffer is sure of
+            dialect = csv.excel
+    else:
+        dialect = csv.excel_tab
+    # A note or an address in one field can pass the module's 128 KB default.
+    csv.field_size_limit(max(csv.field_size_limit(), 16 * 1024 * 1024))
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    text, _ = table_text(enumerate(reader, start=1))
+    return LoadedDocument(text=_normalise(text), pages=[], title=None)
+
+
+@register("CSV", ".csv")
+def _load_csv(data: bytes) -> LoadedDocument:
+    return _delimited(data, None)
+
+
+@register("TSV", ".tsv")
+def _load_tsv(data: bytes) -> LoadedDocument:
+    return _delimited(data, "\t")
+
+
+# --- XLSX -------------------------------------------------------------------------
+
+
+def _xlsx_value(cell) -> str:
+    value = cell.value
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        if "%" in (getattr(cell, "number_format", None) or ""):
+            return f"{value * 100:.10g}%"
+        return f"{value:.15g}" if isinstance(value, float) else str(value)
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ", "minutes")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+@register("XLSX", ".xlsx", ".xlsm")
+def _load_xlsx(data: bytes) -> LoadedDocument:
+    # openpyxl warns of what it skips ("data validation extension is not supported"); a
+    # warning would be printed on the reader's stderr, over the progress display.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sheets, title = _read_xlsx(data)
+    text, pages = _join_pages(sheets)
+    return LoadedDocument(text=text, pages=pages, title=title)
+
+
+def _read_xlsx(data: bytes) -> tuple[list[str], str | None]:
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    try:
+        sheets, budget = [], MAX_WORKBOOK_ROWS
+        for sheet in book.worksheets:
+            # The used range the file states can be wrong; read the rows that are there.
+            sheet.reset_dimensions()
+            rows = itertools.islice(enumerate(sheet.iter_rows(), start=1), MAX_SCANNED)
+            text, count = table_text(((n, [_xlsx_value(c) for c in cells]) for n, cells in rows), sheet.title,
+                                     min(MAX_ROWS, budget))
+            sheets.append(text)
+            budget -= count
+        return sheets, (book.properties.title or "").strip() or None
+    finally:
+        book.close()
+
+
+# --- OpenDocument -----------------------------------------------------------------
+
+_NS = {
+    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+    "draw": "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0",
+    "presentation": "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0",
+    "dc": "http://purl.org/dc/elements/1.1/",
+}
+
+
+def _q(name: str) -> str:
+    prefix, local = name.split(":")
+    return f"{{{_NS[prefix]}}}{local}"
+
+
+_P, _H = _q("text:p"), _q("text:h")
+_TABLE, _ROW = _q("table:table"), _q("table:table-row")
+_CELL, _COVERED = _q("table:table-cell"), _q("table:covered-table-cell")
+_SPACE, _TAB, _BREAK = _q("text:s"), _q("text:tab"), _q("text:line-break")
+_NOTE, _NOTE_BODY = _q("text:note"), _q("text:note-body")
+_FRAMES = frozenset(_q(f"draw:{n}") for n in ("frame", "custom-shape", "text-box", "g", "rect", "a"))
+# What is no part of the text a person reads: comments, deleted text kept for tracked
+# changes, a footnote's number (its body follows the paragraph), speaker notes (read on
+# their own), forms and the declarations at the top of a body.
+_SKIP = frozenset(_q(n) for n in (
+    "office:annotation", "office:annotation-end", "text:tracked-changes", "text:note-citation",
+    "presentation:notes", "office:forms", "text:sequence-decls", "table:table-columns", "table:table-column",
+    "text:variable-decls", "text:user-field-decls", "table:named-expressions", "table:database-ranges",
+))  # fmt: skip
+
+
+def _xml_parser():
+    from lxml import etree
+
+    # No entity is expanded, no DTD or network fetched: content.xml is the file's, not ours.
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
+                           remove_pis=True)
+
+
+def _odf_part(data: bytes, name: str):
+    """A part of an OpenDocument package (content.xml, meta.xml) parsed; None if absent."""
+    from lxml import etree
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        if name not in z.namelist():
+            if name == "content.xml":
+                raise ValueError("no content.xml in the package (not an OpenDocument file)")
+            return None
+        return etree.fromstring(z.read(name), _xml_parser())
+
+
+def _odf_title(data: bytes) -> str | None:
+    meta = _odf_part(data, "meta.xml")
+    found = meta.find(f".//{_q('dc:title')}") if meta is not None else None
+    if found is None:
+        return None
+    return _clean("".join(found.itertext())) or None
+
+
+def _inline(el, later: list) -> str:
+    """The text of a paragraph or heading; text boxes and footnote bodies in it go to
+    `later`, to be read as paragraphs of their own after it."""
+    parts = [el.text or ""]
+    for child in el:
+        tag = child.tag
+        if tag == _SPACE:
+            parts.append(" " * min(int(child.get(_q("text:c"), "1") or 1), 100))
+        elif tag == _TAB:
+            parts.append("\t")
+        elif tag == _BREAK:
+            parts.append("\n")
+        elif tag == _NOTE:
+            later.extend(child.iter(_NOTE_BODY))
+        elif tag in _FRAMES:
+            later.append(child)
+        elif tag not in _SKIP and isinstance(tag, str):
+            parts.append(_inline(child, later))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _odf_blocks(el, out: list[str]) -> list[str]:
+    """The paragraphs, headings, list items and tables under `el`, in order, one block each."""
+    for child in el:
+        _odf_block(child, out)
+    return out
+
+
+def _odf_block(el, out: list[str]) -> None:
+    tag = el.tag
+    if tag in _SKIP or not isinstance(tag, str):  # a comment or processing instruction has no str tag
+        return
+    if tag in (_P, _H):
+        later: list = []
+        line = _inline(el, later)
+        if line.strip():
+            out.append(line)
+        for node in later:
+            _odf_block(node, out)
+    elif tag == _TABLE:
+        out.append(_odf_table(el))
+    else:
+        _odf_blocks(el, out)
+
+
+def _odf_table(table) -> str:
+    """A table inside a text or a slide: a line a row, cells joined with " | " (as DOCX tables are)."""
+    lines = []
+    for row in table.iter(_ROW):
+        cells = [" ".join(" ".join(_odf_blocks(cell, [])).split()) for cell in row if cell.tag in (_CELL, _COVERED)]
+        while cells and not cells[-1]:
+            cells.pop()
+        if any(cells):
+            lines.append(" | ".join(cells))
+    return "\n".join(lines)
+
+
+@register("ODT", ".odt")
+def _load_odt(data: bytes) -> LoadedDocument:
+    root = _odf_part(data, "content.xml")
+    body = root.find(f"{_q('office:body')}/{_q('office:text')}")
+    if body is None:
+        raise ValueError("no text body in content.xml (not a text document)")
+    return LoadedDocument(text=_normalise("\n\n".join(_odf_blocks(body, []))), pages=[], title=_odf_title(data))
+
+
+def _odp_slide(page, number: int) -> str:
+    """One slide: "Slide N: its title", its other text, then its speaker notes."""
+    title_class = _q("presentation:class")
+    title_frame = next((f for f in page.iter(_q("draw:frame")) if f.get(title_class) == "title"), None)
+    title = _clean(" ".join(_odf_blocks(title_frame, []))) if title_frame is not None else ""
+    blocks = [f"Slide {number}: {title}" if title else f"Slide {number}"]
+    for child in page:
+        if child is not title_frame:
+            _odf_block(child, blocks)
+    for notes in page.iter(_q("presentation:notes")):
+        # The notes page repeats the slide as a thumbnail; its text boxes are the notes.
+        said = []
+        for box in notes.iter(_q("draw:text-box")):
+            _odf_blocks(box, said)
+        if any(line.strip() for line in said):
+            blocks.append("Speaker notes: " + "\n\n".join(said))
+    return "\n\n".join(blocks)
+
+
+@register("ODP", ".odp")
+def _load_odp(data: bytes) -> LoadedDocument:
+    root = _odf_part(data, "content.xml")
+    body = root.find(f"{_q('office:body')}/{_q('office:presentation')}")
+    if body is None:
+        raise ValueError("no presentation body in content.xml (not a presentation)")
+    slides = [_odp_slide(page, n) for n, page in enumerate(body.iter(_q("draw:page")), start=1)]
+    text, pages = _join_pages(slides)
+    return LoadedDocument(text=text, pages=pages, title=_odf_title(data))
+
+
+def _ods_cells(row) -> list[str]:
+    """A spreadsheet row's cells as shown (their paragraphs' text, else the stored value);
+    repeated empty cells are counted, never spelled out."""
+    cells: list[str] = []
+    empty = 0
+    repeat_key = _q("table:number-columns-repeated")
+    for cell in row:
+        if cell.tag not in (_CELL, _COVERED):
+            continue
+        repeat = int(cell.get(repeat_key, "1") or 1)
+        text = "\n".join(_odf_blocks(cell, [])) or _ods_stored(cell)
+        if not text.strip():
+            empty += repeat
+            continue
+        if len(cells) + empty >= MAX_COLUMNS:
+            break
+        cells.extend([""] * empty)
+        cells.extend([text] * min(repeat, MAX_COLUMNS - len(cells)))
+        empty = 0
+    return cells
+
+
+def _ods_stored(cell) -> str:
+    for name in ("string-value", "date-value", "time-value", "boolean-value", "value"):
+        value = cell.get(_q(f"office:{name}"))
+        if value:
+            return value
+    return ""
+
+
+def _ods_sheets(data: bytes) -> Iterator[tuple[str, list[Row]]]:
+    """Each sheet's name and rows, streamed from content.xml: a large sheet's XML is never
+    held whole, and a row repeated a million times (a formatted empty column) costs nothing."""
+    from lxml import etree
+
+    repeat_key = _q("table:number-rows-repeated")
+    budget = MAX_WORKBOOK_ROWS
+    with zipfile.ZipFile(io.BytesIO(data)) as z, z.open("content.xml") as f:
+        name, rows, number, depth = None, [], 0, 0
+        events = etree.iterparse(f, events=("start", "end"), resolve_entities=False, no_network=True,
+                                 load_dtd=False, remove_comments=True, remove_pis=True)
+        for event, el in events:
+            if el.tag == _TABLE:
+                depth += 1 if event == "start" else -1
+                if event == "start" and depth == 1:
+                    name, rows, number = el.get(_q("table:name")) or "", [], 0
+                elif event == "end" and depth == 0:
+                    yield name, rows
+                    budget -= len(rows)
+                    el.clear()
+            elif event == "end" and el.tag == _ROW and depth == 1:
+                repeat = int(el.get(repeat_key, "1") or 1)
+                cells = _ods_cells(el) if len(rows) < min(MAX_ROWS, budget) else []
+                for i in range(min(repeat, MAX_ROWS) if any(cells) else 0):
+                    rows.append((number + 1 + i, cells))
+                number += repeat
+                el.clear()
+                while el.getprevious() is not None:  # the rows read: out of the tree too
+                    del el.getparent()[0]
+
+
+@register("ODS", ".ods")
+def _load_ods(data: bytes) -> LoadedDocument:
+    sheets = [table_text(rows, name or f"Sheet {n}")[0] for n, (name, rows) in enumerate(_ods_sheets(data), start=1)]
+    text, pages = _join_pages(sheets)
+    return LoadedDocument(text=text, pages=pages, title=_odf_title(data))
+
+
+# --- PPTX -------------------------------------------------------------------------
+
+
+def _pptx_blocks(shapes, skip_id: int | None) -> Iterator[str]:
+    """The text of a slide's shapes in their order: each paragraph of a text frame, each
+    table (a line a row), a chart's title; groups opened."""
+    from pptx.shapes.group import GroupShape
+
+    for shape in shapes:
+        if shape.shape_id == skip_id:
+            continue
+        if isinstance(shape, GroupShape):
+            yield from _pptx_blocks(shape.shapes, skip_id)
+        elif shape.has_text_frame:
+            yield from (p.text for p in shape.text_frame.paragraphs if p.text.strip())
+        elif getattr(shape, "has_table", False) and shape.has_table:
+            lines = [" | ".join(_clean(c.text) for c in row.cells) for row in shape.table.rows]
+            yield "\n".join(line for line in lines if line.strip(" |"))
+        elif getattr(shape, "has_chart", False) and shape.has_chart and shape.chart.has_title:
+            yield "Chart: " + shape.chart.chart_title.text_frame.text
+
+
+@register("PPTX", ".pptx")
+def _load_pptx(data: bytes) -> LoadedDocument:
+    from pptx import Presentation
+
+    deck = Presentation(io.BytesIO(data))
+    slides = []
+    for number, slide in enumerate(deck.slides, start=1):
+        title_shape = slide.shapes.title
+        title = _clean(title_shape.text_frame.text) if title_shape is not None and title_shape.has_text_frame else ""
+        blocks = [f"Slide {number}: {title}" if title else f"Slide {number}"]
+        blocks += _pptx_blocks(slide.shapes, title_shape.shape_id if title_shape is not None else None)
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            notes = slide.notes_slide.notes_text_frame.text
+            if notes.strip():
+                blocks.append(f"Speaker notes: {notes}")
+        slides.append("\n\n".join(blocks).replace("\v", "\n"))  # python-pptx writes a line break as \v
+    text, pages = _join_pages(slides)
+    title = (deck.core_properties.title or "").strip() or None
+    return LoadedDocument(text=text, pages=pages, title=title)
+
+
+# --- RTF --------------------------------------------------------------------------
+
+_RTF_CODEPAGE = re.compile(rb"\\ansicpg(\d+)")
+_RTF_TITLE = re.compile(r"\{\\title\s([^{}]*)\}")
+
+
+@register("RTF", ".rtf")
+def _load_rtf(data: bytes) -> LoadedDocument:
+    from striprtf.striprtf import rtf_to_text
+
+    if not data.lstrip()[:5] == b"{\\rtf":
+        raise ValueError("it does not start with {\\rtf")
+    # RTF is 7-bit text with escapes; bytes above 127 written raw are in its code page.
+    page = _RTF_CODEPAGE.search(data[:4096])
+    encoding = f"cp{page.group(1).decode()}" if page else "cp1252"
+    try:
+        source = data.decode(encoding, errors="replace")
+    except LookupError:
+        encoding, source = "cp1252", data.decode("cp1252", errors="replace")
+    text = rtf_to_text(source, encoding=encoding, errors="replace")
+    found = _RTF_TITLE.search(source[:65536])
+    title = _clean(rtf_to_text("{\\rtf1 " + found.group(1) + "}", encoding=encoding, errors="replace")) if found else ""
+    return LoadedDocument(text=_normalise(text.replace("\xad", "")), pages=[], title=title or None)
