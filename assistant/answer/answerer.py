@@ -531,7 +531,8 @@ class Answerer:
                 if on_draft:
                     on_draft(buffer)
             else:
-                if buffer.strip():
+                # Stopped, the sentence being written is unfinished: never kept, checked or not.
+                if buffer.strip() and not (stop is not None and stop.is_set()):
                     accept(buffer)
         finally:
             stream.close()  # releases the model even when we stop early
@@ -559,13 +560,16 @@ class Answerer:
             return
         by_n = {s.n: s for s in answer.sources}
         checks, kept, repointed = [], [], False
+        lent: dict[int, tuple[int, int]] = {}  # sentence -> (its place in kept, the citation it borrowed)
         sentences = answer_sentences(answer.text)
         for i, sentence in enumerate(sentences):
             numbers = [n for n in cited_numbers(sentence) if n in by_n]
+            borrowed = False
             if not numbers and i + 1 < len(sentences) and not ABSTENTION.match(sentence):
                 # "1898." before the sentence that states it: backed by what that one cites
                 # (a refusal before "They do say that ... [1]" claims nothing of [1]).
                 numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
+                borrowed = bool(numbers)
             if not numbers and not ABSTENTION.match(sentence):
                 # Cites nothing: cite the source one of whose sentences states it, if any.
                 other = self._stating_source(sentence, by_n, [], answer.question)
@@ -587,7 +591,13 @@ class Answerer:
                     sentence, verdict, repointed = recited(sentence, other), check_sentence("", []), True
             checks.append({"sentence": sentence, "supported": verdict.supported, "reason": verdict.reason()})
             if verdict.supported or not self.strict:
+                if borrowed:
+                    lent[i] = (len(kept), numbers[0])
                 kept.append(sentence)
+        for i, (at, n) in lent.items():
+            if self.strict and not checks[i + 1]["supported"]:
+                # The sentence that lent it a citation is cut: it keeps one of its own.
+                kept[at], checks[i]["sentence"], repointed = recited(kept[at], n), recited(kept[at], n), True
         answer.checks = checks
         if repointed:
             answer.text, answer.citations = resolve_citations(" ".join(kept).strip(), answer.sources, self.embedder.encode_few)

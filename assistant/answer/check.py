@@ -38,6 +38,9 @@ NOT_NAMES = frozenset(
     "dr mr mrs ms miss prof sir st mt".split()
 )
 RELATION_STEM = 5
+# Verbs that say where a claim is read, not what it claims ("as the quote [1] states",
+# "this can be seen in [2]"): no source says them of its subject, and they claim nothing.
+REPORTING_VERBS = frozenset("see state say mention quote note indicate confirm specify cite".split())
 
 
 @dataclass
@@ -126,7 +129,8 @@ Tagger = Callable[[str], list[tuple[str, str, str]]]  # text -> (word, lemma, pa
 def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: Tagger) -> list[str]:
     """The answer's verbs, when none of them is said (by word or lemma stem) in the
     evidence sentences that state its new names."""
-    said = [(w.lower(), lemma) for w, lemma, pos in tag(plain) if pos == "VERB" and len(lemma) > 2]
+    said = [(w.lower(), lemma) for w, lemma, pos in tag(plain)
+            if pos == "VERB" and len(lemma) > 2 and lemma not in REPORTING_VERBS]
     if not said:
         return []
     where = [e for e in evidence if new_names and set(new_names) & _words(e)] or evidence

@@ -6,8 +6,18 @@ from __future__ import annotations
 from ..store.db import Store
 from ..store.history import History
 from .followup import Turn
+from .prompt import NO_ANSWER
 
 TURNS_KEPT = 3  # a follow-up points back a turn or two, rarely further
+
+
+def stopped_answer(text: str) -> str:
+    """What a stopped answer says (the terminal UI and `assistant ask` alike): the text
+    accepted before the stop, marked. A stop before the first sentence leaves the answerer
+    with nothing, which it reports as NO_ANSWER; the model never answered, so only the stop
+    is shown."""
+    text = "" if text == NO_ANSWER else text
+    return f"{text} (stopped)".lstrip()
 
 
 class Conversations:
@@ -46,7 +56,10 @@ class Conversations:
                 question = None
         return turns[-TURNS_KEPT:]
 
-    def record(self, conversation_id: int | None, answer) -> int:
-        """Keep a question and its answer; returns the conversation's id (a new one if None)."""
-        return self.history.add_exchange(conversation_id, answer.question, answer.text, answer.retriever,
-                                         answer.as_dict(with_text=True))
+    def record(self, conversation_id: int | None, answer, stopped: bool = False) -> int:
+        """Keep a question and its answer; returns the conversation's id (a new one if None).
+        A stopped answer is marked so (its text says so already: `stopped_answer`)."""
+        evidence = answer.as_dict(with_text=True)
+        if stopped:
+            evidence["stopped"] = True
+        return self.history.add_exchange(conversation_id, answer.question, answer.text, answer.retriever, evidence)

@@ -85,6 +85,9 @@ def _sentence_pieces(text: str) -> list[str]:
     return pieces
 
 
+_LEADING_CITATIONS = re.compile(r"\s*(?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+(?:[.!?](?:\s+|$))?")
+
+
 def answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, each list item's marker kept with the item."""
     out: list[str] = []
@@ -96,6 +99,14 @@ def answer_sentences(text: str) -> list[str]:
             if is_bare_marker(piece):
                 marker += piece + " "
                 continue
+            lead = _LEADING_CITATIONS.match(piece) if out and not marker else None
+            if lead:
+                # "Olsson. [1] It opened...": written after the stop, the marker is the
+                # sentence's before it, not the next one's.
+                out[-1] = f"{out[-1].rstrip()} {lead.group().strip()}"
+                piece = piece[lead.end():]
+                if not piece.strip():
+                    continue
             out.append(marker + piece)
             marker = ""
     return out

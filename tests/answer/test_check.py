@@ -64,3 +64,12 @@ def test_precision_and_recall_on_the_labelled_set(tag):
     precision, recall = tp / (tp + fp), tp / (tp + fn)
     # bench/entity_check.py reports them (0.92 / 0.96 when measured); a regression fails here.
     assert precision >= 0.85 and recall >= 0.9, (precision, recall)
+
+
+def test_a_sentence_that_says_where_it_read_its_claim_claims_no_relation(tag):
+    # "states" and "seen" say where the claim is read, not what it claims: no source says them.
+    evidence = ["Attendees: Danielle Frost (Head of Digital), Clara Hollis, Priya Raman."]
+    said = 'This can be seen from the quote [1] which states that "Attendees: Danielle Frost, Clara Hollis".'
+    assert check_sentence(said, evidence, "Who attended the launch review?", tag).supported
+    # A claimed relation is still checked: "founded" is not in the evidence.
+    assert not check_sentence("Danielle Frost founded Clara Hollis [1].", evidence, "", tag).supported

@@ -148,3 +148,13 @@ def test_an_initial_or_abbreviation_does_not_end_a_sentence():
     assert done == ["Oklahoma City. ", "It was directed by Albert S. Rogell [1]. ", "Dr. Ames was born in St. Louis [2]. "]
     assert "".join(done) + rest == text
     assert answer_sentences(text) == [d.strip() for d in done] + ["Then"]
+
+
+def test_a_marker_after_the_full_stop_belongs_to_its_sentence():
+    from assistant.answer.text import answer_sentences
+
+    # Written after the stop, "[1]" is no sentence of its own: cited alone it would point at
+    # whatever sentence of source 1 is closest to "[1]" (a heading).
+    assert answer_sentences("The founder is Margarethe Olsson. [1]") == ["The founder is Margarethe Olsson. [1]"]
+    assert answer_sentences("It opened in 1898. [1, 2] It closed in 1960 [3].") == [
+        "It opened in 1898. [1, 2]", "It closed in 1960 [3]."]

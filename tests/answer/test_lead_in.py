@@ -99,3 +99,15 @@ def test_the_strict_checks_keep_the_content_after_a_lead_in_and_every_list_item(
 def test_a_lead_in_that_names_where_the_information_came_from_is_taken_off():
     assert strip_lead_in("Based on the information provided in the documents, we budget €420.") == "We budget €420."
     assert strip_lead_in("According to the sources provided, it opened in 1898.") == "It opened in 1898."
+
+
+def test_a_sentence_keeps_the_citation_it_borrowed_when_the_lender_is_cut(engine, sources):
+    # "Margarethe Olsson." is backed by what the next sentence cites; that one claims what
+    # source 1 does not say (Jupiter) and is cut; the short one must not be left uncited.
+    answerer = Answerer(engine.index.store, engine.embedder, generator=None, tag=engine.tag)
+    text = "Margarethe Olsson founded it. She also discovered Jupiter in 1610 [1]."
+    answer = replace(Answer("Who founded the Kestrel Hill Observatory?", text, "test"), sources=sources)
+    answerer._check_entities(answer)
+    assert "Jupiter" not in answer.text
+    assert answer.text == "Margarethe Olsson founded it [1].", answer.checks
+    assert [c.n for c in answer.citations] == [1] and "Olsson" in answer.citations[0].text
