@@ -58,6 +58,9 @@ DESCRIPTION_CHARS = 400
 # GroundedKG's basic node embedding: alpha * name + (1 - alpha) * mean(grounded texts).
 NAME_WEIGHT = 0.5
 
+# Why a path under a folder being indexed is left out: `assistant forget` took it out.
+FORGOTTEN = "forgotten (`assistant index PATH` brings it back)"
+
 
 @dataclass
 class IndexReport:
@@ -378,6 +381,9 @@ class Indexer:
                 on_skip=lambda path, why: report.skipped.append((path_key(path), why)),
             ))
         present = {path_key(p) for p in files}
+        # What `forget` took out stays out, and says so, with how to bring it back.
+        report.skipped += [(path_key(e), FORGOTTEN) for e in excluded
+                           if e.exists() and any(_is_within(e, r) for r in roots)]
         left_out = {p for p, _ in report.skipped}
         ignored = self._newly_ignored(roots, present, rules, left_out) if remove_missing else []
         vanished = []

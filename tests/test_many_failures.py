@@ -26,3 +26,31 @@ def test_many_failed_files_are_counted_not_listed(quick_cli, tmp_path):
 
     every = json.loads(quick_cli("status", "--json", index=ix).output)
     assert len(every["failures"]) == 400
+
+
+def test_what_was_left_out_is_counted_by_type_and_reason(quick_cli, tmp_path):
+    """Files no loader reads, files an ignore pattern leaves out and a forgotten file are
+    not lost without a word: the run counts each by its reason and says how to include a
+    forgotten one again."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "note.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
+    (docs / "keep.txt").write_text("The bakery on Mill Lane opens at seven.\n")
+    for name in ("song.mp3", "clip.mp3", "video.mp4", "Makefile"):
+        (docs / name).write_bytes(b"\x00\x01")
+    (docs / "draft.txt").write_text("A draft nobody should search.\n")
+    (docs / ".assistantignore").write_text("draft.txt\n")
+    ix = tmp_path / "ix"
+    assert quick_cli("index", str(docs), index=ix).exit_code == 0
+    assert quick_cli("forget", str(docs / "keep.txt"), index=ix).exit_code == 0
+
+    result = quick_cli("index", "--json", str(docs), index=ix)
+    skipped = {p.rsplit("/", 1)[-1]: why for p, why in
+               ((s["path"], s["reason"]) if isinstance(s, dict) else s for s in json.loads(result.output)["skipped"])}
+    assert skipped["song.mp3"] == skipped["clip.mp3"] == "unsupported type .mp3"
+    assert skipped["video.mp4"] == "unsupported type .mp4" and skipped["Makefile"] == "unsupported type (no suffix)"
+    assert skipped["draft.txt"].startswith("left out by an ignore pattern")
+    assert skipped["keep.txt"].startswith("forgotten (`assistant index PATH` brings it back)")
+
+    text = " ".join(quick_cli("index", str(docs), index=ix).output.split())
+    assert "2 unsupported type .mp3" in text and "1 forgotten" in text, text

@@ -42,6 +42,7 @@ SPECIAL_FOLDER = "special folder (a kernel or device file system)"
 LINK_OUTSIDE = "link to outside the watched folders"
 TOO_DEEP = f"folder nested too deep (over {MAX_DEPTH} levels)"
 TOO_LONG = f"path too long (over {MAX_PATH_BYTES} bytes)"
+IGNORED = "left out by an ignore pattern (.assistantignore or the ignore setting)"
 
 # The kernel's and the devices' file systems: their "regular" files are interfaces
 # (/proc/self/pagemap has size 0 and reads for minutes), never documents.
@@ -61,6 +62,11 @@ def is_ignored_name(name: str) -> bool:
     if name.startswith(TEMP_PREFIXES):
         return True
     return name.lower().endswith(TEMP_SUFFIXES)
+
+
+def unsupported(path: Path) -> str:
+    """The skip reason of a file of a type no loader reads, by its type."""
+    return f"unsupported type {path.suffix.lower() or '(no suffix)'}"
 
 
 def iter_files(
@@ -184,9 +190,15 @@ class _Walk:
 
     def file(self, path: Path, real: str, is_link: bool, active: list[_Rule]) -> bool:
         name = path.name
-        if is_ignored_name(name) or path.suffix.lower() not in self.suffixes:
+        if is_ignored_name(name):
             return False
-        if str(path) in self.excluded or real in self.excluded or _decide(active, path, is_dir=False):
+        if path.suffix.lower() not in self.suffixes:
+            self.skip(path, unsupported(path))
+            return False
+        if str(path) in self.excluded or real in self.excluded:
+            return False
+        if _decide(active, path, is_dir=False):
+            self.skip(path, IGNORED)
             return False
         if _too_long(path):
             self.skip(path, TOO_LONG)
