@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -24,6 +26,17 @@ from .store.disk import WRITE_ERRORS, disk_trouble
 # the model goes through shown / shown_path (escaped) or is printed with markup=False.
 console = Console(emoji=False)
 err_console = Console(stderr=True, emoji=False)
+# Piped output (not a terminal) is not folded at Rich's 80 columns: lines stay whole and a
+# table is as wide as its cells (`assistant models list | cat`). COLUMNS, where it is set,
+# is the width asked for.
+PIPE_WIDTH = 4096
+
+
+def _fit_output() -> None:
+    """A terminal's width for a terminal; for a pipe or a file, no wrapping."""
+    piped = not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit()
+    console.width = PIPE_WIDTH if piped else None
+    console.soft_wrap = piped
 
 
 class Context:
@@ -107,6 +120,7 @@ class _Commands(click.Group):
 @click.pass_context
 def main(ctx: click.Context, index_dir: str | None, config_path: str | None) -> None:
     """A local, offline assistant that answers questions over your documents, with citations."""
+    _fit_output()
     ctx.obj = Context(index_dir, config_path)
     if ctx.invoked_subcommand is None:
         ctx.invoke(tui)
@@ -225,7 +239,9 @@ def scope_options(command):
 @click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
 @click.option("--k", "-k", type=click.IntRange(min=1), help="How many sources to retrieve.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming text.")
-@click.option("--explain", is_flag=True, help="Show why each source was chosen.")
+@click.option("--explain", is_flag=True,
+              help="Show the workings too: the drafts as the model writes them (marked), the steps of a "
+                   "question answered in steps, and why each source was chosen.")
 @click.option("--continue", "continue_last", is_flag=True,
               help="A follow-up: continue the most recent conversation (its questions and answers are read first).")
 @click.option("--conversation", "conversation_id", type=click.IntRange(min=1),
@@ -236,44 +252,91 @@ def scope_options(command):
 def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool,
         continue_last: bool, conversation_id: int | None, llm: str | None,
         in_paths: tuple[Path, ...], types: tuple[str, ...]) -> None:
-    """Answer QUESTION from the indexed documents, citing the supporting sentences. The
-    question and answer are kept as a conversation, which --continue follows up; --in and
-    --type keep its sources to some folders, files or file types."""
-    from .answer.answerer import EMPTY_INDEX
-    from .answer.conversation import Conversations
+    """Answer QUESTION from the indexed documents, citing the supporting sentences. Only the
+    answer is streamed, sentence by sentence as each is checked (--explain shows the
+    workings). Ctrl-C stops it: what was checked is kept, marked "(stopped)", exit status
+    130. The question and answer are kept as a conversation, which --continue follows up;
+    --in and --type keep its sources to some folders, files or file types."""
+    from .answer.conversation import Conversations, stopped_answer
 
     if not question.strip():
         _fail("the question is empty", 2)
     scope = _scope(in_paths, types)
     engine = obj.engine
+    out = None if as_json else StreamPrinter(explain)
     try:
         if llm:
             engine.use_llm(llm)
         chats = Conversations(engine.index.store)
         conversation = chats.pick(conversation_id, continue_last)
-        out = None if as_json else StreamPrinter()
-        answer = engine.ask(question, retriever=retriever, k=k, on_token=out and out.accepted,
-                            on_draft=out and out.draft, turns=chats.turns(conversation), scope=scope)
+        answer, stopped = stoppable_ask(engine, out, question, retriever=retriever, k=k,
+                                        turns=chats.turns(conversation), scope=scope)
     except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
-    conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir)
+    if stopped:
+        answer.text = stopped_answer(answer.text)
+    conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir, stopped)
     if as_json:
-        click.echo(json_text({**answer.as_dict(), "conversation": conversation}, indent=2))
-        if not_kept:
-            err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
-        return
+        click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": conversation}, indent=2))
+    else:
+        _print_answer(answer, out, explain, stopped, conversation)
+    if not_kept:
+        err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
+    if stopped:
+        sys.exit(130)
+
+
+def stoppable_ask(engine, out: "StreamPrinter | None", question: str, **kwargs):
+    """(the answer, whether it was stopped). The answer is written on a thread of its own;
+    Ctrl-C on this one stops it where it is, keeping the sentences already checked (a
+    second Ctrl-C leaves at once)."""
+    from .answer.prompt import NO_ANSWER
+
+    stop, done, result = threading.Event(), threading.Event(), {}
+
+    def accepted(piece: str) -> None:
+        if not (stop.is_set() and piece == NO_ANSWER):  # a stop is not "I don't know"
+            out.accepted(piece)
+
+    def run() -> None:
+        try:
+            result["answer"] = engine.ask(question, on_token=accepted if out else None,
+                                          on_draft=out.draft if out else None, stop=stop, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the calling thread
+            result["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="ask", daemon=True).start()
+    # Waited for on an event, not with Thread.join: a Ctrl-C that interrupts join() can
+    # leave the thread marked as ended while it still runs (CPython 3.11).
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        stop.set()
+        done.wait()
+    if "error" in result:
+        raise result["error"]
+    return result["answer"], stop.is_set()
+
+
+def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, conversation: int | None) -> None:
+    """The end of the streamed answer, then what backs it: the follow-up as understood,
+    flagged sentences, the passages found for an "I don't know", the cited sentences; with
+    --explain the steps, what the model said that was cut, and why each source was chosen."""
+    from .answer.answerer import EMPTY_INDEX
+
     if answer.text == EMPTY_INDEX:
         sys.stdout.write(answer.text)
-    if out.pending:
-        sys.stdout.write(" (cut: the sources do not say this)")
-    sys.stdout.write("\n")
+    out.finish(stopped)
     if answer.understood_as:
         console.print(f"[dim](understood as: {shown(answer.understood_as)})[/]")
-    for step in answer.steps:
+    for step in answer.steps if explain else []:
         console.print(f"[dim](looked up: {shown(step['question'])} → {shown(step['answer'] or '')})[/]")
     for check in answer.flagged:
         console.print(f"[yellow]not supported by its citations:[/] {shown(check['sentence'])} [dim]({shown(check['reason'])})[/]")
-    if answer.unsupported and answer.text.startswith("I don't know"):
+    if explain and answer.unsupported and answer.text.startswith("I don't know"):
         console.print(f"[dim](the model answered \"{shown(answer.unsupported)}\", which no cited sentence states)[/]")
     if answer.found:
         console.print("\n[bold]Passages found[/] [dim](none of them states the answer)[/]")
@@ -292,15 +355,14 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     kept = f"conversation {conversation} (follow up with --continue)" if conversation else "not kept"
     console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, first token "
                   f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; {kept}[/]")
-    if not_kept:
-        err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
 
 
-def _keep_answer(chats, conversation: int | None, answer, index_dir: Path) -> tuple[int | None, str]:
+def _keep_answer(chats, conversation: int | None, answer, index_dir: Path,
+                 stopped: bool = False) -> tuple[int | None, str]:
     """Write the question and answer to the conversation history: (its id, ""). On a disk
     that is full or read-only the answer is still shown: (None, why it was not kept)."""
     try:
-        return chats.record(conversation, answer), ""
+        return chats.record(conversation, answer, stopped), ""
     except WRITE_ERRORS as exc:
         trouble = disk_trouble(exc, index_dir, "ask")
         if trouble is None:
@@ -309,29 +371,53 @@ def _keep_answer(chats, conversation: int | None, answer, index_dir: Path) -> tu
 
 
 class StreamPrinter:
-    """Prints an answer from its first token: the draft as it grows, then what the
-    checks accept (only the part of it the draft has not printed already)."""
+    """Prints the answer as the checks accept it, sentence by sentence: never a draft, a
+    step's question or any text not checked. With `explain`, the drafts too as the model
+    writes them, marked: dim on a terminal, and "(draft)" after one that was not kept."""
 
-    def __init__(self):
-        self.pending = ""  # the draft printed since the last accepted piece
+    DIM, NORMAL = "\x1b[2m", "\x1b[22m"
+
+    def __init__(self, explain: bool = False):
+        self.explain = explain
+        self.pending = ""  # the draft printed since the last accepted piece (with explain)
+        self.shown = ""  # the answer as printed
+        self.dim = explain and sys.stdout.isatty()
 
     def draft(self, text: str) -> None:
-        if text.startswith(self.pending):
-            self._write(text[len(self.pending):])
-            self.pending = text
+        if not self.explain:
+            return
+        if self.pending and text.startswith(self.pending):
+            self._write(text[len(self.pending):], dim=True)
+        else:
+            if self.pending:
+                self._write(" (draft)\n")  # a draft the next one does not go on from
+            self._write(text, dim=True)
+        self.pending = text
 
     def accepted(self, piece: str) -> None:
         if self.pending and piece.lower().startswith(self.pending.lower()):
             self._write(piece[len(self.pending):])
         elif self.pending:
-            self._write("\n" + piece)  # the draft was not what was kept
+            self._write(" (draft)\n" + piece)  # the draft was not what was kept
         else:
             self._write(piece)
+        self.shown += piece
         self.pending = ""
 
-    @staticmethod
-    def _write(text: str) -> None:
-        sys.stdout.write(clean(text))
+    def finish(self, stopped: bool) -> None:
+        """The end of the answer's line: "(stopped)" after a stop; a draft left unaccepted
+        (with explain) said to be one."""
+        if self.pending:
+            self._write(" (draft, not checked)" if stopped else " (cut: the sources do not say this)")
+        if stopped:
+            after = "\n" if self.pending else " " if self.shown.strip() and not self.shown[-1].isspace() else ""
+            self._write(f"{after}(stopped)")
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+
+    def _write(self, text: str, dim: bool = False) -> None:
+        text = clean(text)
+        sys.stdout.write(f"{self.DIM}{text}{self.NORMAL}" if dim and self.dim and text else text)
         sys.stdout.flush()
 
 
@@ -394,7 +480,8 @@ def _print_passage(p) -> None:
     lines = [marked_markup(p.best.text.replace("\n", " "), p.marks)] if p.best is not None else []
     lines.append(f"[dim]why: {shown('; '.join(p.reasons()))}[/]")
     lines += [f"[dim]identical copy: {shown_path(copy)}[/]" for copy in p.copies]
-    console.print(Padding("\n".join(lines), (0, 0, 0, 4)))
+    for line in lines:  # one by one: a line is not padded to the longest one's width
+        console.print(Padding(line, (0, 0, 0, 4), expand=False))
 
 
 def marked_markup(text: str, marks: list[tuple[int, int]]) -> str:

@@ -286,7 +286,8 @@ class Engine:
         )
         if understood:
             answer.question, answer.understood_as = question.strip(), understood
-        if answer.unknown and answer.hits:
+        # Stopped: nothing was found wanting, the answer was cut short (no "none of them states it").
+        if answer.unknown and answer.hits and not (stop is not None and stop.is_set()):
             with self.index_lock:
                 answer.found = passages(self.index.store, answer.question, answer.hits)
         return answer

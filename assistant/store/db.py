@@ -675,6 +675,15 @@ class Store(EntityRows):
             rows = self.db.execute(sql, list(chunk_ids)).fetchall()
         return {r[0]: ChunkRow(*r) for r in rows}
 
+    def texts_before(self, chunk_id: int, marker: str, limit: int = 20) -> list[str]:
+        """The texts of the chunks before `chunk_id` in its document that hold `marker`,
+        nearest first (at most `limit`): where the heading above a passage is looked for."""
+        sql = """
+            select b.text from chunks a join chunks b on b.document_id = a.document_id and b.ord < a.ord
+            where a.id = ? and instr(b.text, ?) > 0 order by b.ord desc limit ?"""
+        with self.lock:
+            return [r[0] for r in self.db.execute(sql, [chunk_id, marker, limit])]
+
     def sentences_of(self, chunk_ids: list[int]) -> dict[int, list[SentenceRow]]:
         out: dict[int, list[SentenceRow]] = {c: [] for c in chunk_ids}
         if not chunk_ids:

@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, Label
 
 from .. import models
-from ..answer.conversation import Conversations
+from ..answer.conversation import Conversations, stopped_answer
 from ..answer.export import conversation_markdown
 from ..answer.prompt import NO_ANSWER
 from ..engine import Engine
@@ -38,15 +38,19 @@ from .screens.rename import RenameScreen
 from .screens.settings import SettingsScreen, model_choices, retriever_choices
 from ..retrieve.scope import Scope, ScopeError
 from .input_syntax import parse_request
-from .widgets.chat import AnswerView, ChatLog, CitationSelected, search_summary, stopped_answer
+from .widgets.chat import AnswerView, ChatLog, CitationSelected, QuestionBox, search_summary
 from .widgets.conversations import ConversationList
-from .widgets.sources import OpenSource, SourcesPane
+from .widgets.sources import OpenSource, SourceChosen, SourcesPane, add_sections
 from .widgets.status import StatusBar
 from ..safetext import key_path, show_path
 
 # The retrievers ctrl+r cycles through (every retriever and variant is in the settings).
 QUICK_RETRIEVERS = ["auto", "hybrid", "hop", "dense", "bm25", "ppr", "slim", "unweaver", "grounded"]
 PROGRESS_EVERY_S = 0.25
+# Below NARROW columns the chat takes the width: the sources come under it (when a citation
+# is chosen, or with f3) and the conversations over it (f4); below WIDE the conversations
+# step aside. An 80-column terminal has a chat of about 76 columns.
+NARROW, WIDE = 100, 120
 
 
 def open_in_system_viewer(path: str) -> None:
@@ -67,6 +71,8 @@ class AssistantApp(App):
     BINDINGS = [
         Binding("ctrl+n", "new_conversation", "New chat"),
         Binding("ctrl+o", "open_source", "Open source"),
+        Binding("f3", "toggle_sources", "Sources"),
+        Binding("f4", "toggle_conversations", "Chats", show=False),
         Binding("ctrl+y", "copy_answer", "Copy answer"),
         # A priority binding: the question box would take ctrl+e as "go to end" (the end key still does).
         Binding("ctrl+e", "export_conversation", "Export chat (Markdown)", show=False, priority=True),
@@ -106,6 +112,10 @@ class AssistantApp(App):
         self._stop: threading.Event | None = None
         self._ui_thread: int | None = None  # set on mount: the thread the app runs on
         self._last_answer: AnswerView | None = None
+        # The panes shown or hidden with f3 / f4 (None: as the width has them); the width's
+        # class ("wide", "medium", "narrow"): a change of class brings the defaults back.
+        self.pane_choice: dict[str, bool | None] = {"sources": None, "sidebar": None}
+        self.width_class = ""
 
     # -- layout --------------------------------------------------------------------
     def compose(self):
@@ -116,8 +126,7 @@ class AssistantApp(App):
                 yield ConversationList(id="conversations")
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
-                yield Input(placeholder="Ask about your documents · /search QUERY lists passages · in:FOLDER type:pdf narrow it", id="question",
-                            disabled=True)
+                yield QuestionBox(id="question", disabled=True)
             yield SourcesPane(id="sources")
         yield StatusBar(id="status")
         yield Footer()
@@ -130,6 +139,7 @@ class AssistantApp(App):
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.query_one(StatusBar).show_activity(self.activity)
+        self._fit_layout(self.size.width)
         self._load()
 
     @work(thread=True, group="load", exit_on_error=False)
@@ -200,6 +210,40 @@ class AssistantApp(App):
             self._stop.set()
         if self.watcher is not None:
             self.watcher.stop()
+
+    # -- layout at every width --------------------------------------------------------
+    def on_resize(self, event) -> None:
+        self._fit_layout(event.size.width)
+
+    def _fit_layout(self, width: int) -> None:
+        """Side by side when wide; narrow, the chat has the width and the other panes are
+        stacked with it when shown (f3, f4, or a citation chosen)."""
+        width_class = "narrow" if width < NARROW else "medium" if width < WIDE else "wide"
+        if width_class != self.width_class:
+            self.width_class = width_class
+            self.pane_choice = {"sources": None, "sidebar": None}
+        main = self.query_one("#main")
+        main.set_class(width_class == "narrow", "-narrow")
+        self.query_one(SourcesPane).display = self._pane_shown("sources")
+        self.query_one("#sidebar").display = self._pane_shown("sidebar")
+
+    def _pane_shown(self, pane: str) -> bool:
+        choice = self.pane_choice[pane]
+        if choice is not None:
+            return choice
+        return self.width_class == "wide" or (pane == "sources" and self.width_class == "medium")
+
+    def _show_pane(self, pane: str, shown: bool) -> None:
+        self.pane_choice[pane] = shown
+        if shown and self.width_class == "narrow":  # one pane at a time with the chat
+            self.pane_choice["sidebar" if pane == "sources" else "sources"] = False
+        self._fit_layout(self.size.width)
+
+    def action_toggle_sources(self) -> None:
+        self._show_pane("sources", not self._pane_shown("sources"))
+
+    def action_toggle_conversations(self) -> None:
+        self._show_pane("sidebar", not self._pane_shown("sidebar"))
 
     # -- status --------------------------------------------------------------------
     def _show_status(self, info: dict | None = None) -> None:
@@ -328,6 +372,7 @@ class AssistantApp(App):
         retriever = self.config.retriever
         evidence = {"mode": "search", "question": query, "retriever": retriever,
                     "found": [p.as_dict() for p in found]}
+        add_sections(evidence, self.engine.index.store.texts_before)
         text = search_summary(query, evidence["found"], scope.describe() if scope else None)
         if conversation_id is not None:
             self._kept(lambda: self.history.add(conversation_id, "assistant", text, retriever, evidence))
@@ -353,7 +398,10 @@ class AssistantApp(App):
             self.call_from_thread(self._answer_failed, view, exc)
             return
         evidence = answer.as_dict(with_text=True)
+        add_sections(evidence, self.engine.index.store.texts_before)
         stopped = stop.is_set()
+        if stopped:
+            evidence["stopped"] = True  # reopened, it still reads as stopped
         # Kept as shown, so a stopped answer reopened later still says it was stopped.
         text = stopped_answer(answer.text) if stopped else answer.text
         if conversation_id is not None:
@@ -438,6 +486,19 @@ class AssistantApp(App):
     def on_citation_selected(self, message: CitationSelected) -> None:
         self._last_answer = message.answer
         self.query_one(SourcesPane).show(message.answer.evidence, message.n)
+        if not self._pane_shown("sources"):
+            self._show_pane("sources", True)  # narrow: the source comes under the chat
+        self._back_to_question()
+
+    def on_source_chosen(self, message: SourceChosen) -> None:
+        self._back_to_question()
+
+    def _back_to_question(self) -> None:
+        """A source chosen with the mouse or enter: what is typed next goes on into the
+        question, not to the list or the button (where "o" would open the file)."""
+        box = self.query_one("#question", Input)
+        if not box.disabled:
+            box.focus()
 
     def action_open_source(self) -> None:
         self.query_one(SourcesPane).action_open()
@@ -695,7 +756,8 @@ class AssistantApp(App):
             ("/search QUERY  or  ? QUERY", "List the best passages, no answer model"),
             ("in:PATH  type:pdf", "Keep a question or a search to a folder, file or file type"),
             ("tab / shift+tab", "Move between panes"),
-            ("o (sources pane)", "Open the selected source in the system viewer"),
+            ("o (sources list)", "Open the highlighted source in the system viewer"),
+            ("click / enter (sources list)", "Show that source; typing goes on in the question"),
             ("enter (conversations)", "Open the highlighted conversation"),
             ("ctrl+p", "Command palette"),
         ]

@@ -61,6 +61,37 @@ SHORT = {
 }
 
 
+# Five sources of one document, all titled alike (issue 39): the buttons wrap under the
+# answer, each entry of the list has its section and the start of its sentence.
+PLAN_PATH = "/home/me/Documents/harbor_plan.md"
+PLAN_SECTIONS = [
+    ("Tonnage", "The harbor handled 1,380 tonnes of fish in 2023, compared with 1,150 tonnes in 2022."),
+    ("Materials", "Each granite block of the new wall weighs about 1,380 kg."),
+    ("Budget", "The harbor wall repair has a budget of 2.4 million euros."),
+    ("Staff", "Priya Raman leads the project for the port authority."),
+    ("Risks", "Winter storms may delay the work on the north pier."),
+]
+
+
+def _plan_source(n: int, section: str, sentence: str) -> dict:
+    text = f"## {section}\n\n{sentence} More of the plan follows here."
+    at = text.index(sentence)
+    return {"n": n, "path": PLAN_PATH, "title": "Harbor — Project Plan", "page": None, "chunk_id": n,
+            "start": 0, "end": len(text), "score": 0.6 - n / 100, "evidence": {"dense": 0.5}, "text": text,
+            "highlights": [[at, at + len(sentence)]]}
+
+
+PLAN = {
+    "question": "What does the harbor plan say about tonnage, weight, money, people and risk?",
+    "answer": " ".join(f"{sentence} [{n}]" for n, (_, sentence) in enumerate(PLAN_SECTIONS, 1)),
+    "retriever": "hybrid",
+    "citations": [{"n": n, "path": PLAN_PATH, "title": "Harbor — Project Plan", "page": None, "text": sentence,
+                   "start": 0, "end": len(sentence), "chunk_id": n, "sentence_id": n, "attributed": False}
+                  for n, (_, sentence) in enumerate(PLAN_SECTIONS, 1)],
+    "sources": [_plan_source(n, section, sentence) for n, (section, sentence) in enumerate(PLAN_SECTIONS, 1)],
+}
+
+
 @pytest.fixture
 def snapshot_app(make_engine, tmp_path):
     def build(conversation: bool = False, evidence: dict = EVIDENCE) -> AssistantApp:
@@ -123,3 +154,10 @@ def test_dialog_screen(snap_compare, snapshot_app, key):
         await pilot.pause()
 
     assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=open_dialog)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "140x40"])
+def test_five_sources_of_one_document_at_each_size(snap_compare, snapshot_app, size):
+    """80x24: the chat has the width (the sources come under it when a citation is chosen);
+    140x40: three panes. Every citation button is whole under the answer."""
+    assert snap_compare(snapshot_app(conversation=True, evidence=PLAN), terminal_size=size, run_before=_ready)

@@ -6,13 +6,15 @@ a markup string, so a document containing "[bold]" or "[/]" is displayed as writ
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
-from ...answer.prompt import NO_ANSWER
 from ...safetext import clean, show_path
+
+CITATION_LABEL = 30  # "[n] short title p.3": at most this many columns, so that several fit a line
 
 
 class CitationSelected(Message):
@@ -22,6 +24,26 @@ class CitationSelected(Message):
         super().__init__()
         self.answer = answer
         self.n = n
+
+
+class QuestionBox(Input):
+    """The question box. Its hint is the longest that fits its width. The focus coming back
+    (after a source is chosen) leaves the question as typed, not selected."""
+
+    PLACEHOLDERS = (
+        "Ask about your documents · /search QUERY lists passages · in:FOLDER type:pdf narrow it",
+        "Ask about your documents · /search QUERY lists passages",
+        "Ask a question · /search QUERY lists passages",
+        "Ask about your documents (f1: help)",
+        "Ask a question",
+    )
+
+    def __init__(self, **kwargs):
+        super().__init__(placeholder=self.PLACEHOLDERS[0], select_on_focus=False, **kwargs)
+
+    def on_resize(self) -> None:
+        room = self.content_region.width
+        self.placeholder = next((p for p in self.PLACEHOLDERS if cell_len(p) <= room), self.PLACEHOLDERS[-1])
 
 
 class QuestionView(Static):
@@ -38,14 +60,14 @@ class AnswerView(Vertical):
         self.accepted = text
         self.draft = ""
         self.evidence: dict = evidence or {}
-        self.state = "done" if evidence is not None else "streaming"
+        self.state = "streaming" if evidence is None else "stopped" if was_stopped(text, evidence) else "done"
 
     def compose(self):
         yield Static(self._render_text(), classes="answer-text")
-        yield Horizontal(classes="citations")
+        yield CitationLines()
 
     def on_mount(self) -> None:
-        if self.state == "done":
+        if self.state != "streaming":  # from the history: its citations (a stopped one's too)
             self._show_citations()
 
     @property
@@ -87,21 +109,13 @@ class AnswerView(Vertical):
         self.query_one(".answer-text", Static).update(Text(message, style="bold red"))
 
     def _show_citations(self) -> None:
-        row = self.query_one(".citations", Horizontal)
-        row.remove_children()
-        buttons = []
-        shown = set()
+        labels, shown = [], set()
         for c in self.evidence.get("citations") or self.evidence.get("found", []):
             if c["n"] in shown:
                 continue  # a source cited by several sentences: one button
             shown.add(c["n"])
-            name = (clean(c.get("title")) or show_path(c["path"].rsplit("/", 1)[-1]))[:28]
-            page = f" p.{c['page']}" if c.get("page") else ""
-            button = Button(Text(f"[{c['n']}] {name}{page}"), classes="citation", compact=True)
-            button.citation_n = c["n"]
-            buttons.append(button)
-        if buttons:
-            row.mount_all(buttons)
+            labels.append((c["n"], citation_label(c)))
+        self.query_one(CitationLines).show(labels)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         n = getattr(event.button, "citation_n", None)
@@ -110,12 +124,72 @@ class AnswerView(Vertical):
             self.post_message(CitationSelected(self, n))
 
 
-def stopped_answer(text: str) -> str:
-    """What a stopped answer says: the text written before the stop, marked. A stop before
-    the first token leaves the answerer with nothing, which it reports as NO_ANSWER; the
-    model never answered, so only the stop is shown."""
-    text = "" if text == NO_ANSWER else text
-    return f"{text} (stopped)".lstrip()
+def citation_label(citation: dict, limit: int = CITATION_LABEL) -> str:
+    """A citation's button: "[n] title p.3", the title shortened to fit `limit` columns."""
+    name = clean(citation.get("title")) or show_path(citation["path"].rsplit("/", 1)[-1])
+    head, page = f"[{citation['n']}] ", f" p.{citation['page']}" if citation.get("page") else ""
+    return head + _cut(" ".join(name.split()), max(4, limit - cell_len(head) - cell_len(page))) + page
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` in at most `width` columns, "…" where it is cut."""
+    fitted = Text(text[: width * 2])
+    fitted.truncate(width, overflow="ellipsis")
+    return fitted.plain
+
+
+def citation_lines(widths: list[int], room: int) -> list[list[int]]:
+    """The buttons (by width, margin included) as lines that fit `room` columns: as many to
+    a line as fit, in order, one alone where it is wider."""
+    lines: list[list[int]] = []
+    used = room
+    for i, width in enumerate(widths):
+        if used + width > room:
+            lines.append([])
+            used = 0
+        lines[-1].append(i)
+        used += width
+    return lines
+
+
+class CitationLines(Vertical):
+    """The citation buttons under an answer, on as many lines as they need: each one whole
+    and within reach of the mouse at any width (laid out anew when the width changes)."""
+
+    def __init__(self):
+        super().__init__(classes="citations")
+        self.labels: list[tuple[int, str]] = []
+        self._room = 0
+
+    def show(self, labels: list[tuple[int, str]]) -> None:
+        self.labels, self._room = labels, 0
+        self._arrange()
+
+    def on_resize(self) -> None:
+        self._arrange()
+
+    def _arrange(self) -> None:
+        room = self.content_region.width
+        if room <= 0 or room == self._room:
+            return  # not laid out yet (on_resize comes), or laid out for this width already
+        self._room = room
+        self.remove_children()
+        labels = [(n, _cut(label, max(5, room - 3))) for n, label in self.labels]  # a very narrow answer
+        widths = [max(6, cell_len(label) + 2) + 1 for _, label in labels]  # its padding, its margin
+        for line in citation_lines(widths, room):
+            self.mount(Horizontal(*(citation_button(*labels[i]) for i in line), classes="citation-line"))
+
+
+def citation_button(n: int, label: str) -> Button:
+    button = Button(Text(label), classes="citation", compact=True)
+    button.citation_n = n
+    return button
+
+
+def was_stopped(text: str, evidence: dict) -> bool:
+    """A stopped answer, as kept in the history (answers kept before the mark was written
+    are known by their ending)."""
+    return bool(evidence.get("stopped")) or text.endswith("(stopped)")
 
 
 def mark_answer(body: Text, evidence: dict) -> None:
@@ -133,7 +207,7 @@ def mark_answer(body: Text, evidence: dict) -> None:
         if at >= 0:
             body.stylize("yellow", at, at + len(check["sentence"]))
         body.append(f"\n⚠ not supported by its citations: {clean(check['reason'])}", style="yellow italic")
-    if evidence.get("found") and evidence.get("mode") != "search":
+    if evidence.get("found") and evidence.get("mode") != "search" and not evidence.get("stopped"):
         body.append("\nThe passages that were found are below and on the right; none of them states it.", style="dim")
     if evidence.get("understood_as"):
         body.append(f"\n(understood as: {clean(evidence['understood_as'])})", style="dim")

@@ -3,6 +3,9 @@ sentence highlighted, and why the retriever chose it."""
 
 from __future__ import annotations
 
+import re
+from typing import Callable
+
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -16,6 +19,94 @@ class OpenSource(Message):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+
+
+class SourceChosen(Message):
+    """A source was chosen in the list (clicked, or enter): typing goes back to the question."""
+
+
+# A Markdown heading line ("## Budget"): the section a passage is in.
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+LEAD_CHARS = 60  # the start of an entry's sentence, in the list
+
+
+def _fit(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def last_heading(text: str, before: int | None = None) -> str | None:
+    """The last Markdown heading of `text` that starts before offset `before`."""
+    headings = [m.group(1) for m in _HEADING.finditer(text) if before is None or m.start() <= before]
+    return headings[-1] if headings else None
+
+
+def _cited_at(item: dict) -> int:
+    """Where a source's cited (or a passage's best) sentence starts in its chunk text; for
+    a source cited by no sentence, where its first line that is no heading starts."""
+    if item.get("highlights"):
+        return item["highlights"][0][0]
+    if item.get("sentence") and item.get("start") is not None:
+        return item["sentence"]["start"] - item["start"]
+    text = item.get("text") or ""
+    first = next((m for m in re.finditer(r"^[ \t]*[^#\s].*$", text, re.MULTILINE)), None)
+    return first.start() if first else len(text)
+
+
+def add_sections(evidence: dict, texts_before: Callable[[int, str], list[str]]) -> None:
+    """Each source and passage without a page gets the section it is in: the last heading
+    before its sentence, in its chunk or else in the chunks before it (`texts_before`,
+    Store.texts_before: the earlier chunks of its document that hold a "#", nearest first)."""
+    for item in [*evidence.get("sources", []), *evidence.get("found", [])]:
+        if item.get("page") or item.get("section") or item.get("chunk_id") is None:
+            continue
+        heading = last_heading(item.get("text") or "", _cited_at(item))
+        for text in texts_before(item["chunk_id"], "#") if heading is None else []:
+            heading = last_heading(text)
+            if heading is not None:
+                break
+        if heading is not None:
+            item["section"] = heading
+
+
+def source_place(source: dict) -> str:
+    """Where a source is: its page, else the section its sentence is in, else nothing."""
+    if source.get("page"):
+        return f"p. {source['page']}"
+    heading = source.get("section") or last_heading(source.get("text") or "", _cited_at(source))
+    if not heading or _words(heading) == _words(source.get("title") or ""):
+        return ""  # the document's title line names no section of it
+    return f"§ {_fit(clean(heading), 40)}"
+
+
+def _words(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def source_lead(source: dict) -> str:
+    """How a source starts: its cited (or best) sentence, else the chunk's first line that
+    is not a heading; a few words, on one line."""
+    text = source.get("text") or ""
+    if source.get("highlights"):
+        start, end = source["highlights"][0]
+        heading = _HEADING.match(text[start:end].strip())  # a heading, without its "#"s
+        return _fit(clean(heading.group(1) if heading else text[start:end]), LEAD_CHARS)
+    lines = [line for line in text.splitlines() if line.strip() and not _HEADING.match(line)]
+    return _fit(clean(lines[0] if lines else text), LEAD_CHARS)
+
+
+def source_entry(source: dict, cited: bool) -> Text:
+    """An entry of the sources list: "[n] file · p. 3" (or "· § Section"), and under it the
+    start of its sentence, so that five passages of one document read apart."""
+    label = Text(f"[{source['n']}] ", style="bold" if cited else "dim")
+    label.append(show_path(source["path"].rsplit("/", 1)[-1]))
+    place = source_place(source)
+    if place:
+        label.append(f" · {place}")
+    lead = source_lead(source)
+    if lead:
+        label.append(f"\n    “{lead}”", style="dim")
+    return label
 
 
 def describe_source(source: dict) -> Text:
@@ -51,7 +142,7 @@ def passage_source(passage: dict) -> dict:
     why = {"why": passage.get("reasons", [])}
     if passage.get("copies"):
         why["identical copies"] = [show_path(copy) for copy in passage["copies"]]
-    return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "text", "score")},
+    return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "text", "score", "section")},
             "highlights": highlights, "span_highlights": marks, "evidence": why}
 
 
@@ -95,11 +186,7 @@ class SourcesPane(Widget):
         options.clear_options()
         cited = {c["n"] for c in evidence.get("citations", [])}
         for s in sources:
-            label = Text(f"[{s['n']}] ", style="bold" if s["n"] in cited else "dim")
-            label.append(clean(s.get("title")) or show_path(s["path"].rsplit("/", 1)[-1]))
-            if s.get("page"):
-                label.append(f", p. {s['page']}")
-            options.add_option(Option(label, id=str(s["n"])))
+            options.add_option(Option(source_entry(s, s["n"] in cited), id=str(s["n"])))
         if not sources:
             self.current = None
             self.query_one("#source-text", Static).update(Text("No sources.", style="dim"))
@@ -120,6 +207,14 @@ class SourcesPane(Widget):
         event.stop()
         if event.option.id is not None and (self.current is None or str(self.current["n"]) != event.option.id):
             self.select(int(event.option.id))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Clicked, or enter: shown, and the typing goes on in the question box (the
+        arrows only move through the list, where `o` opens the highlighted source)."""
+        event.stop()
+        if event.option.id is not None:
+            self.select(int(event.option.id))
+        self.post_message(SourceChosen())
 
     def action_open(self) -> None:
         if self.current is not None:
