@@ -41,6 +41,9 @@ RELATION_STEM = 5
 # Verbs that say where a claim is read, not what it claims ("as the quote [1] states",
 # "this can be seen in [2]"): no source says them of its subject, and they claim nothing.
 REPORTING_VERBS = frozenset("see state say mention quote note indicate confirm specify cite".split())
+# Light verbs carry no relation of their own ("the cake is made with 160 ml of oil", "the
+# list includes passports"): the names and numbers beside them are what is checked.
+LIGHT_VERBS = frozenset("make have get do use include contain involve consist".split())
 
 
 @dataclass
@@ -130,7 +133,7 @@ def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: 
     """The answer's verbs, when none of them is said (by word or lemma stem) in the
     evidence sentences that state its new names."""
     said = [(w.lower(), lemma) for w, lemma, pos in tag(plain)
-            if pos == "VERB" and len(lemma) > 2 and lemma not in REPORTING_VERBS]
+            if pos == "VERB" and len(lemma) > 2 and lemma not in REPORTING_VERBS | LIGHT_VERBS]
     if not said:
         return []
     where = [e for e in evidence if new_names and set(new_names) & _words(e)] or evidence

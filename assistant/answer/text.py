@@ -92,17 +92,18 @@ def answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, each list item's marker kept with the item."""
     out: list[str] = []
     for item in list_items(text.strip()):
-        marker = ""
+        marker, item_start = "", len(out)
         for piece in _sentence_pieces(item):
             if not piece.strip():
                 continue
             if is_bare_marker(piece):
                 marker += piece + " "
                 continue
-            lead = _LEADING_CITATIONS.match(piece) if out and not marker else None
+            lead = _LEADING_CITATIONS.match(piece) if len(out) > item_start and not marker else None
             if lead:
                 # "Olsson. [1] It opened...": written after the stop, the marker is the
-                # sentence's before it, not the next one's.
+                # sentence's before it, not the next one's (within one list item: "- [1]
+                # passports" is the item's own).
                 out[-1] = f"{out[-1].rstrip()} {lead.group().strip()}"
                 piece = piece[lead.end():]
                 if not piece.strip():

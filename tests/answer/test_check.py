@@ -73,3 +73,10 @@ def test_a_sentence_that_says_where_it_read_its_claim_claims_no_relation(tag):
     assert check_sentence(said, evidence, "Who attended the launch review?", tag).supported
     # A claimed relation is still checked: "founded" is not in the evidence.
     assert not check_sentence("Danielle Frost founded Clara Hollis [1].", evidence, "", tag).supported
+
+
+def test_a_light_verb_claims_no_relation(tag):
+    evidence = ["## Ingredients", "- 160 ml mild olive oil", "- 120 ml whole milk or plain yoghurt"]
+    said = "The lemon olive oil cake is made with 160 ml mild olive oil, 120 ml whole milk or plain yoghurt [1]."
+    assert check_sentence(said, evidence, "What ingredients go into the lemon olive oil cake?", tag).supported
+    assert not check_sentence("The cake is made with 200 ml olive oil [1].", evidence, "", tag).supported

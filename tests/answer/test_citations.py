@@ -158,3 +158,10 @@ def test_a_marker_after_the_full_stop_belongs_to_its_sentence():
     assert answer_sentences("The founder is Margarethe Olsson. [1]") == ["The founder is Margarethe Olsson. [1]"]
     assert answer_sentences("It opened in 1898. [1, 2] It closed in 1960 [3].") == [
         "It opened in 1898. [1, 2]", "It closed in 1960 [3]."]
+
+
+def test_a_marker_opening_a_list_item_stays_with_the_item():
+    from assistant.answer.text import answer_sentences
+
+    assert answer_sentences("1. [1] Passports.\n2. [2] The EHIC cards.") == ["1. [1] Passports.", "2. [2] The EHIC cards."]
+    assert answer_sentences("- Passports [1].\n- [2] The EHIC cards.") == ["- Passports [1].", "- [2] The EHIC cards."]
