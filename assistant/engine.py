@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import models
-from .answer.answerer import Answer, Answerer
+from .answer.answerer import EMPTY_INDEX, Answer, Answerer
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
@@ -279,6 +279,11 @@ class Engine:
         """Answer `question`; `turns` are the conversation's earlier turns, against which a
         follow-up ("and when was it founded?") is read before anything is retrieved."""
         question = valid_text(question)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
+        if self.index.store.counts()["chunks"] == 0:
+            # Said before any model is loaded (or its parts joined: minutes, the first time).
+            if on_token:
+                on_token(EMPTY_INDEX)
+            return Answer(question, EMPTY_INDEX, retriever or self.config.retriever, abstained=True)
         understood = resolve_followup(question, turns or [], self.persons) if turns else None
         answer = self.answerer.ask(
             understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,

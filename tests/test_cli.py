@@ -314,3 +314,17 @@ def test_an_index_from_before_entity_rules_were_recorded_is_out_of_date_unless_i
         info = json.loads(cli("status", "--json", index=ix).output)
         assert info["entity_rules"] is None and info["stale_entity_rules"] is stale, info
         assert (squash("unrecorded") in squash(cli("status", index=ix).output)) is stale
+
+
+def test_an_empty_index_is_said_before_any_model_is_loaded(tmp_path, embedder, splitter):
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    # A model that is not there: loading it (or joining its parts) would fail or take minutes.
+    engine = Engine(Config(llm=str(tmp_path / "no-such-model.gguf")), index_dir=tmp_path / "ix",
+                    embedder=embedder, splitter=splitter)
+    shown = []
+    answer = engine.ask("When was the observatory founded?", on_token=shown.append)
+    assert answer.abstained and "index is empty" in answer.text and shown == [answer.text]
+    assert "generator" not in engine.__dict__ and "answerer" not in engine.__dict__
+    engine.close()
