@@ -309,12 +309,17 @@ def _odf_table(table) -> str:
     return "\n".join(lines)
 
 
+def _odf_body(data: bytes, kind: str, missing: str):
+    """The `kind` body ("office:text", "office:presentation") of an OpenDocument's content."""
+    body = _odf_part(data, "content.xml").find(f"{_q('office:body')}/{_q(kind)}")
+    if body is None:
+        raise ValueError(missing)
+    return body
+
+
 @register("ODT", ".odt")
 def _load_odt(data: bytes) -> LoadedDocument:
-    root = _odf_part(data, "content.xml")
-    body = root.find(f"{_q('office:body')}/{_q('office:text')}")
-    if body is None:
-        raise ValueError("no text body in content.xml (not a text document)")
+    body = _odf_body(data, "office:text", "no text body in content.xml (not a text document)")
     return LoadedDocument(text=_normalise("\n\n".join(_odf_blocks(body, []))), pages=[], title=_odf_title(data))
 
 
@@ -339,10 +344,7 @@ def _odp_slide(page, number: int) -> str:
 
 @register("ODP", ".odp")
 def _load_odp(data: bytes) -> LoadedDocument:
-    root = _odf_part(data, "content.xml")
-    body = root.find(f"{_q('office:body')}/{_q('office:presentation')}")
-    if body is None:
-        raise ValueError("no presentation body in content.xml (not a presentation)")
+    body = _odf_body(data, "office:presentation", "no presentation body in content.xml (not a presentation)")
     slides = [_odp_slide(page, n) for n, page in enumerate(body.iter(_q("draw:page")), start=1)]
     text, pages = _join_pages(slides)
     return LoadedDocument(text=text, pages=pages, title=_odf_title(data))
