@@ -114,16 +114,21 @@ def test_ask_in_and_type_keep_the_sources_to_one_file(cli, folder, tmp_path):
     assert bad.exit_code == 2 and "--type" in bad.output
 
 
+def whole_chunk_sources(engine, question: str):
+    """The numbered sources of `question`'s top 8 chunks, each read whole."""
+    store = engine.index.store
+    hits = engine.retriever().search(question, 8)
+    ids = [h.chunk_id for h in hits]
+    return engine.answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), context="chunks")
+
+
 def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
     # Failure 4: "moved from 15 April 2024 to 6 May 2024 [3]" replaced by "I don't know"
     # because source 3 was the attendees line; the pane showed the sentence that says it.
     from assistant.answer.answerer import Answer
 
     question = "When was the Atlas launch review moved to, and who was at that meeting?"
-    store, answerer = engine.index.store, engine.answerer
-    hits = engine.retriever().search(question, 8)
-    ids = [h.chunk_id for h in hits]
-    sources = answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), context="chunks")
+    answerer, sources = engine.answerer, whole_chunk_sources(engine, question)
     right = next(s for s in sources if "15 April 2024 to 6 May 2024" in s.text)
     wrong = next(s for s in sources if "6 May" not in s.text and "15 April" not in s.text)
     answer = Answer(question, f"The launch review moved from 15 April 2024 to 6 May 2024 [{wrong.n}].", "auto",
@@ -146,10 +151,7 @@ def test_an_uncited_claim_is_cited_where_a_sentence_states_it_and_cut_where_none
     from assistant.answer.answerer import Answer
 
     question = "When was the Atlas launch review moved to?"
-    store, answerer = engine.index.store, engine.answerer
-    hits = engine.retriever().search(question, 8)
-    ids = [h.chunk_id for h in hits]
-    sources = answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), context="chunks")
+    answerer, sources = engine.answerer, whole_chunk_sources(engine, question)
     right = next(s for s in sources if "15 April 2024 to 6 May 2024" in s.text)
     stated = Answer(question, "The launch review moved from 15 April 2024 to 6 May 2024.", "auto", sources=sources)
     answerer._check_entities(stated)
