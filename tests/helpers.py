@@ -117,3 +117,16 @@ def sample_engine(index_dir: Path, config, embedder, splitter, generator, docs: 
     assert engine.index_paths([docs]).ok
     yield engine
     engine.close()
+
+
+def indexed_folder(root: Path, embedder, splitter, **config):
+    """Yields (engine, folder, report): the files the caller wrote into root/"docs" indexed
+    by a real Engine without the entity layer (`config` adds settings); closed after."""
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    folder = root / "docs"
+    engine = Engine(Config(extractor="none", **config), index_dir=root / "ix", embedder=embedder, splitter=splitter)
+    report = engine.index_paths([folder])
+    yield engine, folder, report
+    engine.close()

@@ -21,6 +21,7 @@ import matplotlib
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from helpers import indexed_folder
 from assistant.config import Config
 from assistant.ingest import ocr
 from assistant.ingest.isolate import IsolatedLoader
@@ -250,19 +251,13 @@ def test_ocr_uses_no_network_and_writes_nothing(tmp_path):
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory, embedder, splitter):
-    from assistant.engine import Engine
-
     root = tmp_path_factory.mktemp("ocr")
     folder = root / "docs"
     folder.mkdir()
     write(folder, "boiler.png", saved(drawn(BOILER), "PNG"))
     write(folder, "council_scan.pdf", scanned_pdf(drawn(FERRY), drawn(ALLOTMENT)))
     write(folder, "notes.txt", b"The orchard wall was built of flint in 1820.\n")
-    config = Config(extractor="none", file_timeout_s=60, file_memory_mb=400)
-    engine = Engine(config, index_dir=root / "ix", embedder=embedder, splitter=splitter)
-    report = engine.index_paths([folder])
-    yield engine, folder, report
-    engine.close()
+    yield from indexed_folder(root, embedder, splitter, file_timeout_s=60, file_memory_mb=400)
 
 
 def test_scanned_pages_and_pictures_are_indexed_and_found(indexed):

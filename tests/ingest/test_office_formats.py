@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import indexed_folder
 from assistant.config import Config
 from assistant.ingest.loaders import SUPPORTED_SUFFIXES, ZIP_CONTAINERS, LoadError, load
 from assistant.safetext import path_key
@@ -511,7 +512,6 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory, files, embedder, splitter):
-    from assistant.engine import Engine
 
     root = tmp_path_factory.mktemp("office_index")
     folder = root / "docs"
@@ -520,11 +520,7 @@ def indexed(tmp_path_factory, files, embedder, splitter):
         shutil.copy(path, folder / name)
     for name, (content, _) in CORRUPT.items():
         _write(folder, name, content)
-    config = Config(extractor="none", file_timeout_s=60, file_memory_mb=1024)
-    engine = Engine(config, index_dir=root / "ix", embedder=embedder, splitter=splitter)
-    report = engine.index_paths([folder])
-    yield engine, folder, report
-    engine.close()
+    yield from indexed_folder(root, embedder, splitter, file_timeout_s=60, file_memory_mb=1024)
 
 
 def test_every_new_type_is_indexed_and_a_question_finds_it(indexed):
