@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from helpers import indexed_folder
-from assistant.config import Config
 from assistant.ingest.loaders import SUPPORTED_SUFFIXES, ZIP_CONTAINERS, LoadError, load
 from assistant.safetext import path_key
 
