@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 from ..retrieve.base import Hit
+from ..nlp.sentences import LIST_ITEM, TABLE_ROW
 from ..store.db import SentenceRow
 
 CONTEXT_MODES = ("sentences", "chunks")
@@ -105,8 +106,8 @@ def most_words(question: str, sentences: list[SentenceRow]) -> list[int]:
 _NAME_OR_NUMBER = re.compile(r"\b(?:[A-Z][\w'’-]*|\d[\d.,:/-]*)")
 
 
-_TABLE_ROW = re.compile(r"^\s*\|")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]\s|\d{1,3}[.)]\s|\[[ xX]\]\s)")
+# A table row or a list item: the lines the sentence splitter keeps as sentences of their own.
+_TABLE_ROW, _LIST_ITEM = TABLE_ROW, LIST_ITEM
 
 
 def block_head(sentences: list[SentenceRow], i: int) -> int | None:

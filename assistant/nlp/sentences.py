@@ -151,7 +151,9 @@ def split_glued(text: str, spans: list[Span]) -> list[Span]:
 # Lines that are sentences of their own whatever their punctuation: a table row, a list
 # item, a heading, a checkbox. spaCy would read a whole table or list as one sentence, and
 # a citation of it would quote the table.
-_OWN_LINE = re.compile(r"[ \t]*(?:\||[-*+\u2022][ \t]|\d{1,3}[.)][ \t]|#{1,6}[ \t]|\[[ xX]\][ \t])")
+TABLE_ROW = re.compile(r"[ \t]*\|")
+LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]|\d{1,3}[.)][ \t]|\[[ xX]\][ \t])")
+_OWN_LINE = re.compile(rf"{TABLE_ROW.pattern}|{LIST_ITEM.pattern}|[ \t]*#{{1,6}}[ \t]")
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t:|-]*-{2,}[ \t:|-]*\|?[ \t]*")
 
 
