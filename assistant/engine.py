@@ -284,7 +284,7 @@ class Engine:
             if on_token:
                 on_token(EMPTY_INDEX)
             return Answer(question, EMPTY_INDEX, retriever or self.config.retriever, abstained=True)
-        understood = resolve_followup(question, turns or [], self.persons) if turns else None
+        understood = resolve_followup(question, turns or [], self.persons, self.tag) if turns else None
         answer = self.answerer.ask(
             understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,
             scope=scope,

@@ -23,11 +23,11 @@ from .citations import (
 )
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
-from .context import CONTEXT_MODES, content_words, grounded_selection, model_text
+from .context import CONTEXT_MODES, SelectSettings, content_words, grounded_selection, model_text
 from .named import described_in, is_heading, named_in, section_of, shares
-from .parts import merge_parts
+from .parts import merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
-from .shape import answer_shape, split_parts, wants_summary
+from .shape import answer_shape, split_parts, wants_list, wants_summary
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .text import plain, strip_lead_in
 from ..nlp.llm import Generator
@@ -274,7 +274,8 @@ class Answerer:
         context = context or self.context
         budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
         if context == "sentences":
-            sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few)
+            settings = SelectSettings(whole_lists=wants_list(question))
+            sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few, settings)
             budget = min(budget, context_tokens or self.context_tokens)
         return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
                              resolved=context == "sentences")
@@ -284,8 +285,12 @@ class Answerer:
         """Each part answered from its own sources (a part that points back, "when did he
         die?", retrieved with the whole question), then said together."""
         t0, answers = time.perf_counter(), []
-        for part in parts:
-            search_as = question if _POINTS_BACK.search(part) else None
+        # "..., and how much of it is contingency?": "it" is what the first part asked about;
+        # still searched with the whole question, which names more ("for Atlas").
+        points_back = [bool(_POINTS_BACK.search(p)) for p in parts]
+        parts = resolved_parts(parts, self.tag)
+        for part, back in zip(parts, points_back):
+            search_as = question if back else None
             answers.append(self._ask_one(part, retriever, k, None, stop, on_draft, scope, search_as=search_as))
             if stop is not None and stop.is_set():
                 break

@@ -87,7 +87,7 @@ def resolve_citations(
         facts = claims(sentence)
         for n in numbers:
             idx = [j for j, (src, _) in enumerate(cand) if src.n == n]
-            for j in _supporting(facts, idx, cand, sims[i]):
+            for j in _supporting(facts, idx, cand, sims[i], quantities_in(sentence)):
                 citations.setdefault((n, cand[j][1].id), _citation(cand[j], attributed=attributed))
         rewritten.append(sentence)
     text = " ".join(rewritten) if not any_marker else answer
@@ -96,18 +96,56 @@ def resolve_citations(
     return text, ordered
 
 
-def _supporting(facts: set[str], idx: list[int], cand: list, sims: np.ndarray) -> list[int]:
+def _supporting(facts: set[str], idx: list[int], cand: list, sims: np.ndarray,
+                quantities: dict[str, str] | None = None) -> list[int]:
     """Of one source's candidate sentences (`idx`), the one that holds most of the answer
     sentence's names and numbers (then the closest): what the reader checks the claim
-    against; and a second that holds what the first does not, where the answer joins two
-    of the source's sentences ("sold the warehouse for 4.2 million" / "the proceeds went
-    to the Porto lab")."""
-    best = max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[j]))
-    rest = facts - held_facts(facts, cand[best][1].text)
-    if not rest:
-        return [best]
-    second = max(idx, key=lambda j: (held(rest, cand[j][1].text), sims[j]))
-    return [best, second] if held(rest, cand[second][1].text) else [best]
+    against; then, while some of its facts are held by none chosen, the sentence that
+    holds most of the rest: where the answer joins two of the source's sentences ("sold
+    the warehouse for 4.2 million" / "the proceeds went to the Porto lab"), or lists the
+    items of a list ("3 eggs, 180 g sugar, ... and 60 g ground almonds"). A number is
+    looked for with its unit where a sentence holds them together ("180 g", not the oven's
+    "180°C")."""
+    facts = _as_quantities(facts, quantities, [cand[j][1].text for j in idx])
+    chosen = [max(idx, key=lambda j: (held(facts, cand[j][1].text), sims[j]))]
+    rest = facts - held_facts(facts, cand[chosen[0]][1].text)
+    while rest:
+        more = max(idx, key=lambda j: (held(rest, cand[j][1].text), sims[j]))
+        found = held_facts(rest, cand[more][1].text)
+        if not found:
+            break
+        chosen.append(more)
+        rest -= found
+    return chosen
+
+
+# A number and the word after it: "180 g", "3 eggs", "4.2 million".
+_QUANTITY = re.compile(r"(?<![\w.,])(\d[\d.,]*)\s*(%|[a-z]+)\b", re.IGNORECASE)
+
+
+def quantities_in(sentence: str) -> dict[str, str]:
+    """number (as numbers_in writes it) -> "number unit", for the numbers of an answer
+    sentence that a word follows."""
+    out = {}
+    for m in _QUANTITY.finditer(_MARKER.sub(" ", sentence)):
+        number = numbers_in(m.group(1))
+        if len(number) == 1:
+            out.setdefault(next(iter(number)), f"{m.group(1)} {m.group(2)}".lower())
+    return out
+
+
+def _as_quantities(facts: set[str], quantities: dict[str, str] | None, texts: list[str]) -> set[str]:
+    """`facts` with each number that some text holds with its unit as that quantity."""
+    out = set(facts)
+    for number, quantity in (quantities or {}).items():
+        if number in out and any(_holds_quantity(quantity, t) for t in texts):
+            out = (out - {number}) | {quantity}
+    return out
+
+
+def _holds_quantity(quantity: str, text: str) -> bool:
+    number, unit = quantity.split(" ", 1)
+    return re.search(rf"(?<![\w.,]){re.escape(number)}\s*{re.escape(unit)}\b", text.lower()) is not None
 
 
 def claims(sentence: str) -> set[str]:
@@ -121,7 +159,8 @@ def held_facts(facts: set[str], text: str) -> set[str]:
     if not facts:
         return set()
     words = {w.lower().strip("'’-") for w in re.findall(r"[\w'’-]+", text)}
-    return {f for f in facts if f in words} | (facts & numbers_in(text))
+    quantities = {f for f in facts if " " in f and _holds_quantity(f, text)}
+    return {f for f in facts if f in words} | (facts & numbers_in(text)) | quantities
 
 
 def held(facts: set[str], text: str) -> int:

@@ -42,6 +42,9 @@ class SelectSettings:
     # the chunk the more: "October" picks its row out of a reading list the embedding reads
     # as alike.
     by_words: int = 1
+    # For a question that asks for a list ("What ingredients go into the cake?"): a list
+    # item kept brings the whole list, so the answer is not two items of nine.
+    whole_lists: bool = False
 
 
 def entity_names(hit: Hit) -> list[str]:
@@ -85,7 +88,45 @@ def select_sentences(
         head = block_head(sentences, i)
         if head is not None:
             keep.add(head)
+    if settings.whole_lists:
+        keep.update(best_list(sentences, sims, settings.min_similarity))
     return [sentences[i] for i in sorted(keep)]
+
+
+def best_list(sentences: list[SentenceRow], sims: np.ndarray, min_similarity: float) -> list[int]:
+    """The list of the chunk closest to the question, whole, with the line that introduces
+    it ("## Ingredients" above nine items), as indexes; [] when the chunk has no list or
+    none is close. A list is judged by its introducing line, which often names what the
+    question asks for ("ingredients"), plus its items on average (one item close to the
+    question does not make its list the one asked for)."""
+    best, best_sim, i = [], 2 * min_similarity, 0
+    while i < len(sentences):
+        if not _LIST_ITEM.match(sentences[i].text):
+            i += 1
+            continue
+        block = list(list_block(sentences, i))
+        lines = ([block[0] - 1] if block[0] > 0 else []) + block
+        head = lines[0] != block[0] and _INTRODUCES.match(sentences[lines[0]].text)
+        sim = (float(sims[lines[0]]) if head else 0.0) + float(np.mean(sims[block]))
+        if sim >= best_sim:
+            best, best_sim = lines, sim
+        i = block[-1] + 1
+    return best
+
+
+# A line that introduces a list: a heading, a line ending in ":", a short line with no full
+# stop ("Ingredients"); not a sentence of the item before that ran on ("Grease the tin.").
+_INTRODUCES = re.compile(r"\s*(?:#{1,6}\s.*|.*:\s*|(?:\S+\s+){0,5}[^\s.]+\s*)$")
+
+
+def list_block(sentences: list[SentenceRow], i: int) -> range:
+    """The indexes of the list items around list item i (the run of items it is one of)."""
+    start = end = i
+    while start > 0 and _LIST_ITEM.match(sentences[start - 1].text):
+        start -= 1
+    while end + 1 < len(sentences) and _LIST_ITEM.match(sentences[end + 1].text):
+        end += 1
+    return range(start, end + 1)
 
 
 def most_words(question: str, sentences: list[SentenceRow]) -> list[int]:
@@ -141,7 +182,7 @@ def model_text(sentences: list[SentenceRow], resolved: bool = True) -> str:
 
 def grounded_selection(
     question: str, hits: list[Hit], sentences: dict[int, list[SentenceRow]],
-    embed: Callable[[list[str]], np.ndarray],
+    embed: Callable[[list[str]], np.ndarray], settings: SelectSettings = SelectSettings(),
 ) -> dict[int, list[SentenceRow]]:
     """chunk id -> its selected sentences, for every hit (one embedding call for all)."""
     flat = [s for h in hits for s in sentences.get(h.chunk_id, [])]
@@ -153,7 +194,7 @@ def grounded_selection(
     out, at = {}, 0
     for h in hits:
         sents = sentences.get(h.chunk_id, [])
-        out[h.chunk_id] = select_sentences(question, qvec, h, sents, rest[at: at + len(sents)], names)
+        out[h.chunk_id] = select_sentences(question, qvec, h, sents, rest[at: at + len(sents)], names, settings)
         at += len(sents)
     return out
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Callable
 
+from .followup import Tagged, Turn, resolve_followup
 from .prompt import NO_ANSWER
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
@@ -21,6 +23,13 @@ def renumber(text: str, mapping: dict[int, int]) -> str:
         numbers = [mapping.get(int(n), int(n)) for n in m.group(1).split(",")]
         return "[" + ", ".join(str(n) for n in dict.fromkeys(numbers)) + "]"
     return _MARKER.sub(swap, text)
+
+
+def resolved_parts(parts: list[str], tag: Callable[[str], Tagged] | None) -> list[str]:
+    """Each later part with what it points back at named: "What is the total budget for
+    Atlas, and how much of it is contingency?" asks "How much of the total budget is
+    contingency?" second (`tag`, spaCy's tagger, finds what the first part is about)."""
+    return [parts[0]] + [resolve_followup(p, [Turn(parts[0])], tag=tag) or p for p in parts[1:]]
 
 
 def unanswered(part: str) -> str:

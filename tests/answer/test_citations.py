@@ -165,3 +165,25 @@ def test_a_marker_opening_a_list_item_stays_with_the_item():
 
     assert answer_sentences("1. [1] Passports.\n2. [2] The EHIC cards.") == ["1. [1] Passports.", "2. [2] The EHIC cards."]
     assert answer_sentences("- Passports [1].\n- [2] The EHIC cards.") == ["- Passports [1].", "- [2] The EHIC cards."]
+
+
+def test_a_sentence_that_lists_the_items_of_a_list_cites_every_item_it_names(tmp_path, embedder, splitter):
+    import shutil
+    from pathlib import Path
+
+    recipe = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs" / "recipe-lemon-olive-oil-cake.md"
+    (tmp_path / "docs").mkdir()
+    shutil.copy(recipe, tmp_path / "docs" / recipe.name)
+    e = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
+    try:
+        assert e.index_paths([tmp_path / "docs"]).ok
+        sources = sources_for(e, [recipe.name])
+        answer = ("The cake is made with 3 eggs, 180 g caster sugar, 160 ml mild olive oil, 120 ml whole milk, "
+                  "200 g plain flour and 60 g ground almonds [1].")
+        _, citations = resolve_citations(answer, sources, embedder.encode_few)
+        cited = " ".join(c.text for c in citations)
+        for item in ("3 eggs", "180 g caster sugar", "160 ml mild olive oil", "120 ml whole milk", "200 g plain flour",
+                     "60 g ground almonds"):
+            assert item in cited, (item, [c.text for c in citations])
+    finally:
+        e.close()

@@ -218,3 +218,25 @@ def test_the_attribute_asked_for_is_not_looked_up(make_engine, tmp_path):
     assert unmentioned("Describe the history of the Atlas app in detail.", store, tag) == []
     assert unmentioned("What is the name of Priya's team?", store, tag) == []
     assert "pension" in unmentioned("Who is our pension provider?", store, tag)
+
+
+def _selected_with(question, path, splitter, embedder, settings):
+    text = path.read_text()
+    rows = [SentenceRow(i, 1, s, e, None, text[s:e], None) for i, (s, e) in enumerate(splitter.split(text))]
+    vecs = embedder.encode_few([question] + [r.text for r in rows])
+    return [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], [], settings)]
+
+
+def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
+    from assistant.answer.context import SelectSettings
+    from assistant.answer.shape import wants_list
+
+    question = "What ingredients go into the lemon olive oil cake?"
+    assert wants_list(question)
+    path = PERSONAL / "recipe-lemon-olive-oil-cake.md"
+    kept = _selected_with(question, path, splitter, embedder, SelectSettings(whole_lists=True))
+    items = [line for line in path.read_text().split("## Method")[0].splitlines() if line.startswith("- ")]
+    assert len(items) == 9 and all(item in kept for item in items), kept
+    # Not for a question that asks for one thing: the list is not read whole.
+    one = _selected_with("How much olive oil goes into the cake?", path, splitter, embedder, SelectSettings())
+    assert sum(line in one for line in items) < 9
