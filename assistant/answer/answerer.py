@@ -29,7 +29,7 @@ from .parts import merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
 from .shape import answer_shape, split_parts, wants_list, wants_summary
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
-from .text import plain, strip_lead_in
+from .text import join_sentences, plain, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
@@ -605,11 +605,11 @@ class Answerer:
                 kept[at], checks[i]["sentence"], repointed = recited(kept[at], n), recited(kept[at], n), True
         answer.checks = checks
         if repointed:
-            answer.text, answer.citations = resolve_citations(" ".join(kept).strip(), answer.sources, self.embedder.encode_few)
+            answer.text, answer.citations = resolve_citations(join_sentences(kept), answer.sources, self.embedder.encode_few)
         if self.strict and len(kept) < len(checks):
             cut = [c["sentence"] for c in checks if not c["supported"] and c["sentence"] not in kept]
             answer.unsupported = answer.unsupported or (cut[0] if cut else None)
-            answer.text = " ".join(kept).strip() or NO_ANSWER
+            answer.text = join_sentences(kept) or NO_ANSWER
             if answer.text == NO_ANSWER:
                 answer.short, answer.citations = None, []
             else:

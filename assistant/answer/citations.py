@@ -16,7 +16,7 @@ import numpy as np
 
 from .check import names_in, numbers_in
 from .prompt import Source
-from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, list_items, strip_lead_in
+from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 ATTRIBUTION_THRESHOLD = 0.55
@@ -90,7 +90,7 @@ def resolve_citations(
             for j in _supporting(facts, idx, cand, sims[i], quantities_in(sentence)):
                 citations.setdefault((n, cand[j][1].id), _citation(cand[j], attributed=attributed))
         rewritten.append(sentence)
-    text = " ".join(rewritten) if not any_marker else answer
+    text = join_sentences(rewritten) if not any_marker else answer
     order = {n: at for at, n in enumerate(cited_numbers(text))}
     ordered = sorted((c for (n, _), c in citations.items() if n in order), key=lambda c: order[c.n])
     return text, ordered

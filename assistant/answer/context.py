@@ -89,17 +89,20 @@ def select_sentences(
         if head is not None:
             keep.add(head)
     if settings.whole_lists:
-        keep.update(best_list(sentences, sims, settings.min_similarity))
+        keep.update(best_list(question, sentences, sims, settings.min_similarity))
     return [sentences[i] for i in sorted(keep)]
 
 
-def best_list(sentences: list[SentenceRow], sims: np.ndarray, min_similarity: float) -> list[int]:
+def best_list(question: str, sentences: list[SentenceRow], sims: np.ndarray, min_similarity: float) -> list[int]:
     """The list of the chunk closest to the question, whole, with the line that introduces
     it ("## Ingredients" above nine items), as indexes; [] when the chunk has no list or
     none is close. A list is judged by its introducing line, which often names what the
     question asks for ("ingredients"), plus its items on average (one item close to the
-    question does not make its list the one asked for)."""
+    question does not make its list the one asked for). An introducing line that shares a
+    word with the question names the list asked for: the embedding barely links
+    "## Documents" to "which documents do I need to take?"."""
     best, best_sim, i = [], 2 * min_similarity, 0
+    asked = _stems(question)
     while i < len(sentences):
         if not _LIST_ITEM.match(sentences[i].text):
             i += 1
@@ -108,6 +111,8 @@ def best_list(sentences: list[SentenceRow], sims: np.ndarray, min_similarity: fl
         lines = ([block[0] - 1] if block[0] > 0 else []) + block
         head = lines[0] != block[0] and _INTRODUCES.match(sentences[lines[0]].text)
         sim = (float(sims[lines[0]]) if head else 0.0) + float(np.mean(sims[block]))
+        if head and _stems(sentences[lines[0]].text) & asked:
+            sim += _NAMED_LIST  # "## Documents" for "which documents do I need?"
         if sim >= best_sim:
             best, best_sim = lines, sim
         i = block[-1] + 1
@@ -117,6 +122,14 @@ def best_list(sentences: list[SentenceRow], sims: np.ndarray, min_similarity: fl
 # A line that introduces a list: a heading, a line ending in ":", a short line with no full
 # stop ("Ingredients"); not a sentence of the item before that ran on ("Grease the tin.").
 _INTRODUCES = re.compile(r"\s*(?:#{1,6}\s.*|.*:\s*|(?:\S+\s+){0,5}[^\s.]+\s*)$")
+
+
+_NAMED_LIST = 0.5
+_STEM = 5  # letters: "document" and "documents" alike
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:_STEM] for w in content_words(text)}
 
 
 def list_block(sentences: list[SentenceRow], i: int) -> range:

@@ -85,13 +85,48 @@ def _sentence_pieces(text: str) -> list[str]:
     return pieces
 
 
+# A line that opens a list item ("- [1] passports ×4", "2. Mix the flour").
+_ITEM_LINE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
+
+
+def join_sentences(sentences: list[str]) -> str:
+    """Answer sentences as one text again, each list item on a line of its own."""
+    out = ""
+    for i, sentence in enumerate(sentences):
+        if i:
+            item = _ITEM_LINE.match(sentence) or _ITEM_LINE.match(sentences[i - 1])
+            out += "\n" if item else " "
+        out += sentence.strip()
+    return out.strip()
+
+
+def _line_blocks(text: str) -> list[str]:
+    """The text in blocks that end a sentence though no full stop may: each list item's
+    line (with the indented lines that continue it), and each paragraph ("...the following
+    documents:" / "- [1] passports ×4" / "- [1] EHIC cards" / "These are on the list.")."""
+    blocks: list[list[str]] = []
+    in_item = False
+    for line in text.split("\n"):
+        if not line.strip():
+            in_item = False
+            blocks.append([])
+            continue
+        item = bool(_ITEM_LINE.match(line))
+        continues = blocks and blocks[-1] and not item and (not in_item or line[:1].isspace())
+        if continues:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+            in_item = item
+    return [joined for b in blocks if (joined := "\n".join(b).strip())]
 _LEADING_CITATIONS = re.compile(r"\s*(?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+(?:[.!?](?:\s+|$))?")
 
 
 def answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, each list item's marker kept with the item."""
     out: list[str] = []
-    for item in list_items(text.strip()):
+    items = [item for block in _line_blocks(text.strip()) for item in list_items(block)]
+    for item in items:
         marker, item_start = "", len(out)
         for piece in _sentence_pieces(item):
             if not piece.strip():

@@ -187,3 +187,16 @@ def test_a_sentence_that_lists_the_items_of_a_list_cites_every_item_it_names(tmp
             assert item in cited, (item, [c.text for c in citations])
     finally:
         e.close()
+
+
+def test_a_list_answer_is_checked_item_by_item_and_keeps_its_lines():
+    from assistant.answer.text import answer_sentences, join_sentences
+
+    answer = ("You need the following documents:\n- [1] passports ×4\n- [1] EHIC cards ×4\n"
+              "These documents are on the packing list Clara wrote.")
+    sentences = answer_sentences(answer)
+    # The invented last line is a sentence of its own: cutting it keeps the items.
+    assert sentences == ["You need the following documents:", "- [1] passports ×4", "- [1] EHIC cards ×4",
+                         "These documents are on the packing list Clara wrote."]
+    assert join_sentences(sentences[:3]) == "You need the following documents:\n- [1] passports ×4\n- [1] EHIC cards ×4"
+    assert answer_sentences("It opened in 1898.\nIt closed in 1950 [1].") == ["It opened in 1898.", "It closed in 1950 [1]."]

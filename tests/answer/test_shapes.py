@@ -240,3 +240,13 @@ def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
     # Not for a question that asks for one thing: the list is not read whole.
     one = _selected_with("How much olive oil goes into the cake?", path, splitter, embedder, SelectSettings())
     assert sum(line in one for line in items) < 9
+
+
+def test_the_list_a_question_names_is_read_whole_though_the_embedding_barely_links_them(splitter, embedder):
+    from assistant.answer.context import SelectSettings
+
+    kept = _selected_with("which documents do I need to take to Ljubljana", PERSONAL / "packing-list.md",
+                          splitter, embedder, SelectSettings(whole_lists=True))
+    for item in ("- [ ] passports ×4", "- [ ] EHIC cards ×4", "- [ ] travel insurance printout", "- [ ] parking booking"):
+        assert item in kept, kept
+    assert "- [ ] snacks for the plane" not in kept  # another list: "## Kids"
