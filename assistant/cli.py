@@ -345,7 +345,7 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
     if answer.citations:
         console.print("\n[bold]Sources[/]")
         for c in answer.citations:
-            where = shown_path(c.path) + (f", page {c.page}" if c.page else "")
+            where = shown_path(c.path) + (f", {c.place}" if c.place else "")
             how = " [dim](attributed)[/]" if c.attributed else ""
             console.print(f"[bold cyan][{c.n}][/] {where}, chars {c.start}-{c.end}{how}")
             console.print(f"    [italic]{shown(c.text)}[/]")
@@ -472,7 +472,7 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
 
 
 def _print_passage(p) -> None:
-    where = shown_path(p.chunk.path) + (f", page {p.page}" if p.page else "")
+    where = shown_path(p.chunk.path) + (f", {p.place}" if p.place else "")
     console.print(f"[bold cyan][{p.n}][/] {where} [dim](score {p.hit.score:.3f})[/]")
     from rich.padding import Padding
 

@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..ingest.locator import place
 from ..nlp.embedder import Embedder
 from ..retrieve.base import Hit, OrdersContext, Retriever
 from ..retrieve.scope import Scope, scoped_search
@@ -96,6 +97,8 @@ class Answer:
             "sources": [
                 {
                     "n": s.n, "path": s.chunk.path, "title": s.chunk.title, "page": s.chunk.page_start,
+                    "place": place(s.chunk.path, s.chunk.page_start,
+                                   next((c.text for c in self.citations if c.n == s.n), s.chunk.text)),
                     "chunk_id": s.chunk.id, "start": s.chunk.start, "end": s.chunk.end,
                     "score": round(s.hit.score, 5), "evidence": s.hit.evidence,
                 }

@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..ingest.locator import place
 from .check import names_in, numbers_in
 from .prompt import Source
 from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in
@@ -40,8 +41,13 @@ class Citation:
     span_start: int | None = None
     span_end: int | None = None
 
+    @property
+    def place(self) -> str:
+        """Where the sentence is in its file: "p. 3", "sheet Budget, row 14", "slide 4"."""
+        return place(self.path, self.page, self.text)
+
     def as_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "place": self.place}
 
 
 def cited_numbers(text: str) -> list[int]:

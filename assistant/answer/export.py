@@ -15,7 +15,7 @@ from ..safetext import clean
 from ..store.history import History, Message
 
 FORMATS = ("md", "json")
-CITATION_FIELDS = ("n", "path", "title", "page", "start", "end", "text", "span_start", "span_end", "attributed")
+CITATION_FIELDS = ("n", "path", "title", "page", "place", "start", "end", "text", "span_start", "span_end", "attributed")
 
 
 def conversation_json(history: History, conversation_id: int) -> dict:
@@ -100,7 +100,8 @@ def _turn_markdown(i: int, turn: dict) -> list[str]:
 
 def _citation_markdown(c: dict, short_answer: str | None) -> list[str]:
     # The path in backticks: Markdown would read the underscores of file names as emphasis.
-    where = f"`{c['path']}`" + (f", page {c['page']}" if c.get("page") else "")
+    located = c.get("place") or (f"p. {c['page']}" if c.get("page") else "")
+    where = f"`{c['path']}`" + (f", {located}" if located else "")
     how = " (attributed by similarity)" if c.get("attributed") else ""
     lines = [f"- [{c['n']}] {where}, characters {c['start']}-{c['end']}{how}: \"{c['text']}\""]
     if short_answer and c.get("span_start") is not None:

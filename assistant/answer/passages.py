@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..ingest.locator import place
 from ..retrieve.base import Hit
 from ..retrieve.baseline import content_stems
 from ..store.db import ChunkRow, SentenceRow, Store
@@ -34,13 +35,18 @@ class Passage:
     def page(self) -> int | None:
         return (self.best.page if self.best else None) or self.chunk.page_start
 
+    @property
+    def place(self) -> str:
+        """Where the best sentence is in its file: "p. 3", "sheet Budget, row 14", "slide 4"."""
+        return place(self.chunk.path, self.page, self.best.text if self.best else self.chunk.text)
+
     def reasons(self) -> list[str]:
         return reasons(self.hit.evidence)
 
     def as_dict(self) -> dict:
         best = self.best
         return {
-            "n": self.n, "path": self.chunk.path, "title": self.chunk.title, "page": self.page,
+            "n": self.n, "path": self.chunk.path, "title": self.chunk.title, "page": self.page, "place": self.place,
             "chunk_id": self.chunk.id, "start": self.chunk.start, "end": self.chunk.end,
             "score": round(self.hit.score, 5), "retriever": self.hit.retriever,
             "sentence": None if best is None else {

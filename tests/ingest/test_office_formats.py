@@ -542,6 +542,20 @@ def test_a_found_row_slide_or_message_carries_its_page(indexed):
         assert hit.page == page, (name, hit.page)
 
 
+def test_a_found_passage_is_placed_as_its_program_would_place_it(indexed):
+    # A sheet's row, a CSV row, a slide, a mailbox's message, a calendar's event: "p. 2"
+    # tells a person nothing about a workbook.
+    engine, folder, _ = indexed
+    for name, question, place in (("budget.xlsx", "How much did I pay for the roof repair?", r"sheet .+, row \d+"),
+                                  ("contacts.csv", "What is Mabel Ashdown's phone number?", r"row \d+"),
+                                  ("festival.pptx", "How much does the brass band cost?", r"slide 2"),
+                                  ("parish.mbox", "How much did the jumble sale raise?", r"message 2"),
+                                  ("family.ics", "When is the dentist check-up?", r"event .*[Dd]entist.*")):
+        found = next(p for p in engine.search(question, k=3) if p.chunk.path == path_key(folder / name))
+        assert re.fullmatch(place, found.place), (name, found.place, found.best and found.best.text)
+        assert re.fullmatch(place, found.as_dict()["place"])
+
+
 def test_corrupt_files_fail_in_the_reader_with_their_one_line_reason(indexed):
     _, folder, report = indexed
     failed = dict(report.failed)

@@ -125,9 +125,11 @@ class AnswerView(Vertical):
 
 
 def citation_label(citation: dict, limit: int = CITATION_LABEL) -> str:
-    """A citation's button: "[n] title p.3", the title shortened to fit `limit` columns."""
+    """A citation's button: "[n] title p. 3" ("slide 4", "sheet Budget, row 14"), the title
+    shortened to fit `limit` columns."""
     name = clean(citation.get("title")) or show_path(citation["path"].rsplit("/", 1)[-1])
-    head, page = f"[{citation['n']}] ", f" p.{citation['page']}" if citation.get("page") else ""
+    located = citation.get("place") or (f"p. {citation['page']}" if citation.get("page") else "")
+    head, page = f"[{citation['n']}] ", f" {clean(located)}" if located else ""
     return head + _cut(" ".join(name.split()), max(4, limit - cell_len(head) - cell_len(page))) + page
 
 
@@ -222,7 +224,7 @@ def search_summary(query: str, found: list[dict], scope: str | None) -> str:
         return f"No passages found for \"{query}\"{where}."
     lines = [f"{len(found)} passages for \"{query}\"{where}:"]
     for p in found:
-        name = show_path(p["path"].rsplit("/", 1)[-1]) + (f", p. {p['page']}" if p.get("page") else "")
+        name = show_path(p["path"].rsplit("/", 1)[-1]) + (f", {clean(p['place'])}" if p.get("place") else "")
         sentence = " ".join(clean((p.get("sentence") or {}).get("text", "")).split())
         lines.append(f"[{p['n']}] {name}: {sentence}")
     return "\n".join(lines)

@@ -70,7 +70,10 @@ def add_sections(evidence: dict, texts_before: Callable[[int, str], list[str]]) 
 
 
 def source_place(source: dict) -> str:
-    """Where a source is: its page, else the section its sentence is in, else nothing."""
+    """Where a source is: its page, slide or row ("p. 3", "sheet Budget, row 14"), else the
+    section its sentence is in, else nothing."""
+    if source.get("place"):
+        return clean(source["place"])
     if source.get("page"):
         return f"p. {source['page']}"
     heading = source.get("section") or last_heading(source.get("text") or "", _cited_at(source))
@@ -112,7 +115,8 @@ def source_entry(source: dict, cited: bool) -> Text:
 def describe_source(source: dict) -> Text:
     """The header, the chunk text (cited sentences highlighted) and the "why"."""
     out = Text()
-    where = show_path(source["path"]) + (f", page {source['page']}" if source.get("page") else "")
+    located = source_place(source) if source.get("place") or source.get("page") else ""
+    where = show_path(source["path"]) + (f", {located}" if located else "")
     out.append(f"[{source['n']}] ", style="bold")
     out.append(where, style="bold underline")
     out.append("\n")
@@ -142,7 +146,7 @@ def passage_source(passage: dict) -> dict:
     why = {"why": passage.get("reasons", [])}
     if passage.get("copies"):
         why["identical copies"] = [show_path(copy) for copy in passage["copies"]]
-    return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "text", "score", "section")},
+    return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "place", "text", "score", "section")},
             "highlights": highlights, "span_highlights": marks, "evidence": why}
 
 

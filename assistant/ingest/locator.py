@@ -1,0 +1,43 @@
+"""Where in its file a cited sentence is, said the way the file's own program says it.
+
+Every format stores its places as page numbers (a workbook's sheets, a deck's slides and a
+mailbox's messages are its "pages", office.py and mail.py), so that chunking and storage
+need nothing new; what a person reads is worked out here, from the file's type and the
+cited text:
+
+- a spreadsheet row: "sheet Budget, row 14" (its text opens "Budget, row 14: ..."), a CSV
+  row "row 14";
+- a slide: "slide 4"; a message of a mailbox: "message 3";
+- a calendar entry: "event Dentist check-up" (its text opens "Event: Dentist check-up, ...");
+- any other page: "p. 3".
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+# What a format's pages are, by file type (PDF, DOCX and the rest: pages).
+PAGE_KINDS = {
+    ".xlsx": "sheet", ".xlsm": "sheet", ".ods": "sheet",
+    ".pptx": "slide", ".odp": "slide",
+    ".mbox": "message",
+}
+_ROW = re.compile(r"\s*(?:(?P<sheet>[^\n:]{1,80}?), row|Row) (?P<row>\d+):")
+_ENTRY = re.compile(r"\s*(?P<kind>Event|Task): (?P<what>[^,\n]{1,60})")
+
+
+def place(path: str, page: int | None, text: str = "") -> str:
+    """Where `text` (a cited sentence, or a passage's first line) is in the file at `path`
+    on `page`: "sheet Budget, row 14", "slide 4", "message 3", "event Dentist check-up",
+    "p. 3"; "" where the format has no places to name."""
+    kind = PAGE_KINDS.get(PurePath(path).suffix.lower())
+    row = _ROW.match(text or "")
+    if row and (kind == "sheet" or PurePath(path).suffix.lower() in (".csv", ".tsv")):
+        return f"sheet {row['sheet']}, row {row['row']}" if row["sheet"] else f"row {row['row']}"
+    entry = _ENTRY.match(text or "")
+    if entry and PurePath(path).suffix.lower() == ".ics":
+        return f"{entry['kind'].lower()} {entry['what'].strip()}"
+    if not page:
+        return ""
+    return f"{kind} {page}" if kind else f"p. {page}"

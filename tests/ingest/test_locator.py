@@ -1,0 +1,22 @@
+"""Where a cited sentence is, said as the file's own program says it."""
+
+from __future__ import annotations
+
+from assistant.ingest.locator import place
+
+
+def test_a_row_of_a_sheet_or_csv_is_named_by_its_sheet_and_row():
+    assert place("/d/budget.xlsx", 2, "Household, row 14: Item: Roof repair; Amount: 1250") == "sheet Household, row 14"
+    assert place("/d/contacts.csv", None, "Row 3: Name: Mabel Ashdown; Phone: 01632 960123") == "row 3"
+    assert place("/d/budget.ods", 2, "Sheet: Household") == "sheet 2"  # not a row: the sheet
+
+
+def test_slides_messages_and_events_are_named_so():
+    assert place("/d/festival.pptx", 4, "Slide 4: Costs") == "slide 4"
+    assert place("/d/parish.mbox", 3, "From: vicar@example.org") == "message 3"
+    assert place("/d/family.ics", None, "Event: Dentist check-up, Tuesday 5 March 2024, 09:30.") == "event Dentist check-up"
+
+
+def test_other_files_say_their_page_or_nothing():
+    assert place("/d/report.pdf", 7, "Revenue rose.") == "p. 7"
+    assert place("/d/notes.md", None, "Row 3: not a table") == ""  # a row only where the format has rows
