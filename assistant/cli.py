@@ -519,6 +519,11 @@ def status(obj: Context, as_json: bool) -> None:
     console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
     if info["stale_entity_rules"]:
         console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", info["entity_rules_now"]))
+    if info.get("left_out"):
+        from .store.left_out import in_words
+
+        # What the last run over each folder did not read, and how to bring it in (the reasons say).
+        console.print(f"left out   {shown(in_words(info['left_out']))} [dim](at the last index of each folder)[/]")
     failures = [(f["path"], f["error"] or "") for f in info["failures"]]
     for line in listed(failures, "[red]failed[/] {path}: {why}", "assistant status --json"):
         console.print(line)

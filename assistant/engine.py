@@ -23,7 +23,7 @@ from .retrieve import Resources, Retriever, make
 from .retrieve.base import ReadsClassVectors
 from .retrieve.scope import Scope, scoped_search
 from .safetext import valid_text
-from .store import Index
+from .store import Index, left_out
 from .store.lockfile import to_stderr
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
@@ -257,6 +257,7 @@ class Engine:
             self.check_extractor()
             self.plan_class_vectors()
             report = self.indexer.index_paths(paths, on_progress=on_progress, again=again)
+            left_out.record(self.index.store, paths, report.skipped)
             if again and self.holds_only(paths):
                 self.index.store.set_meta("entity_rules", self.entity_rules())
             return report
@@ -343,6 +344,9 @@ class Engine:
             "failures": [
                 {"path": d["path"], "error": d["error"]} for d in store.documents() if d["status"] == "error"
             ],
+            # What the last run over each folder did not read, by reason (store/left_out.py).
+            "left_out": left_out.totals(store),
+            "left_out_by_folder": left_out.by_folder(store),
         }
 
     def _empty_status(self) -> dict:
@@ -352,7 +356,7 @@ class Engine:
             "index": str(self.index_dir), "embedder": None, "entity_rules": None,
             "entity_rules_now": entity_rules(self.config.extractor, self.config.aboutness),
             "stale_entity_rules": False, **dict.fromkeys(counts, 0), "size_bytes": 0, "last_update": None,
-            "failures": [],
+            "failures": [], "left_out": {}, "left_out_by_folder": {},
         }
 
     def close(self) -> None:

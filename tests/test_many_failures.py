@@ -54,3 +54,10 @@ def test_what_was_left_out_is_counted_by_type_and_reason(quick_cli, tmp_path):
 
     text = " ".join(quick_cli("index", str(docs), index=ix).output.split())
     assert "2 unsupported type .mp3" in text and "1 forgotten" in text, text
+
+    # Said again by `status` afterwards, by reason, with how to bring a forgotten file back.
+    text = " ".join(quick_cli("status", index=ix).output.split())
+    assert "left out 6: 2 unsupported type .mp3" in text and "1 forgotten (`assistant index PATH` brings it back)" in text, text
+    info = json.loads(quick_cli("status", "--json", index=ix).output)
+    assert info["left_out"]["unsupported type .mp3"] == 2
+    assert list(info["left_out_by_folder"]) == [str(docs.resolve())]

@@ -602,7 +602,7 @@ class AssistantApp(App):
             return
         counts = self._folder_counts()
         rows = [(f, self._folder_state(f), *counts.get(f, (0, 0))) for f in self.config.folders]
-        screen.show(rows, self.status_info.get("failures", []), self.activity)
+        screen.show(rows, self.status_info.get("failures", []), self.activity, self.status_info.get("left_out_by_folder"))
 
     def _folder_counts(self) -> dict[str, tuple[int, int]]:
         """Per watched folder: its documents, and apart from them the files that failed

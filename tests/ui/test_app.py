@@ -291,6 +291,7 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
     folder.mkdir()
     (folder / "good.md").write_text("# Notes\n\nThe ferry leaves Harrowmere at nine.\n")
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    (folder / "song.mp3").write_bytes(b"\x00\x01")  # no loader reads it: counted, not lost
     app, _ = build_app(make_engine, tmp_path)
 
     async def session():
@@ -304,6 +305,10 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
             errors = app.screen.query_one("#error-table")
             assert errors.row_count == 1
             assert "broken.pdf" in str(errors.get_row_at(0)[0])
+            await wait_for(pilot, lambda: "left out" in str(app.screen.query_one("#folder-table").get_row_at(0)[2]),
+                           30, "the left-out count")
+            assert str(app.screen.query_one("#folder-table").get_row_at(0)[2]) == "1 document, 1 failed, 1 left out"
+            assert "1 unsupported type .mp3" in str(app.screen.query_one("#folder-left-out").render())
             # Pause, then remove: the folder's documents leave the index.
             app.screen.query_one("#folder-table").focus()
             await pilot.press("p")

@@ -22,10 +22,18 @@ class FolderRequest(Message):
         self.path = path
 
 
-def file_counts(documents: int, failed: int) -> str:
-    """"8 documents", or "1 document, 1 failed": a file that failed is not a document."""
+def file_counts(documents: int, failed: int, left_out: int = 0) -> str:
+    """"8 documents", or "1 document, 1 failed, 3 left out": a file that failed is not a
+    document, nor is one the last run did not read (its type, an ignore pattern...)."""
     text = f"{documents} document" + ("" if documents == 1 else "s")
-    return text + (f", {failed} failed" if failed else "")
+    return text + (f", {failed} failed" if failed else "") + (f", {left_out} left out" if left_out else "")
+
+
+def left_out_lines(left_out: dict[str, dict[str, int]]) -> str:
+    """Per folder, what its last index run did not read, by reason (each reason says how
+    to bring the files in where there is a way: "forgotten (`assistant index PATH` ...)")."""
+    return "\n".join(f"{show_path(folder)}: " + ", ".join(f"{n} {show_path(why)}" for why, n in counts.items())
+                     for folder, counts in left_out.items() if counts)
 
 
 class FoldersScreen(ModalScreen[None]):
@@ -46,6 +54,7 @@ class FoldersScreen(ModalScreen[None]):
                 yield Button("Pause / resume", id="folder-pause")
                 yield Button("Remove", id="folder-remove", variant="error")
                 yield Button("Close", id="folder-close")
+            yield Static(id="folder-left-out")
             yield Static(id="folder-activity")
             yield Label("Files that could not be indexed", classes="section-title")
             yield DataTable(id="error-table", zebra_stripes=True)
@@ -56,13 +65,20 @@ class FoldersScreen(ModalScreen[None]):
         self.query_one("#folder-path", Input).focus()
         self.app.refresh_folders_screen(self)
 
-    def show(self, folders: list[tuple[str, str, int, int]], failures: list[dict], activity: str) -> None:
-        """`folders`: (path, state, documents, files that failed) per watched folder."""
+    def show(self, folders: list[tuple[str, str, int, int]], failures: list[dict], activity: str,
+             left_out: dict[str, dict[str, int]] | None = None) -> None:
+        """`folders`: (path, state, documents, files that failed) per watched folder;
+        `left_out`: per folder, the files its last index run did not read, by reason."""
+        left_out = {folder: counts for folder, counts in (left_out or {}).items()
+                    if any(folder == path.rstrip("/") for path, *_ in folders)}
         table = self.query_one("#folder-table", DataTable)
         row = table.cursor_row
         table.clear()
         for path, state, documents, failed in folders:
-            table.add_row(Text(show_path(path)), Text(state), file_counts(documents, failed), key=path)
+            skipped = sum(left_out.get(path.rstrip("/"), {}).values())
+            table.add_row(Text(show_path(path)), Text(state), file_counts(documents, failed, skipped), key=path)
+        lines = left_out_lines(left_out)
+        self.query_one("#folder-left-out", Static).update(Text("Left out: " + lines if lines else ""))
         if folders:
             table.move_cursor(row=min(row, len(folders) - 1))
         errors = self.query_one("#error-table", DataTable)
