@@ -464,6 +464,11 @@ class Answerer:
             answer.unsupported = span  # what the model said, not shown as an answer
             unknown()
             return False
+        return self._state_span(answer, span, all_sentences, on_token, unknown)
+
+    def _state_span(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown) -> bool:
+        """The span said, then the sentence of the sources that states it, cited (a sentence
+        found in the rest of a chunk joins its source: the check reads what is quoted)."""
         answer.short = span
         found = support_for(answer.question, span, answer.sources, all_sentences, self.embedder.encode_few)
         if found is None:
@@ -477,6 +482,10 @@ class Answerer:
                 return False
         else:
             src, sent, offset = found
+            if all(s.id != sent.id for s in src.sentences):
+                # Found in the rest of the chunk: the source now holds it, so the check and
+                # the citations read the sentence the answer quotes.
+                src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
             citation = Citation(
                 n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start, end=sent.end,
                 text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False,

@@ -89,6 +89,7 @@ def unsupported_facts(answer: str, cited: list[str], question: str = "") -> list
         if number not in have and number.replace(".", "") not in have:
             out.append(number)
     for name in names_in(plain):
+        name = re.sub(r"['’]s$", "", name)  # "Priya's approval" names Priya
         if name.lower() not in have and not set(fact_tokens(name)) <= have and name not in out:
             out.append(name)
     return out

@@ -250,3 +250,28 @@ def test_the_list_a_question_names_is_read_whole_though_the_embedding_barely_lin
     for item in ("- [ ] passports ×4", "- [ ] EHIC cards ×4", "- [ ] travel insurance printout", "- [ ] parking booking"):
         assert item in kept, kept
     assert "- [ ] snacks for the plane" not in kept  # another list: "## Kids"
+
+
+def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_through_the_check(make_engine, tmp_path):
+    """The span's sentence, found in the rest of its chunk, is what the check reads and the
+    citation shows: not cut as "not in the cited sentences" and re-cited to a table row."""
+    from assistant.answer.answerer import Answer
+    from assistant.answer.prompt import Source
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(PERSONAL / "project-plan-atlas.md", folder / "project-plan-atlas.md")
+    engine = make_engine(tmp_path / "ix", llm=True, config=_no_entities())
+    assert engine.index_paths([folder]).ok
+    store = engine.index.store
+    chunk_ids = [r[0] for r in store.db.execute("select id from chunks order by id")]
+    sentences = store.sentences_of(chunk_ids)
+    cid = next(c for c in chunk_ids if any("Clara Hollis (product owner)" in s.text for s in sentences[c]))
+    row = next((s for s in sentences[cid] if "Clara" not in s.text and len(s.text) > 20), sentences[cid][-1])
+    source = Source(1, Hit(cid, 1.0, "test"), store.chunks([cid])[cid], [row])  # the model read one line
+    answer = Answer("Who is running the penetration test on the Atlas app?", "", "test", sources=[source])
+    answerer = engine.answerer
+    assert answerer._state_span(answer, "Clara Hollis", sentences, None, lambda: None)
+    answerer._check_entities(answer)
+    assert answer.text.startswith("Clara Hollis."), answer.text
+    assert "Clara Hollis (product owner)" in answer.citations[0].text, [c.text for c in answer.citations]

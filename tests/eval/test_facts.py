@@ -30,6 +30,8 @@ def test_recall_refusals_and_unsupported_facts():
     assert unsupported_facts("Clara Hollis paid €420 on 3 May [1].", ["Clara paid €420 in May."],
                              "What did Clara pay?") == ["3", "Hollis"]
     assert unsupported_facts("I don't know based on these documents.", []) == []
+    # A possessive names the one it belongs to.
+    assert unsupported_facts("It needs Priya's approval [1].", ["All copy changes go through Ben and Priya."]) == []
 
 
 def test_an_abstention_is_false_where_the_retrieved_chunks_hold_every_fact():
