@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Callable
 
 from . import models
-from .answer.answerer import EMPTY_INDEX, Answer, Answerer
+from .answer.answerer import EMPTY_INDEX, Answerer
+from .answer.record import Answer
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
@@ -285,12 +286,6 @@ class Engine:
             if on_token:
                 on_token(EMPTY_INDEX)
             return Answer(question, EMPTY_INDEX, retriever or self.config.retriever, abstained=True)
-        # The model loads while the question is read and the passages found (a first
-        # question's model load is seconds the person would otherwise wait on top).
-        try:
-            self.generator.load_soon()
-        except models.ModelNotFound:
-            pass  # told where the answer needs the model, in the words it has for that
         understood = resolve_followup(question, turns or [], self.persons, self.tag) if turns else None
         answer = self.answerer.ask(
             understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,

@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 from assistant.config import Config
-from assistant.eval.runner import EvalSettings, run_eval
+from assistant.eval.runner import run_eval
+from assistant.eval.settings import EvalSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import SETS as RUN_SETS  # noqa: E402

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from assistant.config import Config
-from assistant.eval.runner import EvalSettings, run_eval
+from assistant.eval.runner import run_eval
+from assistant.eval.settings import EvalSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"

@@ -29,7 +29,8 @@ from assistant import models
 from assistant.config import Config
 from assistant.eval.datasets import load_dataset
 from assistant.nlp.llm import LlamaGenerator
-from assistant.nlp.llm_extract import ChunkText, LlmExtractor, concat_descriptions
+from assistant.nlp.llm_extract import ChunkText, LlmExtractor
+from assistant.nlp.llm_extract_descriptions import concat_descriptions
 
 DATA = REPO / ".." / "shared" / "data"
 SETS = {

@@ -32,7 +32,7 @@ from assistant.config import Config
 from assistant.engine import Engine
 from assistant.eval.datasets import load_dataset
 from assistant.eval.facts import judge, key_facts
-from assistant.eval.runner import write_passage_files
+from assistant.eval.corpus_index import write_passage_files
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"

@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 
 from assistant.config import Config
-from assistant.eval.runner import EvalSettings, markdown_table, run_eval
+from assistant.eval.report import markdown_table
+from assistant.eval.runner import run_eval
+from assistant.eval.settings import EvalSettings
 from assistant.retrieve import available
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from assistant.config import Config
-from assistant.eval.runner import EvalSettings, run_eval
+from assistant.eval.runner import run_eval
+from assistant.eval.settings import EvalSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

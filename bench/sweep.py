@@ -29,7 +29,7 @@ from assistant.engine import Engine
 from assistant.retrieve import make
 from assistant.eval.datasets import gold_groups, load_dataset
 from assistant.eval.metrics import answer_coverage, recall_at_k
-from assistant.eval.runner import passage_id_of
+from assistant.eval.corpus_index import passage_id_of
 
 KS = (2, 5, 10)
 

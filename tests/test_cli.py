@@ -130,7 +130,7 @@ def test_ask_continue_follows_up_the_last_conversation(indexed, cli):
     assert "Olsson" in data["answer"] and data["understood_as"] is None
     result = cli("ask", "-r", "hop", "--continue", "and when was it founded?", index=ix)
     assert result.exit_code == 0, result.output
-    assert "understood as: When was Kestrel Hill Observatory founded?" in " ".join(result.output.split())
+    assert "understood as: When was the Kestrel Hill Observatory founded?" in " ".join(result.output.split())
     assert "1898" in result.output
     assert f"conversation {data['conversation']}" in result.output
     # A new question without --continue starts a new conversation and is read as written.

@@ -12,9 +12,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from assistant import indexing
 from assistant.config import Config
-from assistant.indexing import section_bounds
+from assistant.indexing import limits, section_bounds
 from helpers import fts_consistent, orphan_counts, vector_orphans
 
 QUICK = dict(extractor="none")
@@ -62,7 +61,7 @@ def test_sections_cut_at_paragraphs_and_cover_the_text():
 
 def test_a_long_document_is_indexed_in_sections_after_the_other_files(tmp_path, make_engine, example_docs,
                                                                       monkeypatch):
-    monkeypatch.setattr(indexing, "SECTION_CHARS", 6000)
+    monkeypatch.setattr(limits, "SECTION_CHARS", 6000)
     folder = _folder(tmp_path, example_docs)
     long_doc = folder / "aa_long.md"
     engine = make_engine(tmp_path / "ix", config=Config(**QUICK))

@@ -263,9 +263,9 @@ def test_missing_root_removes_nothing_else(tmp_path, make_engine, example_docs, 
 def test_progress_moves_through_a_long_file(tmp_path, make_engine, example_docs, monkeypatch):
     """Progress used to report every file as done as soon as it was read, with 0 chunks,
     and then stand still while the batch was parsed and embedded."""
-    import assistant.indexing as indexing
+    from assistant.indexing import limits
 
-    monkeypatch.setattr(indexing, "EMBED_SLICE", 4)  # a few slices from a small file
+    monkeypatch.setattr(limits, "EMBED_SLICE", 4)  # a few slices from a small file
     docs = copy_docs(example_docs, tmp_path / "docs")
     long_text = "\n\n".join((example_docs / n).read_text() for n in ("harrowmere_history.txt", "kestrel_hill_observatory.md"))
     (docs / "long.txt").write_text(long_text * 2)
@@ -284,7 +284,8 @@ def test_progress_moves_through_a_long_file(tmp_path, make_engine, example_docs,
 def test_progress_meter_counts_only_the_work_left(tmp_path):
     from dataclasses import replace
 
-    from assistant.indexing import IndexReport, _Meter
+    from assistant.indexing import IndexReport
+    from assistant.indexing.progress import _Meter
 
     files = []
     for name, size in (("a.txt", 1000), ("b.txt", 3000)):
@@ -307,7 +308,7 @@ def test_a_bulk_run_leaves_each_text_once_and_no_free_pages(tmp_path, make_engin
     """The store keeps a sentence's and a mention's text only in its chunk, and a run that
     writes many documents merges the full-text indexes and hands the freed pages back: a
     second run that replaces every document leaves no free page either."""
-    from assistant.indexing import COMPACT_AFTER
+    from assistant.indexing.limits import COMPACT_AFTER
 
     folder = tmp_path / "notes"
     folder.mkdir()

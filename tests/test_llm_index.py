@@ -4,8 +4,8 @@ folder, the index is built from them, and the entity retrievers search it."""
 from __future__ import annotations
 
 from assistant.config import Config
-from assistant.indexing import DESCRIPTION_CHARS
-from assistant.nlp.llm_extract import concat_descriptions
+from assistant.indexing.entities import DESCRIPTION_CHARS
+from assistant.nlp.llm_extract_descriptions import concat_descriptions
 
 DOCS = {
     "ferry.md": "# The Harrowmere ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell. "

@@ -7,115 +7,34 @@ import re
 import dataclasses
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
-from ..ingest.locator import place
 from ..nlp.embedder import Embedder
 from ..retrieve.base import Hit, OrdersContext, Retriever
 from ..retrieve.scope import Scope, scoped_search
 from ..store.db import Store
-from .check import check_sentence
 from .citations import (
-    ABSTENTION, Citation, SupportChecker, answer_sentences, append_marker, cited_numbers, claims, resolve_citations,
-    split_complete_sentences,
+    SupportChecker, append_marker, claims, resolve_citations, split_complete_sentences,
 )
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
-from .context import CONTEXT_MODES, SelectSettings, content_words, grounded_selection, model_text
-from .named import described_in, is_heading, named_in, section_of, shares
+from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_text
+from .named import described_in, named_in, section_of, shares
 from .parts import merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
 from .shape import answer_shape, split_parts, wants_list, wants_summary
-from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
-from .text import join_sentences, plain, strip_lead_in
+from .text import plain, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
+from .grounding import EntityCheck
+from .record import Answer
+from .span_first import SpanFirst, emit, source_blocks  # noqa: F401 - source_blocks: eval's
 
-ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
-
-
-@dataclass
-class Answer:
-    question: str
-    text: str
-    retriever: str
-    citations: list[Citation] = field(default_factory=list)
-    sources: list[Source] = field(default_factory=list)
-    hits: list[Hit] = field(default_factory=list)
-    abstained: bool = False
-    relevance: float | None = None
-    # The first answer sentence no source supported (where the answer was cut), if any.
-    unsupported: str | None = None
-    timings: dict[str, float] = field(default_factory=dict)
-    tokens: dict[str, int] = field(default_factory=dict)
-    # The span that answers a who / when / where / which / how many question, shown first.
-    short: str | None = None
-    # Per answer sentence: is every name, number and date in what it cites (check.py)?
-    checks: list[dict] = field(default_factory=list)
-    # A follow-up question as it was understood from the conversation, when rewritten.
-    understood_as: str | None = None
-    context: str = "sentences"  # what the model read: grounded sentences or whole chunks
-    # When the answer is "I don't know": the passages that were found all the same
-    # (passages.Passage), shown beside it so the person can read them.
-    found: list = field(default_factory=list)
-    # A question asked one fact at a time: each earlier step's question and short answer.
-    steps: list[dict] = field(default_factory=list)
-
-    @property
-    def unknown(self) -> bool:
-        return self.text.strip().startswith(ABSTENTION_START)
-
-    @property
-    def flagged(self) -> list[dict]:
-        """The answer sentences whose claims their citations do not back."""
-        return [c for c in self.checks if not c["supported"]]
-
-    def as_dict(self, with_text: bool = False) -> dict:
-        """JSON-ready; `with_text` adds each source's chunk text and, relative to it, the
-        spans of its cited sentences (what a viewer needs once the documents change)."""
-        data = {
-            "question": self.question,
-            "answer": self.text,
-            "retriever": self.retriever,
-            # Whatever path led to "I don't know" (no close passage, an unsupported span cut),
-            # the answer abstained.
-            "abstained": self.abstained or self.unknown,
-            "relevance": None if self.relevance is None else round(self.relevance, 4),
-            "unsupported_cut": self.unsupported,
-            "short_answer": self.short,
-            "understood_as": self.understood_as,
-            "steps": self.steps,
-            "checks": self.checks,
-            "context": self.context,
-            "citations": [c.as_dict() for c in self.citations],
-            "sources": [
-                {
-                    "n": s.n, "path": s.chunk.path, "title": s.chunk.title, "page": s.chunk.page_start,
-                    "place": place(s.chunk.path, s.chunk.page_start,
-                                   next((c.text for c in self.citations if c.n == s.n), s.chunk.text)),
-                    "chunk_id": s.chunk.id, "start": s.chunk.start, "end": s.chunk.end,
-                    "score": round(s.hit.score, 5), "evidence": s.hit.evidence,
-                }
-                for s in self.sources
-            ],
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-            "tokens": self.tokens,
-            "found": [p.as_dict() for p in self.found],
-        }
-        if with_text:
-            for row, s in zip(data["sources"], self.sources):
-                row["text"] = s.chunk.text
-                cited = [c for c in self.citations if c.n == s.n]
-                row["highlights"] = [[c.start - s.chunk.start, c.end - s.chunk.start] for c in cited]
-                row["span_highlights"] = [[c.span_start - s.chunk.start, c.span_end - s.chunk.start]
-                                          for c in cited if c.span_start is not None]
-        return data
 
 
 class Answerer:
@@ -142,6 +61,16 @@ class Answerer:
         self.context_tokens = context_tokens  # the grounded sentences' budget
         self.tag = tag  # (word, lemma, part of speech): the entity check's relation test
         self.chain = chain  # ask a question that needs two facts in a row one fact at a time
+
+    @property
+    def grounding(self) -> EntityCheck:
+        """The entity check with this answerer's settings (as they are now: a test or the
+        settings screen may turn strict grounding off)."""
+        return EntityCheck(self.tag, self.strict, self.embedder.encode_few)
+
+    @property
+    def span_first(self) -> SpanFirst:
+        return SpanFirst(self.generator, self.embedder.encode_few, self.strict)
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
         """Best cosine similarity between the question and a retrieved chunk."""
@@ -225,7 +154,7 @@ class Answerer:
         if missing:
             # The question asks about something no document names: the closest passage
             # would answer another question.
-            self._emit(answer, not_mentioned_text(missing, NO_ANSWER), on_token)
+            emit(answer, not_mentioned_text(missing, NO_ANSWER), on_token)
             answer.abstained, answer.timings["total"] = True, time.perf_counter() - t0
             return answer
         if answer.relevance < self.min_relevance:
@@ -238,13 +167,13 @@ class Answerer:
         answer.context = self.context
         answer.sources = self.sources_for(question, ordered, chunks, sentences, context_tokens=context_tokens)
         if not answer.sources:  # nothing fits the budget: never let the model answer unsourced
-            self._emit(answer, NO_ANSWER, on_token)
+            emit(answer, NO_ANSWER, on_token)
             answer.abstained = True
             answer.timings["total"] = time.perf_counter() - t0
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         if answer_shape(question) == "span":
-            found = self._short_first(answer, sentences, on_token, stop, on_draft, not_answers, emit_unknown=not written)
+            found = self.span_first.first(answer, sentences, on_token, stop, on_draft, not_answers, emit_unknown=not written)
             if not found and written and not (stop is not None and stop.is_set()):
                 # No span (or none a sentence states): the answer may still be said in a
                 # sentence or two ("what were the proceeds used for?").
@@ -260,7 +189,7 @@ class Answerer:
         answer.timings["to_first_token"] = answer.timings.pop("_started") - t0 + answer.timings["first_token"]
         answer.timings["first_shown"] = answer.timings["to_first_token"]
         t2 = time.perf_counter()
-        self._check_entities(answer)
+        self.grounding.check(answer)
         answer.timings["cite"] = time.perf_counter() - t2
         answer.timings["total"] = time.perf_counter() - t0
         answer.tokens = {
@@ -367,7 +296,7 @@ class Answerer:
                        + append_marker(" ".join(cited.text.split()), n))
         answer.timings.update({key: whole.timings[key] for key in ("to_first_token", "total") if key in whole.timings})
         answer.checks = []
-        self._check_entities(answer)
+        self.grounding.check(answer)
         return answer
 
     def _ask_compared(self, question: str, comparison: Comparison | Sameness, retriever: Retriever, k: int,
@@ -422,7 +351,7 @@ class Answerer:
     def _finish_steps(self, answer: Answer, t0: float, to_first_token: float, first_shown: float,
                       on_token) -> Answer:
         if answer.citations and not answer.checks:
-            self._check_entities(answer)
+            self.grounding.check(answer)
         # The first step's tokens show as a draft: what the person sees first.
         answer.timings["to_first_token"], answer.timings["first_shown"] = to_first_token, first_shown
         answer.timings["total"] = time.perf_counter() - t0
@@ -431,73 +360,6 @@ class Answerer:
         return answer
 
     # -- the short answer first --------------------------------------------------------
-    def _short_first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
-                     not_answers: tuple[str, ...] = (), emit_unknown: bool = True) -> bool:
-        """The span, then the source sentence that states it (the span highlighted). A span
-        that names what the question asks about, or one of `not_answers`, answers nothing.
-        Whether a span was found; when none is, "I don't know" is shown only with
-        `emit_unknown` (otherwise the caller writes an answer instead)."""
-        unknown = (lambda: self._emit(answer, NO_ANSWER, on_token)) if emit_unknown else (
-            lambda: setattr(answer, "text", NO_ANSWER))
-        blocks = source_blocks(answer.sources)
-        t1, first, pieces = time.perf_counter(), None, []
-        answer.timings["_started"] = t1
-        stream = span_stream(self.generator, answer.question, blocks, stop=stop)
-        try:
-            for piece in stream:
-                if first is None:
-                    first = time.perf_counter() - t1
-                pieces.append(piece)
-                if on_draft:
-                    on_draft("".join(pieces))
-        finally:
-            stream.close()
-        answer.timings["generate"] = time.perf_counter() - t1
-        answer.timings["first_token"] = first or 0.0
-        span = clean_span("".join(pieces))
-        if stop is not None and stop.is_set():
-            return False  # stopped: an unchecked span is not an answer
-        if not span or span.lower() == UNKNOWN:
-            unknown()
-            return False
-        if not_an_answer(answer.question, span, not_answers):
-            answer.unsupported = span  # what the model said, not shown as an answer
-            unknown()
-            return False
-        return self._state_span(answer, span, all_sentences, on_token, unknown)
-
-    def _state_span(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown) -> bool:
-        """The span said, then the sentence of the sources that states it, cited (a sentence
-        found in the rest of a chunk joins its source: the check reads what is quoted)."""
-        answer.short = span
-        found = support_for(answer.question, span, answer.sources, all_sentences, self.embedder.encode_few)
-        if found is None:
-            # No sentence states it: not shown as an answer (strict), or shown marked.
-            answer.text = f"{_capitalise(span)}."
-            answer.checks = [{"sentence": answer.text, "supported": False,
-                              "reason": "no sentence of the sources states this answer"}]
-            if self.strict:
-                answer.unsupported, answer.short = span, None
-                unknown()
-                return False
-        else:
-            src, sent, offset = found
-            if all(s.id != sent.id for s in src.sentences):
-                # Found in the rest of the chunk: the source now holds it, so the check and
-                # the citations read the sentence the answer quotes.
-                src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
-            citation = Citation(
-                n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start, end=sent.end,
-                text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False,
-                span_start=None if offset is None else sent.start + offset,
-                span_end=None if offset is None else sent.start + offset + len(span),
-            )
-            answer.text = f"{_capitalise(span)}. " + append_marker(" ".join(sent.text.split()), src.n)
-            answer.citations = [citation]
-        if on_token:
-            on_token(answer.text)
-        return True
-
     # -- the grounded text answer ------------------------------------------------------
     def _grounded_text(self, answer: Answer, on_token, stop, on_draft, messages: list[dict] | None = None) -> None:
         messages = messages or build_messages(answer.question, answer.sources)
@@ -557,97 +419,10 @@ class Answerer:
         answer.timings["first_token"] = first_token or 0.0
         raw = strip_lead_in("".join(kept).strip())  # unchecked, the tokens came as they were
         if not raw:
-            self._emit(answer, NO_ANSWER, on_token)
+            emit(answer, NO_ANSWER, on_token)
             return
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode_few)
 
-    @staticmethod
-    def _emit(answer: Answer, text: str, on_token) -> None:
-        answer.text = text
-        if on_token:
-            on_token(text)
-
-    # -- entity by entity ---------------------------------------------------------------
-    def _check_entities(self, answer: Answer) -> None:
-        """Mark (and under strict grounding cut) the answer sentences whose names, numbers
-        or dates none of their cited sentences state."""
-        if answer.abstained or answer.text == NO_ANSWER:
-            return
-        if answer.checks:  # a short answer no sentence states: judged already
-            return
-        by_n = {s.n: s for s in answer.sources}
-        checks, kept, repointed = [], [], False
-        lent: dict[int, tuple[int, int]] = {}  # sentence -> (its place in kept, the citation it borrowed)
-        sentences = answer_sentences(answer.text)
-        for i, sentence in enumerate(sentences):
-            numbers = [n for n in cited_numbers(sentence) if n in by_n]
-            borrowed = False
-            if not numbers and i + 1 < len(sentences) and not ABSTENTION.match(sentence):
-                # "1898." before the sentence that states it: backed by what that one cites
-                # (a refusal before "They do say that ... [1]" claims nothing of [1]).
-                numbers = [n for n in cited_numbers(sentences[i + 1]) if n in by_n and len(sentence) < 80]
-                borrowed = bool(numbers)
-            if not numbers and not ABSTENTION.match(sentence):
-                # Cites nothing: cite the source one of whose sentences states it, if any.
-                other = self._stating_source(sentence, by_n, [], answer.question)
-                if other is not None:
-                    sentence, numbers, repointed = recited(sentence, other), [other], True
-            if not numbers:
-                refusal = bool(ABSTENTION.match(sentence))
-                checks.append({"sentence": sentence, "supported": refusal, "reason": "" if refusal else "cites no source"})
-                # Under strict grounding a claim no source states is not shown.
-                if refusal or not self.strict or not claims(sentence) - claims(answer.question):
-                    kept.append(sentence)
-                continue
-            evidence = [e for n in numbers for e in source_evidence(by_n[n])]
-            verdict = check_sentence(sentence, evidence, answer.question, self.tag)
-            if not verdict.supported:
-                # Right, but pointing at the wrong source: cite the one that states it.
-                other = self._stating_source(sentence, by_n, numbers, answer.question)
-                if other is not None:
-                    sentence, verdict, repointed = recited(sentence, other), check_sentence("", []), True
-            checks.append({"sentence": sentence, "supported": verdict.supported, "reason": verdict.reason()})
-            if verdict.supported or not self.strict:
-                if borrowed:
-                    lent[i] = (len(kept), numbers[0])
-                kept.append(sentence)
-        for i, (at, n) in lent.items():
-            if self.strict and not checks[i + 1]["supported"]:
-                # The sentence that lent it a citation is cut: it keeps one of its own.
-                kept[at], checks[i]["sentence"], repointed = recited(kept[at], n), recited(kept[at], n), True
-        answer.checks = checks
-        if repointed:
-            answer.text, answer.citations = resolve_citations(join_sentences(kept), answer.sources, self.embedder.encode_few)
-        if self.strict and len(kept) < len(checks):
-            cut = [c["sentence"] for c in checks if not c["supported"] and c["sentence"] not in kept]
-            answer.unsupported = answer.unsupported or (cut[0] if cut else None)
-            answer.text = join_sentences(kept) or NO_ANSWER
-            if answer.text == NO_ANSWER:
-                answer.short, answer.citations = None, []
-            else:
-                left = set(cited_numbers(answer.text))
-                answer.citations = [c for c in answer.citations if c.n in left]
-
-
-    def _stating_source(self, sentence: str, by_n: dict[int, Source], cited: list[int], question: str) -> int | None:
-        """The source, other than those cited, one of whose sentences (or two in a row)
-        states every claim of `sentence`; None when none does. Read a sentence at a time,
-        not the source's words together: "9 June 2024" is not stated by a "9" here and a
-        "June" there."""
-        for n, source in by_n.items():
-            if n in cited:
-                continue
-            texts = [f"{s.text} {s.resolved_text or ''}" for s in source.sentences]
-            for one in texts + [f"{a} {b}" for a, b in zip(texts, texts[1:])]:
-                if check_sentence(sentence, [one, source.label()], question, self.tag).supported:
-                    return n
-        return None
-
-
-def recited(sentence: str, n: int) -> str:
-    """`sentence` citing source `n` in place of what it cited."""
-    plain = re.sub(r"\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\]", "", sentence)
-    return append_marker(plain.rstrip(), n)
 
 
 def _meets(stems: set[str], text: str) -> bool:
@@ -676,17 +451,6 @@ def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None
     return answer
 
 
-def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:
-    """A span that repeats the question's own name ("Lisbeth Palme" to "What is the place of
-    birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
-    question that offers options ("X or Y", "out of X and Y", "born first") is answered by
-    one of its own words."""
-    if any(same_answer(span, other) for other in not_answers if other):
-        return True
-    offers_options = mentions_options(question) or split_comparison(question)
-    return question_kind(question) == "short" and not offers_options and repeats(span, question)
-
-
 def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:
     """One answer from several steps: `short`, then the sentence each of `shown` cites
     first, in that order, numbered over their sources and the rest of `base`'s; `steps`
@@ -713,48 +477,6 @@ def combined_answer(question: str, short: str | None, shown: list[Answer], steps
     answer.text = f"{_capitalise(short)}. " + " ".join(
         append_marker(" ".join(c.text.split()), c.n) for c in answer.citations)
     return answer
-
-
-def source_blocks(sources: list[Source]) -> list[str]:
-    return [f"[{s.n}] {s.label()}: {s.text}" for s in sources]
-
-
-def source_evidence(source: Source) -> list[str]:
-    """What a citation of `source` may be checked against: each sentence the model read,
-    with its coreference-resolved text, and the source's title."""
-    items = [f"{s.text} {s.resolved_text or ''}" for s in source.sentences]
-    return items + [source.label()]
-
-
-def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):
-    """(source, sentence, offset of the span in it or None) that best states the short
-    answer, among the sentences the model read and then the rest of their chunks: one that
-    contains the span; for yes or no, the one closest to the question; else one that states
-    every name and number of the span. None when no sentence does."""
-    needle = span.lower()
-    pool = []
-    for src in sources:
-        shown = {s.id for s in src.sentences}
-        for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
-            pool.append((src, sent))
-    if question_kind(question) == "yesno" and needle in ("yes", "no"):
-        # A heading ("# Home insurance summary") states nothing to say yes or no by.
-        candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)
-                      and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
-    else:
-        candidates = []
-        for src, sent in pool:
-            at = sent.text.lower().find(needle)
-            if at >= 0 or (sent.resolved_text and needle in sent.resolved_text.lower()):
-                candidates.append((src, sent, at if at >= 0 else None))
-        if not candidates:
-            candidates = [(src, sent, None) for src, sent in pool
-                          if check_sentence(span, [f"{sent.text} {sent.resolved_text or ''}"], question).supported
-                          and content_words(span) & content_words(f"{sent.text} {sent.resolved_text or ''}")]
-    if len(candidates) <= 1:
-        return candidates[0] if candidates else None
-    vecs = embed([f"{question} {span}"] + [c[1].text for c in candidates])
-    return candidates[int(np.argmax(vecs[1:] @ vecs[0]))]
 
 
 def _capitalise(text: str) -> str:

@@ -59,18 +59,6 @@ class LlamaGenerator:
                 self._llm = self._load()
         return self._llm
 
-    def load_soon(self) -> None:
-        """Start loading the model in the background (a first question's retrieval runs
-        meanwhile); whoever needs it first waits for the load under way, not a second one."""
-        if self._llm is None:
-            threading.Thread(target=self._load_quietly, name="load-llm", daemon=True).start()
-
-    def _load_quietly(self) -> None:
-        try:
-            self.llm  # noqa: B018 - loads it
-        except Exception:  # a missing or broken file is told when the answer needs it
-            pass
-
     def _load(self):
         from llama_cpp import Llama
 

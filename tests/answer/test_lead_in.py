@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from assistant.answer.answerer import Answer, Answerer
+from assistant.answer.answerer import Answerer
+from assistant.answer.record import Answer
 from assistant.answer.citations import SupportChecker, resolve_citations, split_complete_sentences
 from assistant.answer.prompt import NO_ANSWER, build_sources
 from assistant.answer.short import clean_span
@@ -90,7 +91,7 @@ def test_the_strict_checks_keep_the_content_after_a_lead_in_and_every_list_item(
         answerer = Answerer(engine.index.store, engine.embedder, generator=None, tag=engine.tag)
         answer = replace(Answer("When was the Kestrel Hill Observatory founded?", answered, "test"), sources=sources,
                          citations=citations)
-        answerer._check_entities(answer)
+        answerer.grounding.check(answer)
         assert answer.text == answered != NO_ANSWER, answer.checks
         assert all(c["supported"] for c in answer.checks), answer.checks
         assert "1898" in answer.text and "answer to this question" not in answer.text
@@ -107,7 +108,7 @@ def test_a_sentence_keeps_the_citation_it_borrowed_when_the_lender_is_cut(engine
     answerer = Answerer(engine.index.store, engine.embedder, generator=None, tag=engine.tag)
     text = "Margarethe Olsson founded it. She also discovered Jupiter in 1610 [1]."
     answer = replace(Answer("Who founded the Kestrel Hill Observatory?", text, "test"), sources=sources)
-    answerer._check_entities(answer)
+    answerer.grounding.check(answer)
     assert "Jupiter" not in answer.text
     assert answer.text == "Margarethe Olsson founded it [1].", answer.checks
     assert [c.n for c in answer.citations] == [1] and "Olsson" in answer.citations[0].text

@@ -125,7 +125,7 @@ def whole_chunk_sources(engine, question: str):
 def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
     # Failure 4: "moved from 15 April 2024 to 6 May 2024 [3]" replaced by "I don't know"
     # because source 3 was the attendees line; the pane showed the sentence that says it.
-    from assistant.answer.answerer import Answer
+    from assistant.answer.record import Answer
 
     question = "When was the Atlas launch review moved to, and who was at that meeting?"
     answerer, sources = engine.answerer, whole_chunk_sources(engine, question)
@@ -133,7 +133,7 @@ def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
     wrong = next(s for s in sources if "6 May" not in s.text and "15 April" not in s.text)
     answer = Answer(question, f"The launch review moved from 15 April 2024 to 6 May 2024 [{wrong.n}].", "auto",
                     sources=sources)
-    answerer._check_entities(answer)
+    answerer.grounding.check(answer)
     assert answer.text == f"The launch review moved from 15 April 2024 to 6 May 2024 [{right.n}].", answer.text
     assert all(c["supported"] for c in answer.checks)
     (c,) = answer.citations
@@ -141,21 +141,21 @@ def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
     # A claim no source states is still cut.
     swapped = Answer(question, f"The launch review moved from 15 April 2024 to 27 November 2031 [{right.n}].", "auto",
                      sources=sources)
-    answerer._check_entities(swapped)
+    answerer.grounding.check(swapped)
     assert swapped.unknown and not swapped.checks[0]["supported"]
 
 
 def test_an_uncited_claim_is_cited_where_a_sentence_states_it_and_cut_where_none_does(engine):
     # Citations found after writing: an answer sentence that cites nothing is tied to the
     # source sentence that states it; one that states what no source does is not shown.
-    from assistant.answer.answerer import Answer
+    from assistant.answer.record import Answer
 
     question = "When was the Atlas launch review moved to?"
     answerer, sources = engine.answerer, whole_chunk_sources(engine, question)
     right = next(s for s in sources if "15 April 2024 to 6 May 2024" in s.text)
     stated = Answer(question, "The launch review moved from 15 April 2024 to 6 May 2024.", "auto", sources=sources)
-    answerer._check_entities(stated)
+    answerer.grounding.check(stated)
     assert stated.text == f"The launch review moved from 15 April 2024 to 6 May 2024 [{right.n}].", stated.text
     invented = Answer(question, "The launch review moved to 27 November 2031 at Corbett Hall.", "auto", sources=sources)
-    answerer._check_entities(invented)
+    answerer.grounding.check(invented)
     assert invented.unknown, invented.text

@@ -255,7 +255,7 @@ def test_the_list_a_question_names_is_read_whole_though_the_embedding_barely_lin
 def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_through_the_check(make_engine, tmp_path):
     """The span's sentence, found in the rest of its chunk, is what the check reads and the
     citation shows: not cut as "not in the cited sentences" and re-cited to a table row."""
-    from assistant.answer.answerer import Answer
+    from assistant.answer.record import Answer
     from assistant.answer.prompt import Source
 
     folder = tmp_path / "docs"
@@ -271,7 +271,7 @@ def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_thr
     source = Source(1, Hit(cid, 1.0, "test"), store.chunks([cid])[cid], [row])  # the model read one line
     answer = Answer("Who is running the penetration test on the Atlas app?", "", "test", sources=[source])
     answerer = engine.answerer
-    assert answerer._state_span(answer, "Clara Hollis", sentences, None, lambda: None)
-    answerer._check_entities(answer)
+    assert answerer.span_first.state(answer, "Clara Hollis", sentences, None, lambda: None)
+    answerer.grounding.check(answer)
     assert answer.text.startswith("Clara Hollis."), answer.text
     assert "Clara Hollis (product owner)" in answer.citations[0].text, [c.text for c in answer.citations]

@@ -97,6 +97,6 @@ def test_strict_grounding_cuts_a_swapped_founder_the_real_sources_do_not_state(e
     swapped = f"It was founded in 1898 by Samuel Cray [{src.n}]."
     for text, kept in ((right, right), (f"{right} {swapped}", right), (swapped, NO_ANSWER)):
         checked = replace(answer, text=text, checks=[], unsupported=None)
-        engine.answerer._check_entities(checked)
+        engine.answerer.grounding.check(checked)
         assert checked.text == kept, (text, checked.checks)
     assert any("Samuel" in c["reason"] for c in checked.checks if not c["supported"])

@@ -139,7 +139,7 @@ def test_dates_are_read_and_compared_to_the_day():
     ("Who was born first out of Aivar Kuusmaa and Andy Summers?", "Aivar Kuusmaa", (), False),
 ])
 def test_a_span_that_repeats_the_question_or_its_bridge_answers_nothing(question, span, bridges, rejected):
-    from assistant.answer.answerer import not_an_answer
+    from assistant.answer.span_first import not_an_answer
 
     assert not_an_answer(question, span, bridges) is rejected
 
@@ -234,7 +234,7 @@ def test_the_chat_shows_the_steps_under_the_answer():
 def test_the_eval_scores_the_ask_path_as_a_person_gets_it(engine):
     """`assistant eval --answer-context answer`: the short answer of the whole ask path,
     the first token shown (the first step's draft) and whether it went in steps."""
-    from assistant.eval.runner import _product_answer
+    from assistant.eval.scoring import _product_answer
 
     shown, timing = _product_answer(engine, "auto", "Where was the founder of the Kestrel Hill Observatory born?")
     assert "Gothenburg" in shown and "Gothenburg" in timing["said"]

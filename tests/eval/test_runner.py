@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from assistant.config import Config
-from assistant.eval.runner import EvalSettings, run_eval
+from assistant.eval.runner import run_eval
+from assistant.eval.settings import EvalSettings
 from assistant.store.private import readable_by_others
 
 

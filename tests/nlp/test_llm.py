@@ -63,23 +63,3 @@ def test_the_fixed_system_prompt_is_reused_from_the_kv_cache(tiny_generator):
     system_tokens = tiny_generator.count_tokens(system)
     assert tiny_generator.last_cached_tokens >= system_tokens  # the whole system prompt was cached
     assert tiny_generator.last_prompt_tokens > tiny_generator.last_cached_tokens
-
-
-def test_the_model_loads_in_the_background_and_a_caller_waits_for_that_load(config):
-    """`ask` starts the load before retrieval (Engine.ask): the load runs on its own
-    thread, and whoever needs the model meanwhile waits for it rather than loading a
-    second copy."""
-    import time
-
-    g = LlamaGenerator(models.resolve("smollm2-135m-instruct", "llm"), n_ctx=512, threads=1)
-    g.load_soon()
-    assert any(t.name == "load-llm" for t in threading.enumerate()) or g._llm is not None
-    assert g.count_tokens("Harrowmere Halt opened in 1867.") > 0  # waits for the same load
-    loaded = g._llm
-    for _ in range(100):
-        if not any(t.name == "load-llm" for t in threading.enumerate()):
-            break
-        time.sleep(0.1)
-    assert g._llm is loaded  # one model, loaded once
-    g.load_soon()  # loaded: nothing more starts
-    assert g._llm is loaded

@@ -9,15 +9,10 @@ import pytest
 
 from assistant.store.extraction_cache import ExtractionCache
 from assistant.nlp.extract import make_extractor
-from assistant.nlp.llm_extract import (
-    TYPES,
-    ChunkText,
-    LlmExtractor,
-    extraction_schema,
-    ground,
-    map_resolved_span,
-    shorten_description,
-)
+from assistant.nlp.llm_extract import ChunkText, LlmExtractor
+from assistant.nlp.llm_extract_descriptions import shorten_description
+from assistant.nlp.llm_extract_grounding import ground, map_resolved_span
+from assistant.nlp.llm_extract_prompts import TYPES, extraction_schema
 from assistant.nlp.normalize import entity_key
 
 # --------------------------------------------------------------------------- grounding (no LLM)

@@ -11,7 +11,7 @@ import re
 import pytest
 from helpers import engine_over_passages
 
-from assistant.eval.runner import passage_document
+from assistant.eval.corpus_index import passage_document
 from assistant.retrieve.entity import _matched
 from assistant.retrieve.entity_graph import entity_graph, query_extractor
 

@@ -44,83 +44,12 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from watchdog.events import (
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
-from watchdog.observers import Observer
-from watchdog.observers.polling import PollingObserverVFS
+from watchdog.events import FileSystemEvent
 
-from .ingest.loaders import SUPPORTED_SUFFIXES
-from .ingest.walk import IGNORE_FILE, MAX_DEPTH, MAX_PATH_BYTES, IgnoreRules, is_ignored_name
-
-# The events that can change what a root holds. Opening or reading a file (the indexer
-# does both) and a folder's own "modified" (a side effect of a change inside it, which
-# has its own event) are left out.
-EVENT_TYPES = [
-    FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent,
-    DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
-]
-# Vim's later swap files; walk.py knows the rest of the temporary names.
-EXTRA_TEMP_SUFFIXES = (".swx",)
-
-
-def is_temporary(name: str) -> bool:
-    """A hidden, temporary or partial-download file name (`~$x.docx`, `x.swp`, `.#x`, ...)."""
-    return is_ignored_name(name) or name.lower().endswith(EXTRA_TEMP_SUFFIXES)
-
-
-def counts(
-    path: str, root: str, *, is_directory: bool, ignore: Iterable[str] = (),
-    suffixes: Iterable[str] = SUPPORTED_SUFFIXES, root_is_file: bool = False,
-    rules: IgnoreRules | None = None,
-) -> bool:
-    """Whether an event on `path`, under the watched `root`, can change what the index
-    holds. Folders count whatever their name (a moved or deleted folder takes its
-    documents along), except hidden ones and what `rules` ignore, which the indexer skips
-    too, as it skips what lies too deep (walk.MAX_DEPTH) or has too long a path. A changed
-    `.assistantignore` counts: the next run applies its patterns."""
-    if any(_within(path, ig) for ig in ignore):
-        return False
-    if root_is_file:
-        return path == root
-    if not _within(path, root):
-        return False
-    parts = [p for p in path[len(root):].split(os.sep) if p]
-    if len(parts) > MAX_DEPTH + 1 or len(os.fsencode(path)) > MAX_PATH_BYTES:
-        return False  # below a folder nested too deep, or too long a path: the walk never goes there
-    if parts and parts[-1] == IGNORE_FILE and not is_directory:
-        return not any(p.startswith(".") for p in parts[:-1])
-    if any(p.startswith(".") for p in parts):
-        return False
-    name = parts[-1] if parts else os.path.basename(path)
-    if not is_directory and (is_temporary(name) or os.path.splitext(name)[1].lower() not in suffixes):
-        return False
-    return rules is None or not rules.ignored(Path(path), Path(root), is_dir=is_directory)
-
-
-def _listdir_to(top: str, depth: int):
-    """os.scandir for the folders at most `depth` levels below `top`; deeper, nothing."""
-    base = top.rstrip(os.sep).count(os.sep)
-
-    def listdir(path: str):
-        if path.rstrip(os.sep).count(os.sep) - base > depth:
-            return iter(())
-        return os.scandir(path)
-
-    return listdir
-
-
-def _within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+from ..ingest.loaders import SUPPORTED_SUFFIXES
+from ..ingest.walk import IgnoreRules
+from .events import _within, counts
+from .observers import _Root, start_observer
 
 
 def _stat(path: str) -> tuple[int, int] | None:
@@ -129,30 +58,6 @@ def _stat(path: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_size, st.st_mtime_ns
-
-
-class _Root:
-    """One watched root: its observer and how it watches."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.key = str(path)
-        self.is_file = path.is_file()
-        # A file is watched through its folder (inotify watches survive no rename of the
-        # file itself), and only events for that file count.
-        self.watch_dir = str(path.parent) if self.is_file else self.key
-        self.observer = None
-        self.mode = ""
-        self.paused = False
-        self.lost = False  # the watched folder itself was deleted or moved away
-
-
-class _Handler(FileSystemEventHandler):
-    def __init__(self, watcher: "FolderWatcher", root: _Root):
-        self.watcher, self.root = watcher, root
-
-    def dispatch(self, event: FileSystemEvent) -> None:
-        self.watcher._on_event(self.root, event)
 
 
 class FolderWatcher:
@@ -347,33 +252,8 @@ class FolderWatcher:
     def _watch(self, root: _Root) -> None:
         if root.observer is not None or root.paused:
             return
-        if not os.path.isdir(root.watch_dir):
-            raise FileNotFoundError(f"cannot watch {root.key}: no such folder")
-        observer = None
-        if not self.force_polling:
-            try:
-                observer = self._observer(Observer(), root)
-                mode = "events"
-            except OSError as exc:
-                if not os.path.isdir(root.watch_dir):
-                    raise
-                self._notice(
-                    f"watching {root.key} by periodic rescan: the OS refused more file watches "
-                    f"({exc.strerror or exc}; on Linux, raise fs.inotify.max_user_watches or "
-                    f"max_user_instances to get instant updates)"
-                )
-            except RecursionError:  # watchdog's inotify walk recurses once per folder level
-                self._notice(
-                    f"watching {root.key} by periodic rescan: its folders nest too deep for file "
-                    f"events (documents are looked for {MAX_DEPTH} levels down)"
-                )
-        if observer is None:
-            # Its snapshots list folders as deep as the walk goes, no deeper (they recurse
-            # once per level: a tree 1,500 levels deep ended the polling thread).
-            polling = PollingObserverVFS(os.stat, _listdir_to(root.watch_dir, MAX_DEPTH),
-                                         polling_interval=self.poll_interval_s)
-            observer = self._observer(polling, root)
-            mode = "polling"
+        observer, mode = start_observer(root, self._on_event, self.force_polling, self.poll_interval_s,
+                                        self._notice)
         with self._cond:
             # stop() may have run meanwhile (the worker re-arms lost roots): no orphan observer.
             keep = not self._stopping and self._roots.get(root.key) is root
@@ -382,18 +262,6 @@ class FolderWatcher:
         if not keep:
             observer.stop()
             observer.join()
-
-    def _observer(self, observer, root: _Root):
-        observer.name = f"assistant-watch-observer {root.key}"
-        observer.schedule(_Handler(self, root), root.watch_dir, recursive=not root.is_file, event_filter=EVENT_TYPES)
-        try:
-            observer.start()  # raises OSError when the OS refuses the watch
-        except BaseException:
-            # Stopping a never-started observer still ends what it set up: the inotify
-            # observer's reader thread and file descriptors, its emitters.
-            observer.stop()
-            raise
-        return observer
 
     def _unwatch(self, root: _Root) -> None:
         with self._cond:

@@ -1,0 +1,155 @@
+"""The short answer first: a span the model copies from its sources ("1867", "Margarethe
+Olsson"), said at once, then the source sentence that states it, cited, the span marked in
+it. A span that repeats the question's own name, or one no sentence of the sources states,
+answers nothing (under strict grounding: "I don't know").
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from ..nlp.llm import Generator
+from .check import check_sentence
+from .citations import Citation, append_marker
+from .compare import same_answer, split_comparison
+from .context import content_words
+from .named import is_heading
+from .prompt import NO_ANSWER, Source
+from .record import Answer
+from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
+
+
+def emit(answer: Answer, text: str, on_token) -> None:
+    """`text` as the whole answer, shown."""
+    answer.text = text
+    if on_token:
+        on_token(text)
+
+
+def source_blocks(sources: list[Source]) -> list[str]:
+    return [f"[{s.n}] {s.label()}: {s.text}" for s in sources]
+
+
+class SpanFirst:
+    """Asks `generator` for the span; finds its sentence with `embed` (the encoder)."""
+
+    def __init__(self, generator: Generator, embed: Callable[[list[str]], np.ndarray], strict: bool):
+        self.generator = generator
+        self.embed = embed
+        self.strict = strict
+
+    def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
+                     not_answers: tuple[str, ...] = (), emit_unknown: bool = True) -> bool:
+        """The span, then the source sentence that states it (the span highlighted). A span
+        that names what the question asks about, or one of `not_answers`, answers nothing.
+        Whether a span was found; when none is, "I don't know" is shown only with
+        `emit_unknown` (otherwise the caller writes an answer instead)."""
+        unknown = (lambda: emit(answer, NO_ANSWER, on_token)) if emit_unknown else (
+            lambda: setattr(answer, "text", NO_ANSWER))
+        blocks = source_blocks(answer.sources)
+        t1, first, pieces = time.perf_counter(), None, []
+        answer.timings["_started"] = t1
+        stream = span_stream(self.generator, answer.question, blocks, stop=stop)
+        try:
+            for piece in stream:
+                if first is None:
+                    first = time.perf_counter() - t1
+                pieces.append(piece)
+                if on_draft:
+                    on_draft("".join(pieces))
+        finally:
+            stream.close()
+        answer.timings["generate"] = time.perf_counter() - t1
+        answer.timings["first_token"] = first or 0.0
+        span = clean_span("".join(pieces))
+        if stop is not None and stop.is_set():
+            return False  # stopped: an unchecked span is not an answer
+        if not span or span.lower() == UNKNOWN:
+            unknown()
+            return False
+        if not_an_answer(answer.question, span, not_answers):
+            answer.unsupported = span  # what the model said, not shown as an answer
+            unknown()
+            return False
+        return self.state(answer, span, all_sentences, on_token, unknown)
+
+    def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown) -> bool:
+        """The span said, then the sentence of the sources that states it, cited (a sentence
+        found in the rest of a chunk joins its source: the check reads what is quoted)."""
+        answer.short = span
+        found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
+        if found is None:
+            # No sentence states it: not shown as an answer (strict), or shown marked.
+            answer.text = f"{_capitalise(span)}."
+            answer.checks = [{"sentence": answer.text, "supported": False,
+                              "reason": "no sentence of the sources states this answer"}]
+            if self.strict:
+                answer.unsupported, answer.short = span, None
+                unknown()
+                return False
+        else:
+            src, sent, offset = found
+            if all(s.id != sent.id for s in src.sentences):
+                # Found in the rest of the chunk: the source now holds it, so the check and
+                # the citations read the sentence the answer quotes.
+                src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
+            citation = Citation(
+                n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start, end=sent.end,
+                text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False,
+                span_start=None if offset is None else sent.start + offset,
+                span_end=None if offset is None else sent.start + offset + len(span),
+            )
+            answer.text = f"{_capitalise(span)}. " + append_marker(" ".join(sent.text.split()), src.n)
+            answer.citations = [citation]
+        if on_token:
+            on_token(answer.text)
+        return True
+
+
+def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:
+    """A span that repeats the question's own name ("Lisbeth Palme" to "What is the place of
+    birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
+    question that offers options ("X or Y", "out of X and Y", "born first") is answered by
+    one of its own words."""
+    if any(same_answer(span, other) for other in not_answers if other):
+        return True
+    offers_options = mentions_options(question) or split_comparison(question)
+    return question_kind(question) == "short" and not offers_options and repeats(span, question)
+
+
+def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):
+    """(source, sentence, offset of the span in it or None) that best states the short
+    answer, among the sentences the model read and then the rest of their chunks: one that
+    contains the span; for yes or no, the one closest to the question; else one that states
+    every name and number of the span. None when no sentence does."""
+    needle = span.lower()
+    pool = []
+    for src in sources:
+        shown = {s.id for s in src.sentences}
+        for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
+            pool.append((src, sent))
+    if question_kind(question) == "yesno" and needle in ("yes", "no"):
+        # A heading ("# Home insurance summary") states nothing to say yes or no by.
+        candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)
+                      and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
+    else:
+        candidates = []
+        for src, sent in pool:
+            at = sent.text.lower().find(needle)
+            if at >= 0 or (sent.resolved_text and needle in sent.resolved_text.lower()):
+                candidates.append((src, sent, at if at >= 0 else None))
+        if not candidates:
+            candidates = [(src, sent, None) for src, sent in pool
+                          if check_sentence(span, [f"{sent.text} {sent.resolved_text or ''}"], question).supported
+                          and content_words(span) & content_words(f"{sent.text} {sent.resolved_text or ''}")]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    vecs = embed([f"{question} {span}"] + [c[1].text for c in candidates])
+    return candidates[int(np.argmax(vecs[1:] @ vecs[0]))]
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,5 @@
+"""`python -m assistant.cli`, as `assistant`."""
+
+from . import main
+
+main()

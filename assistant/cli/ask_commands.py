@@ -1,0 +1,180 @@
+"""The commands that read the index for a question: ask (an answer with citations, streamed,
+stoppable, kept as a conversation) and search (the passages alone), with the --in/--type
+scope options they share."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from .. import models
+from ..safetext import json_text
+from ..store.disk import WRITE_ERRORS, disk_trouble
+from .answer_output import StreamPrinter, _print_answer, _print_passage
+from .app import Context, _fail, console, err_console, main, shown_path
+
+
+def _scope(paths: tuple[Path, ...], types: tuple[str, ...]):
+    """--in and --type as a Scope (None: everywhere); a bad type is a usage error."""
+    from ..retrieve.scope import Scope, ScopeError
+
+    try:
+        scope = Scope.of(paths, types)
+    except ScopeError as exc:
+        raise click.BadParameter(str(exc), param_hint="--type") from exc
+    return None if scope.everywhere else scope
+
+
+SCOPE_OPTIONS = [
+    click.option("--in", "in_paths", multiple=True, type=click.Path(exists=True, path_type=Path),
+                 help="Only from this folder or file (repeatable)."),
+    click.option("--type", "types", multiple=True, help="Only from files of this type: pdf, docx, md, txt, html... (repeatable)."),
+]
+
+
+def scope_options(command):
+    for option in reversed(SCOPE_OPTIONS):
+        command = option(command)
+    return command
+
+
+@main.command()
+@click.argument("question")
+@click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
+@click.option("--k", "-k", type=click.IntRange(min=1), help="How many sources to retrieve.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming text.")
+@click.option("--explain", is_flag=True,
+              help="Show the workings too: the drafts as the model writes them (marked), the steps of a "
+                   "question answered in steps, and why each source was chosen.")
+@click.option("--continue", "continue_last", is_flag=True,
+              help="A follow-up: continue the most recent conversation (its questions and answers are read first).")
+@click.option("--conversation", "conversation_id", type=click.IntRange(min=1),
+              help="A follow-up in conversation ID (see the terminal UI).")
+@click.option("--llm", help="Answer model for this question: a registry name or a GGUF path.")
+@scope_options
+@click.pass_obj
+def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_json: bool, explain: bool,
+        continue_last: bool, conversation_id: int | None, llm: str | None,
+        in_paths: tuple[Path, ...], types: tuple[str, ...]) -> None:
+    """Answer QUESTION from the indexed documents, citing the supporting sentences. Only the
+    answer is streamed, sentence by sentence as each is checked (--explain shows the
+    workings). Ctrl-C stops it: what was checked is kept, marked "(stopped)", exit status
+    130. The question and answer are kept as a conversation, which --continue follows up;
+    --in and --type keep its sources to some folders, files or file types."""
+    from ..answer.conversation import Conversations, stopped_answer
+
+    if not question.strip():
+        _fail("the question is empty", 2)
+    scope = _scope(in_paths, types)
+    engine = obj.engine
+    out = None if as_json else StreamPrinter(explain)
+    try:
+        if llm:
+            engine.use_llm(llm)
+        chats = Conversations(engine.index.store)
+        conversation = chats.pick(conversation_id, continue_last)
+        answer, stopped = stoppable_ask(engine, out, question, retriever=retriever, k=k,
+                                        turns=chats.turns(conversation), scope=scope)
+    except (models.ModelNotFound, KeyError, LookupError) as exc:
+        _fail(str(exc).strip("'\""))
+    if stopped:
+        answer.text = stopped_answer(answer.text)
+    conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir, stopped)
+    if as_json:
+        click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": conversation}, indent=2))
+    else:
+        _print_answer(answer, out, explain, stopped, conversation)
+    if not_kept:
+        err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
+    if stopped:
+        sys.exit(130)
+
+
+def stoppable_ask(engine, out: "StreamPrinter | None", question: str, **kwargs):
+    """(the answer, whether it was stopped). The answer is written on a thread of its own;
+    Ctrl-C on this one stops it where it is, keeping the sentences already checked (a
+    second Ctrl-C leaves at once)."""
+    from ..answer.prompt import NO_ANSWER
+
+    stop, done, result = threading.Event(), threading.Event(), {}
+
+    def accepted(piece: str) -> None:
+        if not (stop.is_set() and piece == NO_ANSWER):  # a stop is not "I don't know"
+            out.accepted(piece)
+
+    def run() -> None:
+        try:
+            result["answer"] = engine.ask(question, on_token=accepted if out else None,
+                                          on_draft=out.draft if out else None, stop=stop, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the calling thread
+            result["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="ask", daemon=True).start()
+    # Waited for on an event, not with Thread.join: a Ctrl-C that interrupts join() can
+    # leave the thread marked as ended while it still runs (CPython 3.11).
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        stop.set()
+        done.wait()
+    if "error" in result:
+        raise result["error"]
+    return result["answer"], stop.is_set()
+
+
+def _keep_answer(chats, conversation: int | None, answer, index_dir: Path,
+                 stopped: bool = False) -> tuple[int | None, str]:
+    """Write the question and answer to the conversation history: (its id, ""). On a disk
+    that is full or read-only the answer is still shown: (None, why it was not kept)."""
+    try:
+        return chats.record(conversation, answer, stopped), ""
+    except WRITE_ERRORS as exc:
+        trouble = disk_trouble(exc, index_dir, "ask")
+        if trouble is None:
+            raise
+        return None, "this answer was not kept in the conversation history: " + trouble
+
+
+@main.command()
+@click.argument("query")
+@click.option("--retriever", "-r", help="Retriever to use (see `assistant retrievers`).")
+@click.option("--k", "-k", type=click.IntRange(min=1), help="How many passages to list (default: the config's k).")
+@click.option("--json", "as_json", is_flag=True, help="Print the passages as JSON.")
+@scope_options
+@click.pass_obj
+def search(obj: Context, query: str, retriever: str | None, k: int | None, as_json: bool,
+           in_paths: tuple[Path, ...], types: tuple[str, ...]) -> None:
+    """List the passages that best match QUERY: document, page, the best sentence with the
+    query's words marked, and why each was chosen. No answer model is loaded."""
+    import time
+
+    if not query.strip():
+        _fail("the query is empty", 2)
+    scope = _scope(in_paths, types)
+    t0 = time.perf_counter()
+    try:
+        found = obj.engine.search(query, retriever=retriever, k=k, scope=scope)
+    except (models.ModelNotFound, KeyError) as exc:
+        _fail(str(exc).strip("'\""))
+    took = time.perf_counter() - t0
+    name = retriever or obj.config.retriever
+    if as_json:
+        click.echo(json_text({"query": query, "retriever": name, "scope": scope.describe() if scope else None,
+                              "seconds": round(took, 4), "passages": [p.as_dict() for p in found]}, indent=2))
+        return
+    if not found:
+        where = f" in {scope.describe()}" if scope else ""
+        console.print(f"no passages found{shown_path(where)}" + ("" if obj.engine.status()["chunks"] else
+                                                            ": the index is empty (assistant index PATH)"))
+        sys.exit(1)
+    for p in found:
+        _print_passage(p)
+    console.print(f"[dim]{name}: {len(found)} passages in {took * 1000:.0f} ms"
+                  + (f", only {shown_path(scope.describe())}" if scope else "") + "[/]")

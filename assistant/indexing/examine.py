@@ -1,0 +1,188 @@
+"""What a run has to index: each file the walk found examined (unchanged, touched, moved,
+a copy, too large, or to be read), the exclusions `forget` left and the paths the ignore
+rules now leave out; a failure or a removal recorded. Apart from the batch pipeline: this
+decides which documents go through it, the pipeline what becomes of them."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from ..ingest.isolate import IsolatedLoader
+from ..ingest.loaders import LoadedDocument, LoadError, too_large_unpacked
+from ..ingest.walk import IgnoreRules
+from ..safetext import key_path, path_key
+from ..store import Index, Store
+from ..store.db import RowIds
+from .limits import FileBudget
+from .progress import _Timer
+from .report import IndexReport
+from .work import _Pending
+
+# Why a path under a folder being indexed is left out: `assistant forget` took it out.
+FORGOTTEN = "forgotten (`assistant index PATH` brings it back)"
+
+
+class Examiner:
+    """The part of `Indexer` (indexer.py) that examines files and records what becomes of
+    them outside the pipeline. The Indexer sets what it reads:"""
+
+    index: Index
+    store: Store
+    write_lock: contextlib.AbstractContextManager
+    budget: FileBudget
+    reader: IsolatedLoader
+    _again: bool
+    _run_hashes: dict[str, str]
+    _reusable: dict[str, np.ndarray]
+
+    def _lift_exclusions(self, roots: list[Path]) -> list[Path]:
+        """Naming a forgotten path to index (or a path inside a forgotten folder) adds it
+        back; the exclusions left, for the walk to skip."""
+        excluded = [key_path(p) for p in self.store.exclusions()]
+        lifted = [e for e in excluded if any(_is_within(r, e) for r in roots)]
+        if lifted:
+            self.store.lift_exclusions([path_key(e) for e in lifted])
+        return [e for e in excluded if e not in lifted]
+
+    def _newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules,
+                       left_out: set[str] = frozenset()) -> list[str]:
+        """Indexed files still on disk that the ignore rules of a folder being indexed now
+        leave out (a pattern or an .assistantignore added since), or that the walk skipped
+        (in `left_out`, or in a folder there: a link now leading out, a special file): they
+        leave the index."""
+        out = []
+        for doc in self.store.documents():
+            p = key_path(doc["path"])
+            if doc["path"] in present or not p.exists():
+                continue
+            if left_out and any(path_key(q) in left_out for q in (p, *p.parents)):
+                out.append(doc["path"])
+                continue
+            if any(r.is_dir() and _is_within(p, r) and rules.ignored(p, r) for r in roots):
+                out.append(doc["path"])
+        return out
+
+    def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, dict]) -> _Pending | None:
+        key = path_key(path)
+        with _Timer(report, "load"):
+            try:
+                st = path.stat()
+            except OSError as exc:
+                self._fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
+                return None
+            old = self.store.document(key)
+            half_done = old is not None and old["status"] == "partial"
+            # Indexing again: an unchanged file is read anew all the same.
+            unchanged = old is not None and not self._again
+            if unchanged and old["mtime"] == st.st_mtime and old["size"] == st.st_size and not half_done:
+                report.unchanged += 1
+                self._note_still_failed(old, report)
+                return None
+            if st.st_size > self.budget.max_file_mb * 1024 * 1024:
+                self._fail(key, f"larger than {self.budget.max_file_mb} MB (the max_file_mb setting); skipped",
+                           st.st_mtime, st.st_size, None, report)
+                return None
+            unpacked = too_large_unpacked(path, st.st_size, self.budget.max_file_mb)
+            if unpacked is not None:
+                self._fail(key, unpacked, st.st_mtime, st.st_size, None, report)
+                return None
+            try:
+                digest = _file_digest(path)
+            except OSError as exc:
+                self._fail(key, f"cannot read: {exc.strerror or exc}", st.st_mtime, st.st_size, None, report)
+                return None
+            if half_done and old["content_hash"] == digest:
+                return self._resumed(path, key, old, st, report)
+            if self._again and old is not None and old["content_hash"] == digest:
+                self._reusable.update(self.store.chunk_vectors_by_text(key))
+            if unchanged and old["content_hash"] == digest:
+                # Touched but not changed: remember the new mtime, keep everything else.
+                self.store.touch_document(key, st.st_mtime, st.st_size)
+                report.unchanged += 1
+                self._note_still_failed(old, report)
+                return None
+            source = moved_from.pop(digest, None)
+            if source is not None and old is None:
+                # A rename: the content is indexed already, only its path changes.
+                with self.write_lock:
+                    self.store.move_document(source["path"], key)
+                    self.store.touch_document(key, st.st_mtime)
+                    self.index.apply_row_changes(RowIds())
+                report.moved += 1
+                report.moved_paths.append((source["path"], key))
+                return None
+            if self._record_if_copy(key, digest, st, report):
+                return None
+            document = self._load(key, path, st, digest, report)
+            if document is None:
+                return None
+        self._run_hashes[digest] = key
+        return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
+
+    def _load(self, key: str, path: Path, st, digest: str, report: IndexReport) -> LoadedDocument | None:
+        """The file read and parsed under its budget, or None with its failure recorded."""
+        try:
+            return self.reader.load(path)
+        except LoadError as exc:
+            self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
+            return None
+
+    def _resumed(self, path: Path, key: str, old: dict, st, report: IndexReport) -> _Pending | None:
+        """A large document an earlier run was stopped in: carry on after its last section."""
+        document = self._load(key, path, st, old["content_hash"], report)
+        if document is None:
+            return None
+        self._run_hashes[old["content_hash"]] = key
+        return _Pending(key, old["content_hash"], st.st_mtime, st.st_size, True, document,
+                        resume_chars=old.get("indexed_chars") or 0)
+
+    def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
+        """An identical file is indexed already (or in this run): list this one as its copy,
+        so that one content never fills two places in an answer's sources."""
+        original = self._run_hashes.get(digest) or self.store.indexed_with_hash(digest, key)
+        if original is None or original == key or not key_path(original).exists():
+            return False
+        with self.write_lock:
+            self.index.apply_row_changes(self.store.record_copy(key, original, digest, st.st_mtime, st.st_size))
+        report.copies += 1
+        return True
+
+    @staticmethod
+    def _note_still_failed(old: dict, report: IndexReport) -> None:
+        if old.get("status") == "error":
+            report.still_failed.append((old["path"], old.get("error") or "failed on an earlier run"))
+
+    def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
+        error = " ".join(str(error).split())[:300]
+        with self.write_lock:
+            removed = self.store.record_failure(key, error, mtime, size, digest)
+            self.index.apply_row_changes(removed)
+        report.failed.append((key, error))
+
+    def _remove(self, key: str, report: IndexReport) -> None:
+        with self.write_lock:
+            removed = self.store.delete_document(key)
+            self.index.apply_row_changes(removed)
+        report.removed += 1
+        report.removed_paths.append(key)
+
+
+def _file_digest(path: Path) -> str:
+    """sha256 of a file, read a block at a time (never the whole file in memory)."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def holds_only(store, roots: Iterable[Path]) -> bool:
+    """Whether every document of the store lies under one of `roots`."""
+    roots = [Path(r).resolve() for r in roots]
+    return all(any(_is_within(key_path(d["path"]), r) for r in roots) for d in store.documents())
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    return path.parts[:len(root.parts)] == root.parts

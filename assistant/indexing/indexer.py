@@ -1,0 +1,259 @@
+"""The indexer's runs: `Indexer.index_paths` (the walk, then what each file needs, in
+batches, large documents last a section at a time, vanished and ignored documents
+removed), `index_texts` (in-memory documents), `forget`, and the end of every run (stale
+copies promoted, the entity classes' vectors, the database compacted). The steps are its
+parts: `Examiner` (examine.py), `BatchPipeline` (pipeline.py), `EntityLayer` (entities.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ..ingest.isolate import IsolatedLoader
+from ..ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument
+from ..ingest.walk import IgnoreRules, iter_files
+from ..nlp.coref import CorefResolver
+from ..nlp.embedder import Embedder
+from ..nlp.extract import Extractor
+from ..nlp.sentences import SentenceSplitter
+from ..safetext import key_path, path_key
+from ..store import Index
+from . import limits
+from .entities import EntityLayer
+from .examine import FORGOTTEN, Examiner, _is_within
+from .limits import FileBudget
+from .pipeline import BatchPipeline
+from .progress import Progress, _Meter, _Timer
+from .report import IndexReport
+from .work import _Pending
+
+
+class Indexer(Examiner, BatchPipeline, EntityLayer):
+    def __init__(
+        self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
+        extractor: Extractor | None = None, coref: CorefResolver | None = None,
+        write_lock: contextlib.AbstractContextManager | None = None, sentence_vectors: bool = False,
+        aboutness: bool = True, ignore: Iterable[str] = (), budget: FileBudget | None = None,
+        follow_links_outside: bool = False,
+    ):
+        self.index = index
+        # Held while this writer changes the database and vectors (never while it parses or
+        # embeds), so a reader holding it sees the index between two batches, never mid-way.
+        self.write_lock = write_lock or contextlib.nullcontext()
+        self.store = index.store
+        self.embedder = embedder
+        self.splitter = splitter
+        self.extractor = extractor
+        self.coref = coref
+        # One vector per sentence (float16 blob + the "sentences" hnswlib set), read by the
+        # grounded retriever; only with the entity layer, the one thing that uses them.
+        self.sentence_vectors = sentence_vectors and extractor is not None
+        self.aboutness = aboutness
+        # Told when another process holds the index's writer lock and this run waits for it
+        # (None: a line on stderr).
+        self.on_wait: Callable[[str], None] | None = None
+        self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
+        # Links leading out of the folders being indexed are followed (the config's setting).
+        self.follow_links_outside = follow_links_outside
+        self._run_hashes: dict[str, str] = {}
+        self._again = False  # this run indexes unchanged files too (index_paths' `again`)
+        # Chunk text -> its vector, from the unchanged files such a run reads anew: only
+        # their entities need this version's rules, not new vectors.
+        self._reusable: dict[str, np.ndarray] = {}
+        self._meter = _Meter([], None)  # the progress of the run in flight
+        self.budget = budget or FileBudget()
+        self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb, ocr=self.budget.ocr)
+        # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
+        self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
+
+    def close(self) -> None:
+        """Stop the reader process (it is started again by the next run)."""
+        self.reader.close()
+
+    # -- entry points ------------------------------------------------------------
+    def index_paths(
+        self, roots: Iterable[Path], on_progress: Callable[[Progress], None] | None = None,
+        remove_missing: bool = True, again: bool = False,
+    ) -> IndexReport:
+        """Index the files under `roots`; only what changed is redone, or, with `again`,
+        every file (its entities extracted by today's rules)."""
+        # One writer per index across processes: the whole run under the index's lock file.
+        with self.index.writing(on_wait=self.on_wait):
+            t0 = time.perf_counter()
+            self._again = again
+            try:
+                report = self._index_paths(roots, on_progress, remove_missing)
+            finally:
+                self._again, self._reusable = False, {}
+            report.wall_seconds = time.perf_counter() - t0
+            return report
+
+    def _index_paths(self, roots, on_progress, remove_missing) -> IndexReport:
+        roots = [Path(r).resolve() for r in roots]
+        report = IndexReport()
+        self._load_vectors()
+        self._run_hashes: dict[str, str] = {}  # content -> the path of this run that indexes it
+        excluded = self._lift_exclusions(roots)
+        rules = IgnoreRules(self.ignore)
+        with _Timer(report, "scan"):
+            files = list(iter_files(
+                roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir, *excluded], rules=rules,
+                follow_links_outside=self.follow_links_outside,
+                on_skip=lambda path, why: report.skipped.append((path_key(path), why)),
+            ))
+        present = {path_key(p) for p in files}
+        # What `forget` took out stays out, and says so, with how to bring it back.
+        report.skipped += [(path_key(e), FORGOTTEN) for e in excluded
+                           if e.exists() and any(_is_within(e, r) for r in roots)]
+        left_out = {p for p, _ in report.skipped}
+        ignored = self._newly_ignored(roots, present, rules, left_out) if remove_missing else []
+        vanished = []
+        if remove_missing:
+            for doc in self.store.documents():
+                p = key_path(doc["path"])
+                if doc["path"] not in present and any(_is_within(p, r) for r in roots) and not p.exists():
+                    vanished.append(doc)
+        by_hash = {d["content_hash"]: d for d in vanished if d["status"] == "ok"}
+
+        pending: list[_Pending] = []
+        large: list[_Pending] = []  # indexed last, a section at a time
+        tokens_before = self.embedder.tokens_embedded
+        self._meter = meter = _Meter(files, on_progress)
+        for path in files:
+            item = self._examine(path, report, by_hash)
+            if item is None:
+                meter.skipped(path_key(path))
+            elif len(item.document.text) > limits.SECTION_CHARS:
+                large.append(item)
+            else:
+                pending.append(item)
+            if (len(pending) >= limits.BATCH_DOCUMENTS
+                    or sum(len(p.document.text) for p in pending) >= limits.BATCH_CHARS):
+                self._process(pending, report)
+                pending = []
+            if sum(len(p.document.text) for p in large) > limits.DEFERRED_CHARS:
+                if pending:
+                    self._process(pending, report)
+                pending = []
+                self._process_large(large, report)
+                large = []
+            meter.emit(report, path_key(path), "reading")
+        if pending:
+            self._process(pending, report)
+        self._process_large(large, report)
+        self._meter = _Meter([], None)
+        with _Timer(report, "write"), self.write_lock:
+            for doc in vanished:
+                # Moved documents were renamed in place by _examine; the rest are gone.
+                if self.store.document(doc["path"]) is not None:
+                    self._remove(doc["path"], report)
+            for path in ignored:
+                self._remove(path, report)
+        self._promote_stale_copies(report)
+        self.refresh_entities(report)
+        self._finish(report)
+        report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
+        return report
+
+    def index_texts(
+        self, items: Iterable[tuple[str, str, str | None]],
+        on_progress: Callable[[Progress], None] | None = None, total: int | None = None,
+    ) -> IndexReport:
+        """Index in-memory documents (key, text, title), e.g. an evaluation corpus."""
+        with self.index.writing(on_wait=self.on_wait):
+            t0 = time.perf_counter()
+            report = self._index_texts(items, on_progress, total)
+            report.wall_seconds = time.perf_counter() - t0
+            return report
+
+    def _index_texts(self, items, on_progress, total) -> IndexReport:
+        report = IndexReport()
+        self._load_vectors()
+        pending: list[_Pending] = []
+        tokens_before = self.embedder.tokens_embedded
+        done = 0
+        for key, text, title in items:
+            done += 1
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            old = self.store.document(key)
+            if old is not None and old["content_hash"] == digest and old["status"] == "ok":
+                report.unchanged += 1
+            else:
+                doc = LoadedDocument(text=text, pages=[], title=title)
+                pending.append(_Pending(key, digest, 0.0, len(text), old is not None, doc))
+            if len(pending) >= limits.BATCH_DOCUMENTS:
+                self._process(pending, report)
+                pending = []
+            if on_progress:
+                on_progress(Progress(done, total or done, report.chunks, key))
+        if pending:
+            self._process(pending, report)
+        self.refresh_entities(report)
+        self._finish(report)
+        report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
+        return report
+
+    def _finish(self, report: IndexReport) -> None:
+        """The end of a run: the vector sets stamped and saved, and after a run that wrote
+        many documents, the database compacted (Store.compact): the full-text indexes
+        merged into one segment each (a document per transaction leaves them in many: the
+        class names' index took twice the room) and the freed pages handed back; after a
+        run that changed a tenth of the index or more (a first build), every table and
+        index rewritten packed (2Wiki: 28.4 MB to 26.9 MB)."""
+        changed = report.added + report.updated + report.removed
+        with self.write_lock:
+            if changed >= limits.COMPACT_AFTER:
+                with _Timer(report, "compact"):
+                    self.store.compact(rewrite=changed * 10 >= self.store.counts()["documents"])
+            self.index.vectors_updated()
+
+    def forget(self, root: Path) -> int:
+        """Remove a file or every document under a folder; how many were removed."""
+        with self.index.writing(on_wait=self.on_wait):
+            return self._forget(root)
+
+    def _forget(self, root: Path) -> int:
+        root = Path(root).resolve()
+        report = IndexReport()
+        with self.write_lock:
+            for doc in self.store.documents():
+                if _is_within(key_path(doc["path"]), root):
+                    self._remove(doc["path"], report)
+        if report.removed or root.exists():
+            # So that the next rescan of the folder around it does not bring it back.
+            self.store.exclude(path_key(root))
+        self._run_hashes = {}
+        self._promote_stale_copies(report)
+        self.refresh_entities(report)
+        with self.write_lock:
+            self.index.vectors_updated()
+        return report.removed
+
+    # -- steps of a run ------------------------------------------------------------
+    def _load_vectors(self) -> None:
+        """The sets this writer keeps in step, in step with the database before it writes."""
+        self.index.vectors("chunks")
+        self.index.vectors("sentences")
+
+    def _promote_stale_copies(self, report: IndexReport) -> None:
+        """Copies whose original was removed or changed hold content no document holds now:
+        the first of each becomes the indexed document, the rest its copies."""
+        stale = self.store.stale_copies()
+        if not stale:
+            return
+        pending = []
+        for key in stale:
+            with self.write_lock:
+                self.index.apply_row_changes(self.store.delete_document(key))
+            path = key_path(key)
+            item = self._examine(path, report, {}) if path.exists() else None
+            if item is not None:
+                item.existed = True  # it was listed before: to the person it is updated, not new
+                pending.append(item)
+        self._process([p for p in pending if len(p.document.text) <= limits.SECTION_CHARS], report)
+        self._process_large([p for p in pending if len(p.document.text) > limits.SECTION_CHARS], report)

@@ -1,0 +1,78 @@
+"""What one indexing run did: `IndexReport`, its counts and paths, and the one wording of
+them (`summary`, `as_dict`) that the CLI, the watcher and the UI show. Its own room
+because every reader of a run (sync, engine, CLI, UI) needs it and none of the pipeline."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+
+@dataclass
+class IndexReport:
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    moved: int = 0
+    removed: int = 0
+    copies: int = 0  # identical to a file indexed already: listed, not indexed again
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    # Unchanged files that failed on an earlier run and so still fail (path, error).
+    still_failed: list[tuple[str, str]] = field(default_factory=list)
+    # Paths the walk left out, and why (walk.py: special files, links leading out of the
+    # folders, folders nested too deep, paths too long): never read, not failures.
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    chunks: int = 0
+    sentences: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    # The run from start to end: less than the stages' sum where stages overlap (the chunk
+    # vectors are computed while the sentences are parsed).
+    wall_seconds: float = 0.0
+    embedder_tokens: int = 0
+    # The paths behind the counts above, so a message can name them (the watcher's).
+    added_paths: list[str] = field(default_factory=list)
+    updated_paths: list[str] = field(default_factory=list)
+    moved_paths: list[tuple[str, str]] = field(default_factory=list)  # (from, to)
+    removed_paths: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.still_failed
+
+    @property
+    def changed(self) -> bool:
+        """Whether the run found anything to do (a watcher's rescan mostly finds nothing)."""
+        return bool(self.added or self.updated or self.moved or self.removed or self.failed)
+
+    def summary(self, also_removed: int = 0, every_count: bool = True) -> str:
+        """The counts in words, as the CLI, the watcher and the UI show them: every count
+        ("added 2, updated 0, ..., failed 0; unchanged 5"), or only those that are not
+        zero ("2 added, 1 failed"; "" when none)."""
+        counts = [("added", self.added), ("updated", self.updated), ("moved", self.moved),
+                  ("removed", self.removed + also_removed), ("failed", len(self.failed))]
+        if every_count:
+            every = ", ".join(f"{what} {n}" for what, n in counts) + f"; unchanged {self.unchanged}"
+            return every + self._skipped_note()
+        return ", ".join(f"{n} {what}" for what, n in [*counts, ("skipped", len(self.skipped))] if n)
+
+    def _skipped_note(self) -> str:
+        """What the walk left out, one count per reason ("" when nothing): a folder of
+        thousands of special files is one line, not thousands (as_dict has each path)."""
+        if not self.skipped:
+            return ""
+        reasons: dict[str, int] = {}
+        for _, why in self.skipped:
+            reasons[why] = reasons.get(why, 0) + 1
+        return f"; skipped {len(self.skipped)}: " + ", ".join(f"{n} {why}" for why, n in reasons.items())
+
+    def as_dict(self) -> dict:
+        return {
+            "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+            "moved": self.moved, "removed": self.removed, "copies": self.copies, "chunks": self.chunks,
+            "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
+            "still_failed": [{"path": p, "error": e} for p, e in self.still_failed],
+            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "wall_seconds": round(self.wall_seconds, 3),
+            "embedder_tokens": self.embedder_tokens,
+        }
