@@ -106,8 +106,10 @@ def folder_questions(name: str, limit: int) -> tuple[list[dict], Path]:
     return out, folder
 
 
-def engine_for(name: str, folder: Path, model: str) -> Engine:
-    config = Config(llm=model)
+def engine_for(name: str, folder: Path, model: str, context: str | None = None) -> Engine:
+    """An Engine over `folder` (indexed once, cached) answering with `model`; `context`
+    ("sentences", "chunks") what the model reads, else the product's default."""
+    config = Config(llm=model, **({"context": context} if context else {}))
     engine = Engine(config, CACHE / f"{name}-index")
     engine.index_paths([folder])
     return engine
@@ -177,6 +179,8 @@ def main() -> int:
     parser.add_argument("--sets", default="personal")
     parser.add_argument("--limit", type=int, default=20, help="questions per folder set (personal: all)")
     parser.add_argument("--tag", default="", help="a name for this run's result files")
+    parser.add_argument("--context", choices=("sentences", "chunks"),
+                        help="what the model reads: grounded sentences or whole chunks (default: the product's)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "real_answers")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -186,7 +190,7 @@ def main() -> int:
                 questions, folder = personal_questions(), build_personal(CACHE / "personal-docs")
             else:
                 questions, folder = folder_questions(name, args.limit)
-            engine = engine_for(name, folder, model)
+            engine = engine_for(name, folder, model, args.context)
             t0 = time.perf_counter()
 
             def progress(done, total, row):

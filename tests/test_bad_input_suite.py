@@ -226,7 +226,7 @@ def test_every_good_document_is_still_answerable(indexed):
 
 
 def test_a_container_that_unpacks_far_beyond_its_size_is_skipped_under_any_size_limit(tmp_path):
-    from assistant.ingest.loaders import too_large_unpacked
+    from assistant.ingest.zip_containers import too_large_unpacked
 
     bomb = tmp_path / "report.docx"
     bomb.write_bytes(_text_bomb_docx())

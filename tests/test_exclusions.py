@@ -10,8 +10,9 @@ from pathlib import Path
 
 
 from assistant.config import Config
+from assistant.ingest.ignore_rules import IGNORE_FILE, IgnoreRules
 from assistant.ingest.loaders import SUPPORTED_SUFFIXES
-from assistant.ingest.walk import IGNORE_FILE, IgnoreRules, iter_files
+from assistant.ingest.walk import iter_files
 from assistant.watch import FolderWatcher, counts
 
 TEXTS = {

@@ -23,10 +23,9 @@ from click.testing import CliRunner
 
 from helpers import squash
 
+from assistant.ingest.ignore_rules import IGNORE_FILE, IgnoreRules
 from assistant.ingest.loaders import SUPPORTED_SUFFIXES
-from assistant.ingest.walk import (
-    IGNORE_FILE, LINK_OUTSIDE, MAX_DEPTH, SPECIAL_FILE, TOO_DEEP, IgnoreRules, iter_files,
-)
+from assistant.ingest.walk import LINK_OUTSIDE, MAX_DEPTH, SPECIAL_FILE, TOO_DEEP, iter_files
 from assistant.watch import counts
 
 REPO = Path(__file__).resolve().parents[1]
@@ -120,7 +119,8 @@ def test_special_files_are_never_read_not_even_as_an_ignore_file(special_folder,
     found = in_child(f"""
         import json
         from assistant.ingest.loaders import SUPPORTED_SUFFIXES
-        from assistant.ingest.walk import IgnoreRules, iter_files
+        from assistant.ingest.ignore_rules import IgnoreRules
+        from assistant.ingest.walk import iter_files
         print(json.dumps([str(p) for p in iter_files([{str(docs)!r}], SUPPORTED_SUFFIXES, rules=IgnoreRules())]))
     """)
     assert found == [str(docs / "ferry.md"), str(sub / "tower.txt")]
@@ -223,7 +223,8 @@ def test_a_tree_1500_folders_deep_is_walked_to_the_limit_quickly(deep_tree):
     found = in_child(f"""
         import json
         from assistant.ingest.loaders import SUPPORTED_SUFFIXES
-        from assistant.ingest.walk import IgnoreRules, iter_files
+        from assistant.ingest.ignore_rules import IgnoreRules
+        from assistant.ingest.walk import iter_files
         print(json.dumps([str(p) for p in iter_files([{str(docs)!r}], SUPPORTED_SUFFIXES, rules=IgnoreRules())]))
     """)
     assert found == [str(levels[d] / f"at{d}.txt") for d in (0, 10, MAX_DEPTH)]
@@ -234,7 +235,7 @@ def test_a_tree_1500_folders_deep_is_walked_to_the_limit_quickly(deep_tree):
     checked = in_child(f"""
         import json
         from pathlib import Path
-        from assistant.ingest.walk import IgnoreRules
+        from assistant.ingest.ignore_rules import IgnoreRules
         from assistant.watch import counts
         rules, root, deep = IgnoreRules(), {str(docs)!r}, {str(levels[DEEP] / "atx.txt")!r}
         print(json.dumps([counts(deep, root, is_directory=False, rules=rules),
@@ -291,7 +292,8 @@ def test_a_pattern_of_many_stars_matches_in_linear_time(tmp_path):
     found = in_child(f"""
         import json
         from assistant.ingest.loaders import SUPPORTED_SUFFIXES
-        from assistant.ingest.walk import IgnoreRules, iter_files
+        from assistant.ingest.ignore_rules import IgnoreRules
+        from assistant.ingest.walk import iter_files
         print(json.dumps([str(p) for p in iter_files([{str(docs)!r}], SUPPORTED_SUFFIXES, rules=IgnoreRules())]))
     """)
     assert found == [str(docs / name), str(docs / "xzy.txt"), str(docs / "sub" / "two.md")]

@@ -13,8 +13,9 @@ from typing import Iterable
 import numpy as np
 
 from ..ingest.isolate import IsolatedLoader
-from ..ingest.loaders import LoadedDocument, LoadError, too_large_unpacked
-from ..ingest.walk import IgnoreRules
+from ..ingest.ignore_rules import IgnoreRules
+from ..ingest.loaders import LoadedDocument, LoadError
+from ..ingest.zip_containers import too_large_unpacked
 from ..safetext import key_path, path_key
 from ..store import Index, Store
 from ..store.db import RowIds

@@ -14,9 +14,10 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from ..ingest.ignore_rules import IgnoreRules
 from ..ingest.isolate import IsolatedLoader
 from ..ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument
-from ..ingest.walk import IgnoreRules, iter_files
+from ..ingest.walk import iter_files
 from ..nlp.coref import CorefResolver
 from ..nlp.embedder import Embedder
 from ..nlp.extract import Extractor

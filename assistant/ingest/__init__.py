@@ -5,4 +5,5 @@ register with ``loaders.register``; importing them here makes them present where
 anything of this package is imported, and keeps ``loaders`` free of an import cycle.
 """
 
-from . import mail, office  # noqa: F401  (registers .xlsx .ods .csv .pptx .odt .rtf .eml .mbox .ics ...)
+# (registers .txt .md .html .pdf .png .docx .epub .xlsx .ods .csv .pptx .odt .rtf .eml .mbox .ics ...)
+from . import docx_and_epub, html_text, mail, office, pdf_and_images, plain_text  # noqa: F401

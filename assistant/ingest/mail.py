@@ -29,20 +29,19 @@ import zipfile
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from .html_text import _html_to_text
 from .loaders import (
     _LOADERS,
-    BOMB_RATIO,
-    ZIP_CONTAINERS,
     LoadedDocument,
     LoadError,
     _decode,
-    _html_to_text,
     _join_pages,
     _normalise,
     _one_line,
     looks_binary,
     register,
 )
+from .zip_containers import BOMB_RATIO, ZIP_CONTAINERS
 
 if TYPE_CHECKING:  # the email package is imported when a message is read (start-up time)
     from email.message import EmailMessage

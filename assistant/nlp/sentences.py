@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..imports import hidden
 
-from ..ingest.loaders import metadata_spans
+from ..ingest.plain_text import metadata_spans
 
 Span = tuple[int, int]
 

@@ -20,8 +20,9 @@ from watchdog.events import (
     FileMovedEvent,
 )
 
+from ..ingest.ignore_rules import IGNORE_FILE, IgnoreRules
 from ..ingest.loaders import SUPPORTED_SUFFIXES
-from ..ingest.walk import IGNORE_FILE, MAX_DEPTH, MAX_PATH_BYTES, IgnoreRules, is_ignored_name
+from ..ingest.walk import MAX_DEPTH, MAX_PATH_BYTES, is_ignored_name
 
 # The events that can change what a root holds. Opening or reading a file (the indexer
 # does both) and a folder's own "modified" (a side effect of a change inside it, which

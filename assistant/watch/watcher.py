@@ -47,7 +47,7 @@ from typing import Callable, Iterable
 from watchdog.events import FileSystemEvent
 
 from ..ingest.loaders import SUPPORTED_SUFFIXES
-from ..ingest.walk import IgnoreRules
+from ..ingest.ignore_rules import IgnoreRules
 from .events import _within, counts
 from .observers import _Root, start_observer
 

@@ -10,10 +10,10 @@ from assistant.ingest.loaders import (
     SUPPORTED_SUFFIXES,
     LoadedDocument,
     LoadError,
-    _text_title,
     load,
     looks_binary,
 )
+from assistant.ingest.plain_text import _text_title
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DOCS = EXAMPLES / "docs"

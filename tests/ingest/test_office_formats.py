@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from helpers import indexed_folder
-from assistant.ingest.loaders import SUPPORTED_SUFFIXES, ZIP_CONTAINERS, LoadError, load
+from assistant.ingest.loaders import SUPPORTED_SUFFIXES, LoadError, load
+from assistant.ingest.zip_containers import ZIP_CONTAINERS
 from assistant.safetext import path_key
 
 NEW = (".xlsx", ".ods", ".csv", ".tsv", ".pptx", ".odt", ".odp", ".rtf", ".eml", ".mbox", ".ics")

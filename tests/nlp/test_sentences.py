@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from assistant.ingest.loaders import load, metadata_spans
+from assistant.ingest.loaders import load
+from assistant.ingest.plain_text import metadata_spans
 from assistant.nlp.sentences import LIST_MARKER, paragraph_spans
 
 

@@ -78,7 +78,9 @@ class FoldersScreen(ModalScreen[None]):
             skipped = sum(left_out.get(path.rstrip("/"), {}).values())
             table.add_row(Text(show_path(path)), Text(state), file_counts(documents, failed, skipped), key=path)
         lines = left_out_lines(left_out)
-        self.query_one("#folder-left-out", Static).update(Text("Left out: " + lines if lines else ""))
+        shown = self.query_one("#folder-left-out", Static)
+        shown.update(Text("Left out: " + lines if lines else ""))
+        shown.display = bool(lines)  # no empty line when nothing was left out
         if folders:
             table.move_cursor(row=min(row, len(folders) - 1))
         errors = self.query_one("#error-table", DataTable)

@@ -1,0 +1,178 @@
+"""The documents' rows: writing a document with its chunks and sentences in one
+transaction, recording a failure or an identical copy, moves, touches and deletes (a
+delete takes everything derived from the document along), and the paths the person
+forgot (exclusions). Mixed into Store (db.py), whose connection and lock it uses; a
+document's extracted graphs are written by MentionRows (mention_rows.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from .entity_rows import DOC_CHUNKS, DOC_SENTENCES
+from .row_types import RowIds
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+class DocumentRows:
+    db: "sqlite_utils.Database"
+    lock: threading.RLock
+
+    def document(self, path: str) -> dict | None:
+        rows = list(self.db["documents"].rows_where("path = ?", [path]))
+        return rows[0] if rows else None
+
+    def documents(self) -> list[dict]:
+        return list(self.db["documents"].rows_where(order_by="path"))
+
+    def write_document(
+        self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,
+        notes: list[dict[str, str]] | None = None, first_ord: int = 0, append: bool = False,
+    ) -> tuple[RowIds, RowIds]:
+        """Replace everything stored for doc['path'] in one transaction; the ids of the new
+        rows and of the rows it replaced. With `append`, the chunks are the next section of a
+        large document already begun: they are added after its chunks (from `first_ord`) and
+        the document's row takes the new values of `doc`.
+
+        `sentences[i]` are the sentence rows of `chunks[i]`; `graphs[i][j]`, when given, is
+        the extracted SentenceGraph of sentence j of chunk i; `notes[i]`, when given, maps a
+        class key to what the extractor said about that class in chunk i (kept only for a
+        class the chunk's graphs ground, so that every note belongs to a mention).
+        """
+        with self.lock, self.db.atomic():
+            doc = {**doc, "indexed_at": time.time()}
+            row = self.db.execute("select id from documents where path = ?", [doc["path"]]).fetchone()
+            if append and row is not None:
+                removed, doc_id = RowIds(), row[0]
+                self.db["documents"].update(doc_id, doc)
+            else:
+                removed = self._delete_document_rows(doc["path"])
+                doc_id = self.db["documents"].insert(doc).last_pk
+            added = RowIds()
+            for i, chunk in enumerate(chunks):
+                chunk_id = self._insert("chunks", {**chunk, "document_id": doc_id, "ord": first_ord + i})
+                added.chunks.append(chunk_id)
+                for j, sent in enumerate(sentences[i]):
+                    sent = {k: v for k, v in sent.items() if k != "text"}  # the chunk's (SENTENCE_TEXT)
+                    sentence_id = self._insert("sentences", {**sent, "document_id": doc_id, "chunk_id": chunk_id})
+                    added.sentences.append(sentence_id)
+                    if graphs is not None:
+                        self._write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
+                if notes is not None and graphs is not None and notes[i]:
+                    self._write_notes(notes[i], graphs[i], doc_id, chunk_id)
+            self._bump_version()
+        return added, removed
+
+    def _insert(self, table: str, row: dict) -> int:
+        """One row, its id back. Plain SQL: sqlite-utils' insert looks the table up on
+        every call, a fifth of the write stage for the many chunk and sentence rows."""
+        columns = ", ".join(f'"{c}"' for c in row)
+        marks = ", ".join("?" * len(row))
+        return self.db.execute(f"insert into {table} ({columns}) values ({marks})", list(row.values())).lastrowid
+
+    def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
+        """Remember why a file could not be indexed; drops any older content of it."""
+        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
+                                       "status": "error", "error": error})
+
+    def _replace_document(self, row: dict) -> RowIds:
+        """A document row without chunks (a failure, a copy) in place of whatever was at its path."""
+        with self.lock, self.db.atomic():
+            removed = self._delete_document_rows(row["path"])
+            self.db["documents"].insert({**row, "indexed_at": time.time()})
+            self._bump_version()
+        return removed
+
+    def indexed_with_hash(self, content_hash: str, other_than: str) -> str | None:
+        """The path of an indexed document with this content, other than `other_than`."""
+        with self.lock:
+            row = self.db.execute(
+                "select path from documents where content_hash = ? and status = 'ok' and path != ? limit 1",
+                [content_hash, other_than],
+            ).fetchone()
+        return row[0] if row else None
+
+    def record_copy(self, path: str, original: str, content_hash: str, mtime: float, size: int) -> RowIds:
+        """Remember `path` as an identical copy of the indexed `original` (no chunks of its own)."""
+        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
+                                       "status": "copy", "copy_of": original})
+
+    def copies_of(self, paths: list[str]) -> dict[str, list[str]]:
+        """Indexed path -> the paths of its identical copies (for those that have any)."""
+        return self._grouped(
+            "select copy_of, path from documents where status = 'copy' and copy_of in ({marks}) order by path", paths
+        )
+
+    def stale_copies(self) -> list[str]:
+        """Copies whose original is gone or no longer has their content: to index themselves."""
+        with self.lock:
+            return [r[0] for r in self.db.execute(
+                """select c.path from documents c left join documents o on o.path = c.copy_of and o.status = 'ok'
+                   where c.status = 'copy' and (o.id is null or o.content_hash != c.content_hash) order by c.path"""
+            )]
+
+    def touch_document(self, path: str, mtime: float, size: int | None = None) -> None:
+        """A file touched but not changed (or renamed): only its mtime (and size) move on."""
+        values = {"mtime": mtime} if size is None else {"mtime": mtime, "size": size}
+        with self.lock, self.db.atomic():
+            sets = ", ".join(f"{k} = ?" for k in values)
+            self.db.execute(f"update documents set {sets} where path = ?", [*values.values(), path])
+
+    def move_document(self, old_path: str, new_path: str) -> None:
+        with self.lock, self.db.atomic():
+            self._delete_document_rows(new_path)
+            self.db.execute("update documents set path = ? where path = ?", [new_path, old_path])
+            self.db.execute("update documents set copy_of = ? where copy_of = ?", [new_path, old_path])
+            self._bump_version()
+
+    def delete_document(self, path: str) -> RowIds:
+        """Remove a document and everything derived from it; the removed chunk and sentence ids."""
+        with self.lock, self.db.atomic():
+            removed = self._delete_document_rows(path)
+            self._bump_version()
+        return removed
+
+    # -- exclusions (forgotten paths) ----------------------------------------------
+    def exclude(self, path: str) -> None:
+        with self.lock, self.db.atomic():
+            self.db["exclusions"].upsert({"path": path, "created_at": time.time()}, pk="path")
+
+    def exclusions(self) -> list[str]:
+        with self.lock:
+            return [r[0] for r in self.db.execute("select path from exclusions order by path")]
+
+    def lift_exclusions(self, paths: list[str]) -> None:
+        with self.lock, self.db.atomic():
+            self.db.conn.executemany("delete from exclusions where path = ?", [[p] for p in paths])
+
+    def _delete_document_rows(self, path: str) -> RowIds:
+        row = self.db.execute("select id from documents where path = ?", [path]).fetchone()
+        if row is None:
+            return RowIds()
+        doc_id = row[0]
+        removed = RowIds(
+            [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])],
+            [r[0] for r in self.db.execute(f"select id from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])],
+        )
+        # Entity classes lose this document's mentions; classes left with none are orphans
+        # (only this document's classes are looked at: a scan of every class per document
+        # made deleting a folder of a large index take minutes).
+        lost = self.db.execute(
+            f"select entity_id, count(*) from mentions where sentence_id in ({DOC_SENTENCES}) group by entity_id",
+            [doc_id],
+        ).fetchall()
+        self.db.conn.executemany(
+            "update entities set dirty = 1, n_mentions = n_mentions - ? where id = ?", [(n, e) for e, n in lost])
+        self.db.conn.executemany(
+            "delete from entities where id = ? and n_mentions <= 0", [(e,) for e, _ in lost])
+        self.db.execute(f"delete from mentions where sentence_id in ({DOC_SENTENCES})", [doc_id])
+        self.db.execute("delete from entity_notes where document_id = ?", [doc_id])
+        self.db.execute("delete from edges where document_id = ?", [doc_id])
+        self.db.execute("delete from actions where document_id = ?", [doc_id])
+        self.db.execute(f"delete from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])
+        self.db.execute("delete from chunks where document_id = ?", [doc_id])
+        self.db.execute("delete from documents where id = ?", [doc_id])
+        return removed

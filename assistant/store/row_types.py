@@ -1,0 +1,56 @@
+"""The plain values the store's reads and writes hand back: a chunk and a sentence as the
+answerer shows them, a mention with its sentence, and the row ids a write added or a
+delete removed (what the vector sets are kept in step with)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ChunkRow:
+    id: int
+    document_id: int
+    path: str
+    title: str | None
+    ord: int
+    start: int
+    end: int
+    page_start: int | None
+    page_end: int | None
+    text: str
+
+
+@dataclass
+class SentenceRow:
+    id: int
+    chunk_id: int
+    start: int
+    end: int
+    page: int | None
+    text: str
+    # The text with pronouns replaced by their antecedents (coreference), when it differs.
+    resolved_text: str | None = None
+
+
+@dataclass
+class MentionRow:
+    """A mention with the sentence it stands in (its original text, not the resolved one)."""
+
+    entity_id: int
+    chunk_id: int
+    sentence_id: int
+    start: int  # document offsets
+    end: int
+    sentence_start: int
+    sentence_text: str
+    kind: str  # the mention's own kind: COREF for a pronoun or description resolved to the class
+
+
+@dataclass
+class RowIds:
+    """Row ids per hnswlib set kept in step with SQLite: what a write added or a delete
+    removed (chunk ids label the "chunks" set, sentence ids the "sentences" set)."""
+
+    chunks: list[int] = field(default_factory=list)
+    sentences: list[int] = field(default_factory=list)
