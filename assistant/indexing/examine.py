@@ -14,7 +14,7 @@ import numpy as np
 
 from ..ingest.isolate import IsolatedLoader
 from ..ingest.ignore_rules import IgnoreRules
-from ..ingest.loaders import LoadedDocument, LoadError
+from ..ingest.loaders import LoadedDocument, LoadError, NoText
 from ..ingest.zip_containers import too_large_unpacked
 from ..safetext import key_path, path_key
 from ..store import Index, Store
@@ -129,6 +129,11 @@ class Examiner:
         """The file read and parsed under its budget, or None with its failure recorded."""
         try:
             return self.reader.load(path)
+        except NoText as exc:
+            with self.write_lock:
+                self.index.apply_row_changes(self.store.record_no_text(key, str(exc), st.st_mtime, st.st_size, digest))
+            report.skipped.append((key, str(exc)))
+            return None
         except LoadError as exc:
             self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
             return None
@@ -155,8 +160,11 @@ class Examiner:
 
     @staticmethod
     def _note_still_failed(old: dict, report: IndexReport) -> None:
+        """An unchanged file that failed (or held no text) before still does: said again."""
         if old.get("status") == "error":
             report.still_failed.append((old["path"], old.get("error") or "failed on an earlier run"))
+        elif old.get("status") == "no text":
+            report.skipped.append((old["path"], old.get("error") or "no text"))
 
     def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]

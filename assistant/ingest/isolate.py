@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from . import ocr
-from .loaders import LoadedDocument, LoadError, load
+from .loaders import LoadedDocument, LoadError, NoText, load
 
 START_TIMEOUT_S = 60
 _SIZE = struct.Struct("<Q")
@@ -75,6 +75,8 @@ def serve(memory_mb: int, timeout_s: float = 0, ocr_on: bool = True) -> None:
         ocr.start_file()
         try:
             answer = ("ok", load(Path(path)))
+        except NoText as exc:
+            answer = ("no text", str(exc))
         except LoadError as exc:
             answer = ("error", str(exc))
         except MemoryError:
@@ -115,6 +117,8 @@ class IsolatedLoader:
             raise LoadError(_died(code, self.memory_mb)) from exc
         if kind == "error":
             raise LoadError(value)
+        if kind == "no text":
+            raise NoText(value)
         return value
 
     def _reader(self) -> subprocess.Popen:

@@ -20,6 +20,7 @@ from typing import Callable
 __all__ = [
     "LoadedDocument",
     "LoadError",
+    "NoText",
     "SUPPORTED_SUFFIXES",
     "load",
     "looks_binary",
@@ -46,6 +47,12 @@ class LoadedDocument:
 class LoadError(Exception):
     """One-line, human-readable reason a file cannot be indexed
     (e.g. 'encrypted PDF', 'empty file', 'binary content in a text file', 'corrupt DOCX: ...')."""
+
+
+class NoText(LoadError):
+    """A file read as it should be that holds no text: a photo OCR finds no words in, a
+    picture with OCR turned off. Left out and counted, not a failure: a folder of holiday
+    photos is not a folder of broken files."""
 
 
 Loader = Callable[[bytes], LoadedDocument]

@@ -7,7 +7,7 @@ import io
 import logging
 import warnings
 
-from .loaders import LoadedDocument, LoadError, _join_pages, _one_line, register
+from .loaders import LoadedDocument, LoadError, NoText, _join_pages, _one_line, register
 
 
 @register("PDF", ".pdf")
@@ -62,8 +62,8 @@ def _load_image(data: bytes) -> LoadedDocument:
     try:
         frames = ocr.image_pages(data)
     except ocr.Unavailable as exc:
-        raise LoadError(f"not read: {exc}") from exc
+        raise NoText(f"picture not read: {exc}") from exc
     text, pages = _join_pages(frames)
     if not text.strip():
-        raise LoadError("no text found in the image")
+        raise NoText("picture with no text (OCR found none)")
     return LoadedDocument(text=text, pages=pages if len(frames) > 1 else [])

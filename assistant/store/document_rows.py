@@ -78,6 +78,12 @@ class DocumentRows:
         return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
                                        "status": "error", "error": error})
 
+    def record_no_text(self, path: str, why: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
+        """Remember a file that holds no text (a photo), so that it is not read again
+        until it changes; neither a document nor a failure."""
+        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
+                                       "status": "no text", "error": why})
+
     def _replace_document(self, row: dict) -> RowIds:
         """A document row without chunks (a failure, a copy) in place of whatever was at its path."""
         with self.lock, self.db.atomic():

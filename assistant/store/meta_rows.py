@@ -63,6 +63,7 @@ class MetaRows:
                 "failed": q("select count(*) from documents where status = 'error'"),
                 "copies": q("select count(*) from documents where status = 'copy'"),
                 "partial": q("select count(*) from documents where status = 'partial'"),
+                "no_text": q("select count(*) from documents where status = 'no text'"),
                 "chunks": q("select count(*) from chunks"),
                 "sentences": q("select count(*) from sentences"),
                 "entities": q("select count(*) from entities"),

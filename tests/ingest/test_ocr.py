@@ -25,7 +25,7 @@ from helpers import indexed_folder
 from assistant.config import Config
 from assistant.ingest import ocr
 from assistant.ingest.isolate import IsolatedLoader
-from assistant.ingest.loaders import SUPPORTED_SUFFIXES, LoadError, load
+from assistant.ingest.loaders import SUPPORTED_SUFFIXES, LoadError, NoText, load
 from assistant.safetext import path_key
 
 FONT = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
@@ -147,7 +147,7 @@ def test_pdf_with_text_keeps_it_and_ocrs_only_its_scanned_page(tmp_path):
 
 def test_a_picture_without_text(tmp_path):
     photo = Image.radial_gradient("L").resize((800, 600))
-    with pytest.raises(LoadError, match=r"^no text found in the image$"):
+    with pytest.raises(NoText, match=r"^picture with no text \(OCR found none\)$"):
         load(write(tmp_path, "sky.png", saved(photo, "PNG")))
     with pytest.raises(LoadError, match=r"^corrupt image: "):
         load(write(tmp_path, "broken.jpg", saved(drawn(BOILER), "JPEG")[:300]))
@@ -193,7 +193,7 @@ def test_the_reader_process_reads_pictures_and_honours_the_setting(tmp_path):
         reader.close()
     reader = IsolatedLoader(timeout_s=60, memory_mb=400, ocr=False)
     try:
-        with pytest.raises(LoadError, match=r"^not read: OCR is off \(the ocr setting\)$"):
+        with pytest.raises(NoText, match=r"^picture not read: OCR is off \(the ocr setting\)$"):
             reader.load(png)
         with pytest.raises(LoadError, match=r"^no extractable text \(scanned PDF\? OCR is off"):
             reader.load(pdf)
@@ -283,4 +283,29 @@ def test_the_ocr_setting_reaches_the_reader(tmp_path, embedder, splitter):
         report = engine.index_paths([folder])
     finally:
         engine.close()
-    assert [why for _, why in report.failed] == ["not read: OCR is off (the ocr setting)"], report.failed
+    assert report.failed == [] and report.ok
+    assert [why for _, why in report.skipped] == ["picture not read: OCR is off (the ocr setting)"], report.skipped
+
+
+def test_a_folder_of_photos_is_counted_as_left_out_not_failed_and_not_read_twice(tmp_path, embedder, splitter):
+    """Pictures with no words in them are not broken files: the run succeeds, counts them
+    by reason, and an unchanged photo is not OCRed again on the next run."""
+    from assistant.engine import Engine
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    write(folder, "sky.png", saved(Image.radial_gradient("L").resize((800, 600)), "PNG"))
+    write(folder, "lake.jpg", saved(Image.linear_gradient("L").resize((640, 480)).convert("RGB"), "JPEG"))
+    write(folder, "boiler.png", saved(drawn(BOILER), "PNG"))
+    engine = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
+    try:
+        first = engine.index_paths([folder])
+        again = engine.index_paths([folder])
+        counts = engine.index.store.counts()
+    finally:
+        engine.close()
+    assert first.ok and first.added == 1 and first.failed == [], first.summary()
+    assert sorted(why for _, why in first.skipped) == ["picture with no text (OCR found none)"] * 2
+    assert "skipped 2: 2 picture with no text (OCR found none)" in first.summary()
+    assert again.ok and again.unchanged == 3 and len(again.skipped) == 2  # said again, not read again
+    assert counts["documents"] == 1 and counts["failed"] == 0 and counts["no_text"] == 2

@@ -7,9 +7,8 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ...engine import FolderWatcher, IndexRun
 from ...safetext import show_path
-from ...sync import IndexRun, run_index, watch_folders
-from ...watch import FolderWatcher
 from .host import Host
 from .session import Session
 
@@ -44,7 +43,8 @@ class FoldersController:
         counts: dict[str, list[int]] = {}
         for doc in self.session.history.store.documents():
             for folder in self.config.folders:
-                if doc["path"].startswith(folder.rstrip("/") + "/"):
+                if doc["path"].startswith(folder.rstrip("/") + "/") and doc["status"] != "no text":
+                    # A photo with no text is left out (counted there), neither of these.
                     ok_failed = counts.setdefault(folder, [0, 0])
                     ok_failed[1 if doc["status"] == "error" else 0] += 1
         return {folder: (ok, failed) for folder, (ok, failed) in counts.items()}
@@ -96,8 +96,8 @@ class FoldersController:
     def start_watcher(self, folders: list[str]) -> None:
         options = {"debounce_s": 1.0} | self.watch_options
         # The watcher's runs index on its own thread (not the UI's), one at a time.
-        self.watcher = watch_folders(
-            self.engine, folders, on_run=self._index_done, on_start=lambda: self.host.from_thread(self._index_begin),
+        self.watcher = self.engine.watch_folders(
+            folders, on_run=self._index_done, on_start=lambda: self.host.from_thread(self._index_begin),
             on_progress=self._progress_reporter(), on_notice=self._on_watch_notice, **options,
         )
         self.watcher.start()
@@ -131,8 +131,8 @@ class FoldersController:
 
     def run_index(self, roots: list[Path], forget: Iterable[Path] = (), again: bool = False) -> None:
         if self.host.from_thread(self._index_begin):
-            self._index_done(run_index(self.engine, roots, forget, on_progress=self._progress_reporter(),
-                                       again=again))
+            self._index_done(self.engine.run_index(roots, forget, on_progress=self._progress_reporter(),
+                                                   again=again))
 
     def _progress_reporter(self) -> Callable:
         """A progress callback for one indexer thread that shows at most one update per
