@@ -1,0 +1,182 @@
+"""Hop's core: link the question's names to classes, go to their homes, then hop through the
+names those pages write to their own homes, marking how each chunk was reached
+(`HopScoring` in scoring.py turns that into scores)."""
+
+from __future__ import annotations
+
+from ...nlp.normalize import entity_key
+from ..base import Resources, register
+from ..baseline import DenseRetriever
+from ..baseline import content_stems as _stems
+from ..entity_graph import EntityGraph, matched_classes, query_extractor
+from .bridges import _bridgeable, _is_bridge, _name_words
+from .question import _first_steps, _relation_stems, _type_words, _unwanted_kinds, _without
+from .scoring import HopScoring
+from .sentences import _names_in
+
+
+class HopRetriever(HopScoring):
+    """Entity linking plus one hop, scored with dense similarity (the multi-hop pattern of
+    HippoRAG's spreading activation, cut to the two steps a bridge question needs).
+
+    Hop 1: the question's entities, linked to classes, bring the chunks *about* them (the
+    class's home: chunks where it is the document's title; else, for a rare class, every
+    chunk that names it). Hop 2: the specific entities named in those chunks bring their
+    own home chunks (the director of the film, the mother of the king). Every candidate is
+    scored by its cosine similarity to the question plus a bonus for how it was reached,
+    so dense retrieval still decides among candidates and fills in when nothing links.
+    """
+
+    name = "hop"
+
+    def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
+                 relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
+                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
+                 other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True,
+                 kind_penalty: float = 0.3):
+        self.res = res
+        self.kind_penalty = kind_penalty
+        self.titles_in_text = titles_in_text
+        self.named_again = named_again
+        self.other_home = other_home
+        self.other_bridge_home = other_bridge_home
+        self.aspects = aspects
+        self.link_bonus = link_bonus
+        self.hop_bonus = hop_bonus
+        self.relation_bonus = relation_bonus
+        self.max_hops = max_hops
+        self.decay = decay
+        self.dense_depth = dense_depth
+        self.rare_df = rare_df
+        self.dense = DenseRetriever(res)
+
+    def home(self, graph: EntityGraph, row: int) -> list[int]:
+        return graph.home_chunks(row, self.rare_df)
+
+    def _homes_as_written(self, graph: EntityGraph, row: int, text: str) -> list[int]:
+        """The homes of a class the question links, kept to the documents titled exactly as
+        the question writes the name where some are and others are not: "The Outlaw
+        Express" is not the page "Outlaw Express", which shares its key."""
+        homes = self.home(graph, row)
+        if len({int(graph.doc_of_chunk[c]) for c in homes}) < 2:
+            return homes
+        rows = self.res.store.chunks([int(graph.chunk_ids[c]) for c in homes])
+        asked = entity_key(text, articles=True)
+        exact = [c for c in homes
+                 if entity_key(getattr(rows.get(int(graph.chunk_ids[c])), "title", None) or "", articles=True) == asked]
+        return exact or homes
+
+    def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
+        """chunk column -> how the question's entities reached it (bonus, linked, via)."""
+        qents = graph.link(self.res, query, query_extractor(self.res))
+        # Only what the question writes as a name has a home to go to: "place of birth"
+        # or the verb "die" matching a title would pull in that passage for every question.
+        named = [qe for qe in qents if qe.named]
+        matched = matched_classes(graph, named)
+        specific = _bridgeable(graph, matched)
+        reached: dict[int, dict] = {}
+        for row, (text, sim) in specific.items():
+            for c in self._homes_as_written(graph, row, text):
+                reached.setdefault(c, {"bonus": 0.0})
+                ev = reached[c]
+                ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
+                # A common word's class is named as the question writes it ("Brand", not "brand").
+                ev.setdefault("linked", []).append(text if graph.kinds[row] == "NOUN" else graph.names[row])
+        # What the question says a name is ("film" in "the director of film Battle in
+        # Seattle") is no relation (a festival "Film" names is no director), but "a film
+        # by" the bridge is.
+        types, made_by = _type_words(named)
+        relation = (_relation_stems(query, [qe.text for qe in named]) - types) | made_by
+        relation = _first_steps(_without(query, [qe.text for qe in named]), relation)
+        # The question's words but the names that reached pages: "the Diocese of the
+        # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
+        asked = _stems(query) - set().union(*(_stems(n) for ev in reached.values() for n in ev.get("linked", ())))
+        frontier, bonus = set(reached), self.hop_bonus
+        for depth in range(2, self.max_hops + 1):
+            followed = self._hop(graph, frontier, reached, set(specific), (relation, asked), bonus, depth)
+            # Past the second hop, only bridges named beside the question's relation words
+            # lead on ("the mother of the director of ..."): the others fan out too widely.
+            frontier = {c for c, related in followed.items() if related}
+            bonus *= self.decay
+        self._names_written(graph, reached)
+        return reached
+
+    def _names_written(self, graph: EntityGraph, reached: dict[int, dict]) -> None:
+        """Mark the bridged pages that write a linked name in full where the tagger cut it
+        at its comma ("She married Thomas Lyon-Bowes, Lord Glamis, only son of ..." names
+        two classes, neither the linked one; `EntityGraph.titles_written_in` reads it):
+        such a page names the question's entity again. Names without a comma are tagged
+        whole, and the class check has them."""
+        linked = {n for ev in reached.values() for n in ev.get("linked", ()) if "," in n}
+        cols = [c for c, ev in reached.items() if ev.get("bridges") and not ev.get("names_linked")]
+        if not linked or not cols:
+            return
+        texts = self.res.store.chunks([int(graph.chunk_ids[c]) for c in cols])
+        for c in cols:
+            row = texts.get(int(graph.chunk_ids[c]))
+            if row is not None and any(graph.names[r] in linked for r, _, _ in graph.titles_written_in(row.text)):
+                reached[c]["names_linked"] = True
+
+    def _hop(self, graph: EntityGraph, frontier: set[int], reached: dict[int, dict], seen_rows: set[int],
+             words: tuple[set[str], set[str]], bonus: float, depth: int) -> dict[int, bool]:
+        """From the frontier chunks, through the named entities in them, to those entities'
+        homes and the titles that write them with a word the question asks about; ->
+        {chunk column reached: whether a relation-word bridge led there}. `words`: the
+        question's relation words and all its words but the linked names."""
+        relation, asked = words
+        ids = [int(graph.chunk_ids[c]) for c in frontier]
+        names_in, cut = _names_in(graph, self.res.store, ids, self.titles_in_text) \
+            if relation or self.titles_in_text else ({}, set())
+        known = set(reached)
+        # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
+        # which it names but has no page of its own here).
+        linked_names = {n for ev in reached.values() for n in ev.get("linked", ())}
+        unwanted = _unwanted_kinds(relation)
+        followed: dict[int, bool] = {}
+        for c in frontier:
+            came = reached[c].get("linked") or reached[c].get("bridges") or []
+            own_words = set().union(*(_name_words(n) for n in came))
+            chunk_id = int(graph.chunk_ids[c])
+            said_of = names_in.get(chunk_id, {})
+            start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
+            for row in dict.fromkeys([int(r) for r in graph.ce.indices[start:end]] + list(said_of)):
+                if row in seen_rows or (chunk_id, row) in cut or not _is_bridge(graph, row, own_words):
+                    continue
+                said = said_of.get(row, ())
+                # A bridge named where the question's relation is ("directed by" for "the
+                # director of") leads on more surely than the film's other names.
+                related = any(relation & words for words in said)
+                pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else [])
+                for c2 in pages + graph.titles_naming(row, asked):
+                    # A bridge leads to another document: within the one it is named in,
+                    # its section is part of what was reached, and a bonus there would
+                    # only reorder that document's chunks (a long article's other sections
+                    # rose above the one that answers).
+                    if c2 in known or graph.doc_of_chunk[c2] == graph.doc_of_chunk[c]:
+                        continue
+                    followed[c2] = followed.get(c2, False) or related
+                    ev = reached.setdefault(c2, {"bonus": 0.0})
+                    # "the director of", "X's mother": a place the page names is not who.
+                    wrong_kind = graph.kinds[row] in unwanted
+                    ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0)
+                                      - (self.kind_penalty if wrong_kind else 0.0))
+                    if "names_linked" not in ev:
+                        ev["names_linked"] = self._names_any(graph, c2, linked_names)
+                    via = ev.setdefault("via", [])
+                    if len(via) < 4:
+                        via.append(f"{graph.names[row]}, named where {' / '.join(came)} is")
+                    bridges = ev.setdefault("bridges", [])
+                    if graph.names[row] not in bridges and len(bridges) < 4:
+                        bridges.append(graph.names[row])
+                    if depth > 2:
+                        ev["hops"] = depth
+        return followed
+
+    @staticmethod
+    def _names_any(graph: EntityGraph, c: int, names: set[str]) -> bool:
+        """Whether chunk column `c` names a class called one of `names` (a title and a
+        person of the same name can be two classes)."""
+        return any(graph.names[r] in names for r in graph.ce.indices[graph.ce.indptr[c]: graph.ce.indptr[c + 1]])
+
+
+register("hop", "entity linking + one hop through named entities, scored with dense similarity")(HopRetriever)

@@ -1,0 +1,42 @@
+"""The English the default retriever reads questions and pages with: the role and kin words
+a relation names (as the five-letter stems `content_stems` cuts words to), the entity
+kinds a relation rules in or out, and the phrase patterns of kin ("father-in-law", "son
+of"), of makers ("a film by") and of apposition."""
+
+from __future__ import annotations
+
+import re
+
+
+# The question's relation words that name a person's role or kin ("the director of",
+# "X's mother"): the bridge it needs is a person (or a band, a company), not a place.
+PERSON_ROLES = {"fathe", "mothe", "daugh", "wife", "husba", "spous", "child", "grand", "broth", "siste",
+                "uncle", "aunt", "nephe", "niece", "cousi", "direc", "compo", "perfo", "autho", "write",
+                "singe", "actor", "actre", "paren"}
+PLACE_KINDS = {"GPE", "LOC", "NORP", "FAC"}
+# Those that ask for a place ("the state where", "the country of"), where no role is asked.
+PLACE_WORDS = {"state", "city", "count", "town", "provi", "regio", "conti"}
+NOT_BRIDGES = {"NOUN", "DATE", "TIME"}
+# Mentions that stand between a relation word and the name it is said of.
+MODIFIER_KINDS = {"NOUN", "NORP"}
+
+# Kin that pages never write as such, and the kin a page names first on the way there:
+# "X's father-in-law" is the father of X's husband or wife, "the maternal grandfather"
+# the father of X's mother, "the uncle" a brother of X's father or mother.
+SPOUSE = {"husba", "wife", "spous", "marri"}
+PARENT = {"fathe", "mothe", "paren"}
+FATHER, MOTHER = {"fathe", "paren"}, {"mothe", "paren"}
+CHILD = {"child", "daugh"}
+IN_LAW = re.compile(r"\b(father|mother|parent|son|daughter|child|brother|sister|sibling)s?-in-laws?\b", re.I)
+GRAND = re.compile(r"\b(?:(paternal|maternal)\s+)?(?:great-)?grand(father|mother|parent|son|daughter|child)s?\b", re.I)
+PARENTS_SIBLING = re.compile(r"\b(?:(paternal|maternal)\s+)?(uncle|aunt)s?\b", re.I)
+STEP = re.compile(r"\bstep(father|mother|parent)s?\b", re.I)
+CHILD_OF = re.compile(r"\b(?:sons?|daughters?|child|children)\s+of\b", re.I)
+
+# "a song by Nicki Minaj": the word before "by" names what the name after it made, kept as
+# a word of its own ("by:song"), which a question's type word asks for (`_type_words`).
+BY = re.compile(r"\b(\w+)\s+by\b")
+MADE_BY = "by:"
+
+# A comma and at most an article and a word between a name and the "daughter of" after it.
+APPOSITION = re.compile(r"\s*,\s*(?:(?:the|a|an)\s+)?(?:\w+\s+)?")
