@@ -58,10 +58,9 @@ class Config:
     coref_model: str = ""
     # Embed every sentence too (float16 in SQLite + a "sentences" hnswlib set), in the
     # same batches as the chunks, for the grounded retriever's sentence similarities
-    # (only with an extractor). Off by default: on CPU, embedding ~4.6 sentences per chunk
-    # costs more than the chunk embeddings themselves and takes the entity build past
-    # 2.5x the dense-only build (HotpotQA 100: 5.0x with, see bench/README.md), for +2
-    # points of grounded Recall@5.
+    # (only with an extractor). Off by default: on CPU, embedding every sentence of a chunk
+    # costs more than the chunk embeddings themselves and doubles the entity build's time
+    # for a small gain in the grounded retriever's recall (bench/README.md, "Indexing speed").
     sentence_vectors: bool = False
     # A document that no title names is about the named subject of its opening sentence
     # ("Luis Mandoki (born 1954) is a Mexican film director..."): that class's home, as a

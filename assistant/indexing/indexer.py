@@ -205,7 +205,7 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         merged into one segment each (a document per transaction leaves them in many: the
         class names' index took twice the room) and the freed pages handed back; after a
         run that changed a tenth of the index or more (a first build), every table and
-        index rewritten packed (2Wiki: 28.4 MB to 26.9 MB)."""
+        index rewritten packed (a first build's file shrinks by a few per cent)."""
         changed = report.added + report.updated + report.removed
         with self.write_lock:
             if changed >= limits.COMPACT_AFTER:

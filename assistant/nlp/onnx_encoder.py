@@ -111,8 +111,8 @@ def export_int8(model_dir: Path, out: Path) -> Path:
 
 def _first_layer(graph: Path) -> list[str]:
     """The matrix products of the first transformer layer, left in float32: quantising them
-    too cost hop 2 points of MuSiQue Recall@5 (74.8 to 72.8); without them it is 74.3, at
-    the same speed (bench/README.md, "Indexing speed and size")."""
+    too cost retrieval recall that keeping them in float32 wins back at the same speed
+    (bench/README.md, "Indexing speed and size")."""
     import onnx
 
     model = onnx.load(str(graph), load_external_data=False)

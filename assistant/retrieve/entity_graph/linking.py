@@ -44,7 +44,8 @@ class GraphLinking:
         """The classes with a home that a name the question writes at more length than
         their page does leads to ("Prince Ferdinand of Bavaria", "Hermann II, Landgrave
         of Hesse"). Only a ruler's forms: a person's short forms of the question's
-        n-grams ("Julie Ethel Dash" -> "Julie Dash") took HotpotQA R@5 from 94.0 to 93.5."""
+        n-grams ("Julie Ethel Dash" -> "Julie Dash") linked more wrong pages than right
+        ones (bench/README.md)."""
         for name in ruler_names(text):
             rows = self._titled_rows(name)
             if rows:
