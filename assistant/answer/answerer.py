@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 
 from ..nlp.embedder import Embedder
-from ..retrieve.base import Hit, OrdersContext, Retriever
+from ..retrieve.base import Evidence, Hit, OrdersContext, Retriever
 from ..retrieve.scope import Scope, scoped_search
 from ..store.db import Store
 from .citations import (
@@ -24,7 +24,7 @@ from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_te
 from .named import described_in, named_in, section_of, shares
 from .parts import merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
-from .shape import answer_shape, split_parts, wants_list, wants_summary
+from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
 from .text import plain, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
@@ -241,7 +241,7 @@ class Answerer:
         with self.read_lock:
             documents = [d for d in self.store.documents() if d.get("status") != "copy"]
         named = named_in(question, documents)
-        if not wants_summary(question):
+        if not (wants_summary(question) or wants_account(question)):
             return named, None
         if len(named) == 1:
             return named, named[0]
@@ -259,7 +259,7 @@ class Answerer:
         budget = max(64, min(2 * self.context_tokens, self.n_ctx - self.answer_tokens
                              - self.generator.count_tokens(question) - 400) - 8 * len(ids))
         kept = shares(section_of(question, [sentences.get(i, []) for i in ids]), budget, self.generator.count_tokens)
-        hits = [Hit(i, 1.0, retriever.name, {"named_file": True}) for i in ids]
+        hits = [Hit(i, 1.0, retriever.name, Evidence(named_file=True)) for i in ids]
         sources = [Source(0, h, chunks[h.chunk_id], sents, model_text(sents, resolved=False))
                    for h, sents in zip(hits, kept) if sents and h.chunk_id in chunks]
         sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]

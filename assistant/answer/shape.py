@@ -90,6 +90,18 @@ _LIST = re.compile(
 )
 
 
+# An account of a whole event: "What happened at the residents' meeting in May?", "What
+# was decided at the kickoff?". Where the words name one file (its minutes), the answer is
+# that file's summary, not the few sentences closest to "happened".
+_ACCOUNT = re.compile(
+    r"^\s*what\s+(?:happened|went\s+on|was\s+(?:discussed|decided|agreed)|were\s+the\s+(?:decisions|outcomes))"
+    r"\s+(?:at|in|during|on)\b", re.IGNORECASE)
+
+
+def wants_account(question: str) -> bool:
+    return bool(_ACCOUNT.search(question))
+
+
 def wants_list(question: str) -> bool:
     return bool(_LIST.search(question))
 

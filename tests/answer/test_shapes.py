@@ -275,3 +275,22 @@ def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_thr
     answerer.grounding.check(answer)
     assert answer.text.startswith("Clara Hollis."), answer.text
     assert "Clara Hollis (product owner)" in answer.citations[0].text, [c.text for c in answer.citations]
+
+
+def test_what_happened_at_an_event_one_file_records_is_that_file_s_summary(make_engine, tmp_path):
+    from assistant.answer.shape import wants_account
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name in ("residents-association-minutes-2024-05-21.md", "notes-2024-03-12.md", "notes-2024-05-06.md",
+                 "budget-2024.md"):
+        shutil.copy(PERSONAL / name, folder / name)
+    engine = make_engine(tmp_path / "ix", config=_no_entities())
+    assert engine.index_paths([folder]).ok
+    answerer = engine.answerer
+    _, about = answerer._named_files("what happened at the residents' association meeting in May", None)
+    assert about is not None and about.endswith("residents-association-minutes-2024-05-21.md")
+    assert wants_account("What was decided at the Atlas kickoff meeting?")
+    # Not an account of an event: a question about one thing, or one no file's name describes.
+    assert not wants_account("What happened to the deposit?")
+    assert answerer._named_files("What happened at the dentist in June?", None)[1] is None
