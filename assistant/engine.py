@@ -1,5 +1,8 @@
-"""Wires a configuration into the running pipeline: the one object the CLI and the
-terminal UI talk to (index, ask, status, forget)."""
+"""Wires a configuration into the running pipeline: the one door the CLI and the terminal
+UI use (index, ask, search, status, forget; the conversation history and its export, the
+scope of a question, the retrievers, folders kept in step). What else crosses the door
+(the records they hold, the errors they catch and the words for them) is named in
+__all__, so that they import it from here and not from the rooms behind."""
 
 from __future__ import annotations
 
@@ -8,10 +11,13 @@ import threading
 import time
 from functools import cached_property
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
-from . import models
+from . import models, sync
 from .answer.answerer import EMPTY_INDEX, Answerer
+from .answer.conversation import Conversations, stopped_answer
+from .answer.export import conversation_text
+from .answer.prompt import NO_ANSWER
 from .answer.record import Answer
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
@@ -20,12 +26,30 @@ from .indexing import FileBudget, Indexer, IndexReport, Progress, holds_only
 from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
-from .retrieve import Resources, Retriever, make
+from .retrieve import Resources, Retriever, available, is_known, make, variants
 from .retrieve.base import ReadsClassVectors
-from .retrieve.scope import Scope, scoped_search
+from .retrieve.scope import Scope, ScopeError, scoped_search
 from .safetext import valid_text
-from .store import Index, left_out
+from .store import Index, IndexMismatch, Store, left_out
+from .store.damage import INDEX_ERRORS, index_trouble, not_a_folder
+from .store.disk import WRITE_ERRORS, disk_refusal, disk_state, disk_trouble
+from .store.history import Conversation, History, Message
+from .store.index import DB_NAME
+from .store.left_out import in_words as left_out_in_words
 from .store.lockfile import to_stderr
+from .sync import IndexRun
+from .watch import FolderWatcher
+
+__all__ = [
+    "Engine", "PARSE_COMPONENTS", "entity_rules",
+    # The records the CLI and the terminal UI hold.
+    "Answer", "Conversation", "FolderWatcher", "History", "IndexRun", "Message", "Passage", "Scope",
+    # The errors they catch, and the words for them.
+    "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
+    "disk_trouble", "index_trouble", "left_out_in_words",
+    # The answer's fixed texts.
+    "EMPTY_INDEX", "NO_ANSWER", "stopped_answer",
+]
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
 # sentences come from the faster senter pass of the chunker).
@@ -308,6 +332,83 @@ class Engine:
             hits = scoped_search(chosen, self.index.store, query.strip(), k or self.config.k, scope)
             return passages(self.index.store, query, hits)
 
+    # -- the door's other rooms: conversations, export, scope, retrievers, folders ---------
+    def history(self) -> History:
+        """The conversations kept in this index, to list, create, rename, delete and add
+        messages to (opens the index: loads the embedder)."""
+        return History(self.index.store)
+
+    def conversations(self) -> Conversations:
+        """The conversations as asking reads them: the one to ask in, its earlier turns,
+        and an exchange kept (`assistant ask`, the terminal UI)."""
+        return Conversations(self.index.store)
+
+    def export_conversation(self, conversation_id: int | None = None, fmt: str = "md") -> str:
+        """A conversation (the most recent one where None) as the text of a file, "md" or
+        "json" (answer/export.py). An index not opened yet is read from its database
+        alone: no model loads. LookupError: no index, or no such conversation."""
+        if "index" in self.__dict__:
+            return self._export(self.index.store, conversation_id, fmt)
+        db = self.index_dir / DB_NAME
+        if not db.exists():
+            raise LookupError(f"there is no index at {self.index_dir}")
+        store = Store(db)
+        try:
+            return self._export(store, conversation_id, fmt)
+        finally:
+            store.close()
+
+    @staticmethod
+    def _export(store: Store, conversation_id: int | None, fmt: str) -> str:
+        history = History(store)
+        if conversation_id is None:
+            recent = history.conversations()
+            if not recent:
+                raise LookupError("there are no conversations in this index yet")
+            conversation_id = recent[0].id
+        return conversation_text(history, conversation_id, fmt)
+
+    @staticmethod
+    def scope(paths: Iterable[str | Path] = (), types: Iterable[str] = ()) -> Scope | None:
+        """Where to look, from what a person writes (--in and --type; in: and type: in the
+        question box): None for everywhere. ScopeError for a file type that names nothing."""
+        scope = Scope.of(paths, types)
+        return None if scope.everywhere else scope
+
+    @staticmethod
+    def retrievers() -> dict[str, str]:
+        """Each retriever's name and what it does."""
+        return available()
+
+    @staticmethod
+    def retriever_variants() -> dict[str, tuple[str, ...]]:
+        """The variants of the retrievers that have some ("hop" -> ("linked", ...))."""
+        return variants()
+
+    @staticmethod
+    def knows_retriever(name: str) -> bool:
+        """Whether `name` (or "name:variant") is a retriever."""
+        return is_known(name)
+
+    @staticmethod
+    def extractors() -> list[str]:
+        """The entity extractors' names (an index is built with one of them, or "none")."""
+        from .nlp.extract import EXTRACTORS
+
+        return EXTRACTORS.names()
+
+    def run_index(self, roots: list[Path], forget: Iterable[Path] = (),
+                  on_progress: Callable[[Progress], None] | None = None, again: bool = False) -> IndexRun:
+        """Forget these paths, then index those roots: the run, with its report or its
+        error (returned, not raised: sync.py)."""
+        return sync.run_index(self, roots, forget, on_progress, again)
+
+    def watch_folders(self, folders: Iterable[str | Path], on_run: Callable[[IndexRun], None],
+                      **options) -> FolderWatcher:
+        """A watcher (not started) over `folders` whose changes this engine indexes, one run
+        at a time; `options`: on_start, on_progress, on_notice and the watcher's (sync.py)."""
+        return sync.watch_folders(self, folders, on_run, **options)
+
     def extractor_costs(self) -> dict:
         """What the extractor has spent in this process, per stage (extraction per chunk;
         class descriptions), for an extractor that counts (llm: LLM tokens, calls, cache
@@ -319,11 +420,6 @@ class Engine:
 
     def status(self) -> dict:
         # Reads the database only: no model needs loading to say what the index holds.
-        from .store import Store
-        from .store.index import DB_NAME
-
-        from .store.damage import not_a_folder
-
         db = self.index_dir / DB_NAME
         nothing = not os.path.lexists(db) or (db.is_file() and not db.stat().st_size)
         if "index" not in self.__dict__ and nothing and not_a_folder(self.index_dir) is None:

@@ -1,7 +1,8 @@
 """Folders kept in step with the index: the one orchestration of watching and indexing,
-used by the terminal UI and by `assistant watch`. A watcher's settled changes are
-indexed by the engine, one run at a time on the watcher's worker thread; each run, with
-its report or its error, goes to the caller."""
+used through the Engine (`Engine.run_index`, `Engine.watch_folders`) by the terminal UI
+and by `assistant watch`. A watcher's settled changes are indexed by the engine, one run
+at a time on the watcher's worker thread; each run, with its report or its error, goes
+to the caller."""
 
 from __future__ import annotations
 

@@ -123,3 +123,22 @@ def test_every_function_fits_on_a_screen():
                 if lines > MAX_FUNCTION_LINES:
                     long.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name}: {lines} lines")
     assert long == []
+
+
+# The one door: the command line and the terminal UI reach the index, retrieval and answers
+# through the Engine (assistant/engine.py), never around it.
+DOOR = {"assistant.engine", "assistant.config", "assistant.models", "assistant.safetext"}
+
+
+def test_the_cli_and_the_ui_go_through_the_engine():
+    around = []
+    for module, targets in GRAPH.items():
+        shell = module.split(".")[1] if module.count(".") else ""
+        if shell not in ("cli", "ui"):
+            continue
+        allowed = DOOR | ({"assistant.doctor", "assistant.eval", "assistant.ui"} if shell == "cli" else set())
+        for target in targets:
+            top = ".".join(target.split(".")[:2])
+            if top not in allowed and top != f"assistant.{shell}":
+                around.append(f"{module} imports {target}")
+    assert around == []

@@ -10,6 +10,7 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
+from ..engine import EMPTY_INDEX
 from ..safetext import clean
 from .app import console, shown, shown_path
 
@@ -18,8 +19,6 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
     """The end of the streamed answer, then what backs it: the follow-up as understood,
     flagged sentences, the passages found for an "I don't know", the cited sentences; with
     --explain the steps, what the model said that was cut, and why each source was chosen."""
-    from ..answer.answerer import EMPTY_INDEX
-
     if answer.text == EMPTY_INDEX:
         sys.stdout.write(answer.text)
     out.finish(stopped)

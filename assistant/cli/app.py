@@ -16,9 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..config import Config, ConfigError, default_config_path
+from ..engine import INDEX_ERRORS, WRITE_ERRORS, Engine, disk_trouble, index_trouble
 from ..safetext import clean, show_path
-from ..store.damage import INDEX_ERRORS, index_trouble
-from ..store.disk import WRITE_ERRORS, disk_trouble
 
 # No emoji codes: ":x:" in a document or a path ("root:x:0:0", "report:x:final.txt") is
 # text, not a cross mark. Markup is ours alone: whatever came from a document, a path or
@@ -51,8 +50,6 @@ class Context:
     @property
     def engine(self):
         if self._engine is None:
-            from ..engine import Engine
-
             self._engine = Engine(self.config, self.index_override)
         return self._engine
 

@@ -12,21 +12,18 @@ import click
 from rich.markup import escape
 
 from .. import models
+from ..engine import NO_ANSWER, WRITE_ERRORS, Engine, ScopeError, disk_trouble, stopped_answer
 from ..safetext import json_text
-from ..store.disk import WRITE_ERRORS, disk_trouble
 from .answer_output import StreamPrinter, _print_answer, _print_passage
 from .app import Context, _fail, console, err_console, main, shown_path
 
 
 def _scope(paths: tuple[Path, ...], types: tuple[str, ...]):
     """--in and --type as a Scope (None: everywhere); a bad type is a usage error."""
-    from ..retrieve.scope import Scope, ScopeError
-
     try:
-        scope = Scope.of(paths, types)
+        return Engine.scope(paths, types)
     except ScopeError as exc:
         raise click.BadParameter(str(exc), param_hint="--type") from exc
-    return None if scope.everywhere else scope
 
 
 SCOPE_OPTIONS = [
@@ -65,8 +62,6 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     workings). Ctrl-C stops it: what was checked is kept, marked "(stopped)", exit status
     130. The question and answer are kept as a conversation, which --continue follows up;
     --in and --type keep its sources to some folders, files or file types."""
-    from ..answer.conversation import Conversations, stopped_answer
-
     if not question.strip():
         _fail("the question is empty", 2)
     scope = _scope(in_paths, types)
@@ -75,7 +70,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     try:
         if llm:
             engine.use_llm(llm)
-        chats = Conversations(engine.index.store)
+        chats = engine.conversations()
         conversation = chats.pick(conversation_id, continue_last)
         answer, stopped = stoppable_ask(engine, out, question, retriever=retriever, k=k,
                                         turns=chats.turns(conversation), scope=scope)
@@ -98,8 +93,6 @@ def stoppable_ask(engine, out: "StreamPrinter | None", question: str, **kwargs):
     """(the answer, whether it was stopped). The answer is written on a thread of its own;
     Ctrl-C on this one stops it where it is, keeping the sentences already checked (a
     second Ctrl-C leaves at once)."""
-    from ..answer.prompt import NO_ANSWER
-
     stop, done, result = threading.Event(), threading.Event(), {}
 
     def accepted(piece: str) -> None:

@@ -10,7 +10,7 @@ import click
 from rich.markup import escape
 
 from .. import models
-from ..nlp.extract import EXTRACTORS
+from ..engine import Engine
 from .app import Context, _fail, console, err_console, main
 
 
@@ -53,7 +53,7 @@ def _answer_context_list(ctx, param, value: str) -> list[str]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eval-out"), show_default=True)
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), help="Where evaluation indexes are kept.")
 @click.option("--rebuild", is_flag=True, help="Rebuild the dataset's index even if a cached one matches.")
-@click.option("--extractor", type=click.Choice([*EXTRACTORS.names(), "none"]),
+@click.option("--extractor", type=click.Choice([*Engine.extractors(), "none"]),
               help="Entity extractor to index with (default: the config's); the report gives its time and LLM tokens.")
 @click.option("--answer-context", "answer_contexts", default="chunks,sentences", show_default=True,
               callback=_answer_context_list,
@@ -78,12 +78,11 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
     from ..eval.report import markdown_table
     from ..eval.runner import run_eval
     from ..eval.settings import EvalSettings
-    from ..retrieve import available, is_known
 
     names = [r.strip() for r in retrievers.split(",") if r.strip()]
-    unknown = [n for n in names if not is_known(n)]
+    unknown = [n for n in names if not Engine.knows_retriever(n)]
     if unknown:
-        _fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(available())}", 2)
+        _fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(Engine.retrievers())}", 2)
     settings = EvalSettings(
         fmt=fmt, questions=questions, corpus=corpus, retrievers=names,
         ks=ks, answer=answer, answer_limit=answer_limit, limit=limit,

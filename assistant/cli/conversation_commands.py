@@ -18,25 +18,10 @@ from .app import Context, _fail, err_console, main, shown_path
 @click.pass_obj
 def export_cmd(obj: Context, conversation_id: int | None, fmt: str, out: Path | None) -> None:
     """A conversation's questions, answers and citations (paths, character spans, pages)."""
-    from ..answer.export import conversation_text
-    from ..store import Store
-    from ..store.history import History
-    from ..store.index import DB_NAME
-
-    db = obj.engine.index_dir / DB_NAME  # the database alone: no model loads to read it
-    if not db.exists():
-        _fail(f"there is no index at {obj.engine.index_dir}")
-    store = Store(db)
     try:
-        history = History(store)
-        recent = history.conversations()
-        if conversation_id is None and not recent:
-            _fail("there are no conversations in this index yet")
-        text = conversation_text(history, conversation_id or recent[0].id, fmt)
-    except LookupError as exc:
+        text = obj.engine.export_conversation(conversation_id, fmt)  # the database alone: no model loads
+    except LookupError as exc:  # no index, no conversations yet, or not this one
         _fail(str(exc))
-    finally:
-        store.close()
     if out is None:
         click.echo(text, nl=False)
         return

@@ -11,16 +11,15 @@ import click
 from rich.markup import escape
 
 from .. import models
-from ..nlp.extract import EXTRACTORS
+from ..engine import Engine, IndexMismatch, IndexRun, disk_trouble, left_out_in_words
 from ..safetext import show_path
-from ..store.disk import disk_trouble
 from .app import Context, _fail, _fail_on_disk, console, err_console, listed, main, shown, shown_path
 
 
 @main.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
-@click.option("--extractor", type=click.Choice([*EXTRACTORS.names(), "none"]),
+@click.option("--extractor", type=click.Choice([*Engine.extractors(), "none"]),
               help="Entity extractor for this index (default: the config's; fixed once the index has documents).")
 @click.option("--again", is_flag=True,
               help="Index every file anew, changed or not: its entities extracted by this version's rules.")
@@ -30,8 +29,6 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
     if extractor:
         obj.config.extractor = extractor
     from rich.progress import BarColumn, Progress, TextColumn
-
-    from ..store import IndexMismatch
 
     try:
         engine = obj.engine
@@ -109,10 +106,8 @@ def status(obj: Context, as_json: bool) -> None:
     if info["stale_entity_rules"]:
         console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", info["entity_rules_now"]))
     if info.get("left_out"):
-        from ..store.left_out import in_words
-
         # What the last run over each folder did not read, and how to bring it in (the reasons say).
-        console.print(f"left out   {shown(in_words(info['left_out']))} [dim](at the last index of each folder)[/]")
+        console.print(f"left out   {shown(left_out_in_words(info['left_out']))} [dim](at the last index of each folder)[/]")
     failures = [(f["path"], f["error"] or "") for f in info["failures"]]
     for line in listed(failures, "[red]failed[/] {path}: {why}", "assistant status --json"):
         console.print(line)
@@ -157,9 +152,6 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
     import signal
     import threading
 
-    from ..store import IndexMismatch
-    from ..sync import IndexRun, watch_folders
-
     try:
         engine = obj.engine
         engine.index  # the embedder and the index directory: fail now, not in the watcher
@@ -187,8 +179,8 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
         for line in _watch_lines(run.report, run.seconds):
             console.print(line)
 
-    watcher = watch_folders(
-        engine, paths, on_run, debounce_s=debounce, polling=polling,
+    watcher = engine.watch_folders(
+        paths, on_run, debounce_s=debounce, polling=polling,
         on_notice=lambda m: err_console.print(f"[yellow]note:[/] {escape(m)}"),
     )
     # Ctrl-C and SIGTERM (a service manager stopping it) only set `stopped`: no exception

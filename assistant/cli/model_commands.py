@@ -11,18 +11,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import models
+from ..engine import Engine
 from .app import _fail, console, err_console, main
 
 
 @main.command()
 def retrievers() -> None:
     """List the retrievers."""
-    from ..retrieve import available, variants
-
-    for name, desc in available().items():
+    variants = Engine.retriever_variants()
+    for name, desc in Engine.retrievers().items():
         console.print(f"[bold]{name:10}[/] {desc}")
-        if name in variants():
-            console.print(f"{'':10} variants: " + ", ".join(f"{name}:{v}" for v in variants()[name]))
+        if name in variants:
+            console.print(f"{'':10} variants: " + ", ".join(f"{name}:{v}" for v in variants[name]))
 
 
 @main.group("models")

@@ -23,10 +23,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, Label
 
-from ..engine import Engine
+from ..engine import Engine, FolderWatcher, History
 from ..safetext import key_path, show_path
-from ..store.history import History
-from ..watch import FolderWatcher
 from .controllers.asking import AskController
 from .controllers.conversations import ConversationsController
 from .controllers.folders import FoldersController

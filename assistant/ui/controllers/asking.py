@@ -8,9 +8,7 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...answer.conversation import Conversations, stopped_answer
-from ...answer.prompt import NO_ANSWER
-from ...retrieve.scope import Scope, ScopeError
+from ...engine import NO_ANSWER, Scope, ScopeError, stopped_answer
 from ..input_syntax import parse_request
 from ..widgets.chat import search_summary
 from ..widgets.sources import add_sections
@@ -56,7 +54,7 @@ class AskController:
             self.host.notify("an answer is still being written: press esc to stop it")
             return None
         try:
-            scope = Scope.of(request.in_paths, request.types) if request.scoped else None
+            scope = self.engine.scope(request.in_paths, request.types)
         except ScopeError as exc:
             self.host.notify(str(exc), title="cannot search there", severity="error", markup=False)
             return None
@@ -100,7 +98,7 @@ class AskController:
             self.host.call_from_thread(view.set_draft, text)
 
         try:
-            turns = Conversations(self.engine.index.store).turns(conversation_id)
+            turns = self.engine.conversations().turns(conversation_id)
             answer = self.engine.ask(
                 question, retriever=self.config.retriever, k=self.config.k,
                 on_token=accepted, on_draft=draft, stop=stop, turns=turns, scope=scope,

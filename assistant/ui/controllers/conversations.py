@@ -6,10 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from ...answer.export import conversation_markdown
+from ...engine import WRITE_ERRORS, Conversation, History, Message, disk_refusal, disk_state
 from ...safetext import show_path
-from ...store.disk import WRITE_ERRORS, disk_refusal, disk_state
-from ...store.history import Conversation, History, Message
 from .host import Host
 from .session import Session
 
@@ -77,7 +75,7 @@ class ConversationsController:
         self.host.run_in_thread(self.write_export, self.conversation_id, group="export")
 
     def write_export(self, conversation_id: int) -> None:
-        text = conversation_markdown(self.history, conversation_id)
+        text = self.session.engine.export_conversation(conversation_id, "md")
         name = f"conversation-{conversation_id}.md"
         error: OSError | None = None
         for folder in (Path.cwd, Path.home):  # the home folder when the current one is read-only

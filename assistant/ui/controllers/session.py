@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...engine import Engine
-from ...store.history import History
+from ...engine import Engine, History
 from .host import Host
 
 

@@ -22,9 +22,7 @@ class SettingsController:
         self.host = host
 
     def use_retriever(self, name: str) -> None:
-        from ...retrieve import is_known
-
-        if not is_known(name):
+        if not self.engine.knows_retriever(name):
             self.host.notify(f"unknown retriever: {name}", severity="error", markup=False)
             return
         self.config.retriever = name

@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ... import models
+from ...engine import History, index_trouble
 from ...safetext import show_path
-from ...store.damage import index_trouble
-from ...store.history import History
 from .folders import FoldersController
 from .host import Host
 from .session import Session
@@ -29,7 +28,7 @@ class StartupController:
 
     def load(self) -> None:
         try:
-            history = History(self.engine.index.store)  # opens the index (loads the embedder)
+            history = self.engine.history()  # opens the index (loads the embedder)
             info = self.engine.status()
         except (models.ModelNotFound, Exception) as exc:  # noqa: BLE001 - shown to the person
             self.host.call_from_thread(self.failed, exc)

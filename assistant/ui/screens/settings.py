@@ -15,15 +15,15 @@ NOT_INSTALLED = " (not installed)"
 
 def retriever_choices() -> list[tuple[Text, str]]:
     """Each retriever with what it does (its variants after it), so the choice is informed."""
-    from ...retrieve import available, variants
+    from ...engine import Engine
 
-    choices = []
-    for name, description in available().items():
+    choices, variants = [], Engine.retriever_variants()
+    for name, description in Engine.retrievers().items():
         label = Text(name, style="bold")
         label.append(f"  {description}", style="dim")
         choices.append((label, name))
         choices += [(Text(f"{name}:{v}") + Text(f"  variant of {name}", style="dim"), f"{name}:{v}")
-                    for v in variants().get(name, [])]
+                    for v in variants.get(name, [])]
     return choices
 
 

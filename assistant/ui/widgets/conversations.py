@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import ListItem, ListView, Static
 
+from ...engine import Conversation
 from ...safetext import clean
-from ...store.history import Conversation
 
 
 class ConversationItem(ListItem):
