@@ -142,10 +142,10 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
         assert vector_orphans(engine.index) == dict.fromkeys(vector_orphans(engine.index), 0)
         hits = engine.retriever("grounded").search(question, 5)
         assert hits and all(h.retriever == "grounded" for h in hits)
-        assert ("sentence_similarity" in hits[0].evidence) == on
+        assert (hits[0].evidence.sentence_similarity is not None) == on
         # VectorSim: stored vectors, or the candidates embedded now on the index without.
         filtered = make("grounded", engine.resources, tau=0.2).search(question, 5)
-        assert filtered and all(h.evidence["sentence_similarity"] >= 0.2 for h in filtered)
+        assert filtered and all(h.evidence.sentence_similarity >= 0.2 for h in filtered)
         paths = {store.chunks([h.chunk_id])[h.chunk_id].path for h in hits[:3]}
         answers[on] = paths
         # Removing a document removes its sentence vectors with it.

@@ -41,7 +41,7 @@ def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path, tiny_generat
         assert set(span.lower().split()) & set(name.lower().split()), (span, name)
     for name in ("slim", "unweaver", "ppr", "hop", "grounded"):
         hits = engine.retriever(name).search("Who runs the Harrowmere ferry?", 2)
-        assert hits and all(h.evidence for h in hits), name
+        assert hits and all(h.evidence.as_dict() for h in hits), name
     # Class descriptions are the model's per-chunk descriptions (UnWeaver), concatenated,
     # and shortened by the model past DESCRIPTION_CHARS; not the sentence contexts.
     described = store.db.execute(

@@ -114,7 +114,7 @@ def test_scope_keeps_to_a_folder_a_file_or_a_type(indexed):
     # So it does where BM25 finds none of the question's words: by cosine, beyond its ranking.
     beyond = engine.search("zqxv wkyy", retriever="bm25", k=1, scope=Scope.of([docs / "old"]))
     assert [p.chunk.path for p in beyond] == [str(docs / "kestrel_hill_observatory.md")]
-    assert beyond[0].hit.evidence["beyond_ranking"] is True
+    assert beyond[0].hit.evidence.beyond_ranking is True
     with pytest.raises(ScopeError):
         Scope.of(types=["p df"])
 

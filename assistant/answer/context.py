@@ -49,9 +49,7 @@ class SelectSettings:
 
 def entity_names(hit: Hit) -> list[str]:
     """The names the retriever matched for this chunk: linked entities and bridges."""
-    ev = hit.evidence or {}
-    names = list(ev.get("linked_entities") or []) + list(ev.get("bridges") or [])
-    return [n for n in names if isinstance(n, str) and n.strip()]
+    return [n for n in hit.evidence.linking_names() if isinstance(n, str) and n.strip()]
 
 
 def content_words(text: str) -> set[str]:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..ingest.locator import place
-from ..retrieve.base import Hit
+from ..retrieve.base import Evidence, Hit
 from ..retrieve.baseline import content_stems
 from ..store.db import ChunkRow, SentenceRow, Store
 
@@ -52,7 +52,7 @@ class Passage:
             "sentence": None if best is None else {
                 "text": best.text, "start": best.start, "end": best.end, "marks": [list(m) for m in self.marks],
             },
-            "reasons": self.reasons(), "evidence": self.hit.evidence, "copies": self.copies,
+            "reasons": self.reasons(), "evidence": self.hit.evidence.as_dict(), "copies": self.copies,
             "text": self.chunk.text,
         }
 
@@ -80,8 +80,10 @@ def question_stems(question: str) -> set[str]:
     return content_stems(question, min_length=2, numbers=True)
 
 
-def entity_names(evidence: dict) -> list[str]:
-    return [*evidence.get("linked_entities", []), *evidence.get("bridges", []), *evidence.get("matched", [])]
+def entity_names(evidence: Evidence) -> list[str]:
+    """The names that led the retriever to the passage (slim's matched entities are not
+    among them: the passage's best sentence and marks have never read them)."""
+    return evidence.linking_names()
 
 
 def best_sentence(sentences: list[SentenceRow], words: set[str], names: list[str]) -> SentenceRow | None:
@@ -115,21 +117,20 @@ def marked_spans(text: str, words: set[str], names: list[str]) -> list[tuple[int
     return merged
 
 
-def reasons(evidence: dict) -> list[str]:
+def reasons(evidence: Evidence) -> list[str]:
     """The retriever's evidence in words, strongest signal first."""
     out = []
-    if evidence.get("linked_entities"):
-        out.append("names " + ", ".join(evidence["linked_entities"]))
-    if evidence.get("bridges"):
-        out.append("reached through " + ", ".join(evidence["bridges"]))
-    if evidence.get("matched"):
-        out.append("mentions " + ", ".join(map(str, evidence["matched"])))
-    if evidence.get("beyond_ranking"):
+    if evidence.linked_entities:
+        out.append("names " + ", ".join(evidence.linked_entities))
+    if evidence.bridges:
+        out.append("reached through " + ", ".join(evidence.bridges))
+    if evidence.beyond_ranking:
         out.append("in the scope, below anything the retriever ranked: by meaning alone")
-    if "cosine" in evidence:
-        out.append(f"meaning close to the question (cosine {evidence['cosine']:.2f})")
-    if "bm25_share" in evidence or "bm25" in evidence:
-        out.append("shares the question's words" + (f" (BM25 rank {evidence['bm25_rank']})" if "bm25_rank" in evidence else ""))
-    if evidence.get("fallback"):
-        out.append(f"no entity matched: ranked by {evidence['fallback']}")
-    return out or [", ".join(f"{k}={v}" for k, v in evidence.items())]
+    if evidence.cosine is not None:
+        out.append(f"meaning close to the question (cosine {evidence.cosine:.2f})")
+    if evidence.bm25_share is not None or evidence.bm25 is not None:
+        rank = f" (BM25 rank {evidence.bm25_rank})" if evidence.bm25_rank is not None else ""
+        out.append("shares the question's words" + rank)
+    if evidence.fallback:
+        out.append(f"no entity matched: ranked by {evidence.fallback}")
+    return out or [", ".join(f"{k}={v}" for k, v in evidence.as_dict().items())]

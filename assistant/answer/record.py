@@ -74,7 +74,7 @@ class Answer:
                     "place": place(s.chunk.path, s.chunk.page_start,
                                    next((c.text for c in self.citations if c.n == s.n), s.chunk.text)),
                     "chunk_id": s.chunk.id, "start": s.chunk.start, "end": s.chunk.end,
-                    "score": round(s.hit.score, 5), "evidence": s.hit.evidence,
+                    "score": round(s.hit.score, 5), "evidence": s.hit.evidence.as_dict(),
                 }
                 for s in self.sources
             ],

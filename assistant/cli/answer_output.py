@@ -107,7 +107,7 @@ def _print_explanation(answer) -> None:
     table.add_column("score", justify="right")
     table.add_column("evidence")
     for s in answer.sources:
-        ev = ", ".join(f"{k}={v}" for k, v in s.hit.evidence.items())
+        ev = ", ".join(f"{k}={v}" for k, v in s.hit.evidence.as_dict().items())
         table.add_row(str(s.n), shown_path(s.label()), f"{s.hit.score:.4f}", escape(ev))
     console.print(table)
 

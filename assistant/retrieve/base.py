@@ -3,7 +3,7 @@ each carrying the evidence of why it was chosen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -15,12 +15,59 @@ from ..store import Index
 
 
 @dataclass
+class Evidence:
+    """Why a retriever chose a chunk: each retriever fills the fields it knows and leaves
+    the rest None (absent). `as_dict()` is what the JSON output shows: the fields set, in
+    the order declared here (the order each retriever has always written them in)."""
+
+    rrf: float | None = None  # hybrid's reciprocal rank fusion score
+    grounded_sentences: list[int] | None = None  # grounded: the sentences that ground it
+    retcount: int | None = None  # grounded: how many selected nodes ground its best sentence
+    rule: str | None = None  # unweaver: the committee rule that elected it
+    votes: int | None = None  # unweaver: how many voters approved it
+    voters: list[str] | None = None  # unweaver: the classes that approved it
+    ppr: float | None = None  # ppr: its PageRank mass
+    seed_entities: list[str] | None = None  # ppr: the question's classes the walk started from
+    entities_here: list[str] | None = None  # ppr: those of them this chunk names
+    named_file: bool | None = None  # a chunk of a file the question names
+    cosine: float | None = None  # its cosine to the question
+    dense_rank: int | None = None
+    bm25: float | None = None
+    bm25_rank: int | None = None
+    bm25_share: float | None = None  # auto: its BM25 score over the best one's
+    bonus: float | None = None  # hop and auto: what the way the question's names reached it adds
+    linked_entities: list[str] | None = None  # the question's names that have it for a home
+    reached_via: list[str] | None = None  # hop: "bridge, named where X is"
+    bridges: list[str] | None = None  # hop: the names it was reached through
+    hops: int | None = None  # hop: the hop that reached it, past the second
+    matched_entities: list[str] | None = None  # slim: the question's classes it names
+    entity_hits: int | None = None  # slim: how many
+    sub_questions: list[str] | None = None  # slim:decompose: the sub-questions asked
+    nodes: list[str] | None = None  # grounded: the selected nodes
+    sentence_similarity: float | None = None  # grounded: its best sentence's cosine
+    beyond_ranking: bool | None = None  # in the scope, below everything the retriever ranked
+    fallback: str | None = None  # no entity matched: the retriever that ranked it instead
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields set, by name (plain data for the JSON the UI and `--json` read)."""
+        return {f.name: value for f in fields(self) if (value := getattr(self, f.name)) is not None}
+
+    def merged(self, other: Evidence) -> Evidence:
+        """This evidence with every field `other` sets (hybrid joins its rankings' evidence)."""
+        return replace(self, **other.as_dict())
+
+    def linking_names(self) -> list[str]:
+        """The names that led the retriever here: the question's linked names, then bridges."""
+        return [*(self.linked_entities or ()), *(self.bridges or ())]
+
+
+@dataclass
 class Hit:
     chunk_id: int
     score: float
     retriever: str
-    # Why this chunk: component scores, ranks, matched entities, votes... (JSON-serialisable)
-    evidence: dict[str, Any] = field(default_factory=dict)
+    # Why this chunk: component scores, ranks, linked entities, votes...
+    evidence: Evidence = field(default_factory=Evidence)
 
 
 class Retriever(Protocol):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
-from .base import Hit, Resources, register
+from .base import Evidence, Hit, Resources, register
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -53,7 +54,7 @@ class DenseRetriever:
     def search(self, query: str, k: int) -> list[Hit]:
         found = self.res.index.vectors().search(self.res.embed_query(query), k)
         return [
-            Hit(cid, sim, self.name, {"cosine": round(sim, 4), "dense_rank": r + 1})
+            Hit(cid, sim, self.name, Evidence(cosine=round(sim, 4), dense_rank=r + 1))
             for r, (cid, sim) in enumerate(found)
         ]
 
@@ -82,19 +83,19 @@ class BM25Retriever:
             return []
         found = self.res.store.fts_search(match, k)
         return [
-            Hit(cid, score, self.name, {"bm25": round(score, 4), "bm25_rank": r + 1})
+            Hit(cid, score, self.name, Evidence(bm25=round(score, 4), bm25_rank=r + 1))
             for r, (cid, score) in enumerate(found)
         ]
 
 
-def reciprocal_rank_fusion(rankings: dict[str, list[Hit]], k: int, c: int = 60) -> list[tuple[int, float, dict]]:
+def reciprocal_rank_fusion(rankings: dict[str, list[Hit]], k: int, c: int = 60) -> list[tuple[int, float, Evidence]]:
     """Cormack et al.'s RRF: sum over rankings of 1 / (c + rank)."""
     fused: dict[int, float] = {}
-    evidence: dict[int, dict] = {}
+    evidence: dict[int, Evidence] = {}
     for name, hits in rankings.items():
         for rank, hit in enumerate(hits, start=1):
             fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + 1.0 / (c + rank)
-            evidence.setdefault(hit.chunk_id, {}).update(hit.evidence)
+            evidence[hit.chunk_id] = evidence.get(hit.chunk_id, Evidence()).merged(hit.evidence)
     order = sorted(fused, key=lambda cid: -fused[cid])[:k]
     return [(cid, fused[cid], evidence[cid]) for cid in order]
 
@@ -114,7 +115,7 @@ class HybridRetriever:
         fused = reciprocal_rank_fusion(
             {"dense": self.dense.search(query, depth), "bm25": self.bm25.search(query, depth)}, k
         )
-        return [Hit(cid, score, self.name, {"rrf": round(score, 5), **ev}) for cid, score, ev in fused]
+        return [Hit(cid, score, self.name, replace(ev, rrf=round(score, 5))) for cid, score, ev in fused]
 
 
 register("dense", "plain vector search over chunk embeddings")(DenseRetriever)

@@ -6,10 +6,12 @@ classes, the votes or graph mass, and the scores that ranked them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import scipy.sparse as sp
 
-from .base import Hit, Resources, register
+from .base import Evidence, Hit, Resources, register
 from .baseline import DenseRetriever, chunk_cosines
 from .entity_graph import EntityGraph, entity_graph, matched_classes, query_extractor
 from .voting import RULES, aligned_allocation
@@ -57,7 +59,8 @@ class SlimRetriever:
             for c in graph.chunks_of(row):
                 count.setdefault(int(c), set()).add(row)
         if not count:
-            return [Hit(h.chunk_id, h.score, self.name, {**h.evidence, "fallback": "dense"}) for h in self.dense.search(query, k)]
+            return [Hit(h.chunk_id, h.score, self.name, replace(h.evidence, fallback="dense"))
+                    for h in self.dense.search(query, k)]
         cols = np.array(sorted(count), dtype=np.int64)
         ids = [int(graph.chunk_ids[c]) for c in cols]
         by_id = chunk_cosines(self.res, query, ids)
@@ -69,15 +72,15 @@ class SlimRetriever:
             ((float(s) * len(count[int(c)]), int(c), float(s)) for c, s in zip(cols, sims)), reverse=True
         )[:k]
         hits = [
-            Hit(int(graph.chunk_ids[c]), score, self.name, {
-                "cosine": round(sim, 4), "matched_entities": _entity_names(graph, sorted(count[c])),
-                "entity_hits": len(count[c]), **({"sub_questions": subs} if self.decompose else {}),
-            })
+            Hit(int(graph.chunk_ids[c]), score, self.name, Evidence(
+                cosine=round(sim, 4), matched_entities=_entity_names(graph, sorted(count[c])),
+                entity_hits=len(count[c]), sub_questions=subs if self.decompose else None,
+            ))
             for score, c, sim in scored
         ]
         if len(hits) < k:  # too few entity candidates: top up with plain similarity
             seen = {h.chunk_id for h in hits}
-            hits += [Hit(h.chunk_id, 0.0, self.name, {**h.evidence, "fallback": "dense"})
+            hits += [Hit(h.chunk_id, 0.0, self.name, replace(h.evidence, fallback="dense"))
                      for h in self.dense.search(query, 2 * k) if h.chunk_id not in seen][: k - len(hits)]
         return hits
 
@@ -141,10 +144,9 @@ class UnWeaverRetriever:
         hits = []
         for c, score in elected:
             approving = [v for v, b in ballots.items() if c in b]
-            hits.append(Hit(int(graph.chunk_ids[c]), float(score), self.name, {
-                "rule": self.rule, "votes": len(approving),
-                "voters": _entity_names(graph, approving[:8]),
-            }))
+            hits.append(Hit(int(graph.chunk_ids[c]), float(score), self.name, Evidence(
+                rule=self.rule, votes=len(approving), voters=_entity_names(graph, approving[:8]),
+            )))
         return hits
 
     def _aligned(self, ballots: dict[int, set[int]], gamma: dict[int, float], k: int) -> list[tuple[int, float]]:
@@ -214,10 +216,10 @@ class PPRRetriever:
         order = np.argsort(-chunk_mass)[:k]
         names = [graph.names[r] for r in matched]
         return [
-            Hit(int(graph.chunk_ids[c]), float(chunk_mass[c]), self.name, {
-                "ppr": round(float(chunk_mass[c]), 6), "seed_entities": names[:8],
-                "entities_here": _entity_names(graph, [r for r in matched if c in set(graph.chunks_of(r))])[:8],
-            })
+            Hit(int(graph.chunk_ids[c]), float(chunk_mass[c]), self.name, Evidence(
+                ppr=round(float(chunk_mass[c]), 6), seed_entities=names[:8],
+                entities_here=_entity_names(graph, [r for r in matched if c in set(graph.chunks_of(r))])[:8],
+            ))
             for c in order if chunk_mass[c] > 0
         ]
 

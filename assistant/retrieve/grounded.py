@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..nlp.normalize import entity_key
-from .base import Hit, Resources, register
+from .base import Evidence, Hit, Resources, register
 from .baseline import DenseRetriever, chunk_cosines
 from .entity_graph import EntityGraph, entity_graph, query_extractor
 
@@ -148,12 +148,11 @@ class GroundedRetriever:
         names = [graph.names[r] for r in selected_entities]
         hits = []
         for score, cid, ss, cos, best_sim in scored[:k]:
-            evidence = {
-                "grounded_sentences": ss[:5], "retcount": max(kept[s] for s in ss), "cosine": round(cos, 4),
-                "nodes": names[:8] + list(dict.fromkeys(selected_lemmas))[:4],
-            }
-            if sent_sim:
-                evidence["sentence_similarity"] = round(best_sim, 4)
+            evidence = Evidence(
+                grounded_sentences=ss[:5], retcount=max(kept[s] for s in ss), cosine=round(cos, 4),
+                nodes=names[:8] + list(dict.fromkeys(selected_lemmas))[:4],
+                sentence_similarity=round(best_sim, 4) if sent_sim else None,
+            )
             hits.append(Hit(cid, score, self.name, evidence))
         return hits
 

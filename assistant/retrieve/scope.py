@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..store.db import Store
-from .base import Hit, Retriever
+from .base import Evidence, Hit, Retriever
 from .baseline import chunk_cosines
 
 # Type names people use for the suffixes that hold them.
@@ -106,4 +106,4 @@ def scoped_search(retriever: Retriever, store: Store, query: str, k: int, scope:
 def _rest_by_cosine(res, name: str, query: str, chunk_ids: list[int], taken: set[int], k: int) -> list[Hit]:
     rest = [cid for cid in chunk_ids if cid not in taken]
     ranked = sorted(chunk_cosines(res, query, rest).items(), key=lambda x: -x[1])[:k]
-    return [Hit(cid, sim, name, {"cosine": round(sim, 4), "beyond_ranking": True}) for cid, sim in ranked]
+    return [Hit(cid, sim, name, Evidence(cosine=round(sim, 4), beyond_ranking=True)) for cid, sim in ranked]

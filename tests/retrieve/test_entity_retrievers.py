@@ -94,10 +94,10 @@ def test_entity_retrievers_return_explained_hits(engine, wiki, name):
     questions, _, _ = wiki
     hits = engine.retriever(name).search(questions[0]["question"], 5)
     assert len(hits) == 5
-    assert all(h.retriever == name and h.evidence for h in hits)
+    assert all(h.retriever == name and h.evidence.as_dict() for h in hits)
     if name == "slim:decompose":  # the LLM's sub-questions are part of the explanation
-        assert all("sub_questions" in h.evidence or "fallback" in h.evidence for h in hits)
-    json.dumps([h.evidence for h in hits])  # the terminal UI and --json need plain data
+        assert all(h.evidence.sub_questions is not None or h.evidence.fallback for h in hits)
+    json.dumps([h.evidence.as_dict() for h in hits])  # the terminal UI and --json need plain data
 
 
 def test_hop_beats_dense_on_multi_hop_questions(engine, wiki):

@@ -53,8 +53,9 @@ engine = _engine_over(FILES, "hop-links")
 
 
 def _by_file(engine, hits) -> dict[str, dict]:
+    """File name -> the hit's evidence as the JSON output shows it."""
     rows = engine.index.store.chunks([h.chunk_id for h in hits])
-    return {rows[h.chunk_id].path.rsplit("/", 1)[-1]: h.evidence for h in hits}
+    return {rows[h.chunk_id].path.rsplit("/", 1)[-1]: h.evidence.as_dict() for h in hits}
 
 
 def _asked(tmp_path, files: dict[str, str], embedder, splitter, retriever: str, question: str, k: int):
@@ -496,7 +497,7 @@ def test_a_bridge_does_not_lead_within_the_document_it_is_named_in(tmp_path, emb
         sections = [("races" if "first annual race" in texts[h.chunk_id].text else
                      "fenn" if "schooners" in texts[h.chunk_id].text else "opening", h.evidence) for h in hits]
         assert len({h.chunk_id for h in hits}) == len(hits) and len(texts) >= 3, sections
-        assert all("bridges" not in ev for section, ev in sections if section == "fenn"), sections
+        assert all(ev.bridges is None for section, ev in sections if section == "fenn"), sections
         assert [s for s, _ in sections].index("races") < [s for s, _ in sections].index("fenn"), sections
 
 
@@ -592,18 +593,20 @@ def test_a_page_reached_two_ways_keeps_the_bonus_where_it_is_the_best_of_either(
 
     import numpy as np
 
+    from assistant.retrieve.base import Evidence
     from assistant.retrieve.entity import HopRetriever
+    from assistant.retrieve.hop.reach import Reach
 
     graph = SimpleNamespace(col_of_chunk={10: 0, 20: 1, 30: 2}, doc_of_chunk=np.array([1, 2, 3]))
-    reached = {0: {"bonus": 0.5, "bridges": ["Paz"]}, 1: {"bonus": 0.5, "bridges": ["Paz", "Paz of Spain"]},
-               2: {"bonus": 0.5, "bridges": ["Paz"]}}
-    base = {10: (0.6, {}), 20: (0.4, {}), 30: (0.3, {})}
+    reached = {0: Reach(0.5, bridges=["Paz"]), 1: Reach(0.5, bridges=["Paz", "Paz of Spain"]),
+               2: Reach(0.5, bridges=["Paz"])}
+    base = {10: (0.6, Evidence()), 20: (0.4, Evidence()), 30: (0.3, Evidence())}
     first = HopRetriever._first_homes(graph, reached, base)
     assert first == {("bridge", "Paz"): 1, ("bridge", "Paz of Spain"): 2}
     hop = HopRetriever.__new__(HopRetriever)
     hop.other_home, hop.other_bridge_home, hop.named_again = 0.5, 0.75, 0.3
-    assert hop._counted(graph, 1, reached[1], first)["bonus"] == 0.5
-    assert hop._counted(graph, 2, reached[2], first)["bonus"] == 0.375  # only the second best of "Paz"
+    assert hop._counted(graph, 1, reached[1], first).bonus == 0.5
+    assert hop._counted(graph, 2, reached[2], first).bonus == 0.375  # only the second best of "Paz"
 
 
 def test_a_name_the_index_holds_only_with_its_place_is_linked_to_it():

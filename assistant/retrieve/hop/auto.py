@@ -3,10 +3,11 @@ the question's words (the cosine plus a share of the best BM25 score)."""
 
 from __future__ import annotations
 
-from ..base import Resources, register
+from ..base import Evidence, Resources, register
 from ..baseline import BM25Retriever, chunk_cosines
 from ..entity_graph import EntityGraph
 from .core import HopRetriever
+from .reach import Reached
 
 
 class AutoRetriever(HopRetriever):
@@ -29,12 +30,12 @@ class AutoRetriever(HopRetriever):
         self.lexical_depth = lexical_depth
         self.bm25 = BM25Retriever(res)
 
-    def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
+    def reach(self, graph: EntityGraph, query: str) -> Reached:
         # An index built without the entity layer (extractor "none"): dense + keywords only.
         return super().reach(graph, query) if self.res.extractor is not None else {}
 
-    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict],
-                    k: int) -> dict[int, tuple[float, dict]]:
+    def base_scores(self, graph: EntityGraph, query: str, reached: Reached,
+                    k: int) -> dict[int, tuple[float, Evidence]]:
         lexical = {h.chunk_id: h.score for h in self.bm25.search(query, max(self.lexical_depth, k))}
         top = max(lexical.values(), default=0.0)
         ids = set(lexical)
@@ -44,7 +45,7 @@ class AutoRetriever(HopRetriever):
         out = {}
         for cid, sim in chunk_cosines(self.res, query, sorted(ids)).items():
             lex = lexical.get(cid, 0.0) / top if top > 0 else 0.0
-            out[cid] = (sim + weight * lex, {"cosine": round(sim, 4), "bm25_share": round(lex, 3)})
+            out[cid] = (sim + weight * lex, Evidence(cosine=round(sim, 4), bm25_share=round(lex, 3)))
         return out
 
 

@@ -11,6 +11,7 @@ from ..baseline import content_stems as _stems
 from ..entity_graph import EntityGraph, matched_classes, query_extractor
 from .bridges import _bridgeable, _is_bridge, _name_words
 from .question import _first_steps, _relation_stems, _type_words, _unwanted_kinds, _without
+from .reach import Reach, Reached
 from .scoring import HopScoring
 from .sentences import _names_in
 
@@ -66,7 +67,7 @@ class HopRetriever(HopScoring):
                  if entity_key(getattr(rows.get(int(graph.chunk_ids[c])), "title", None) or "", articles=True) == asked]
         return exact or homes
 
-    def reach(self, graph: EntityGraph, query: str) -> dict[int, dict]:
+    def reach(self, graph: EntityGraph, query: str) -> Reached:
         """chunk column -> how the question's entities reached it (bonus, linked, via)."""
         qents = graph.link(self.res, query, query_extractor(self.res))
         # Only what the question writes as a name has a home to go to: "place of birth"
@@ -74,14 +75,13 @@ class HopRetriever(HopScoring):
         named = [qe for qe in qents if qe.named]
         matched = matched_classes(graph, named)
         specific = _bridgeable(graph, matched)
-        reached: dict[int, dict] = {}
+        reached: Reached = {}
         for row, (text, sim) in specific.items():
             for c in self._homes_as_written(graph, row, text):
-                reached.setdefault(c, {"bonus": 0.0})
-                ev = reached[c]
-                ev["bonus"] = max(ev["bonus"], self.link_bonus * sim)
+                way = reached.setdefault(c, Reach())
+                way.bonus = max(way.bonus, self.link_bonus * sim)
                 # A common word's class is named as the question writes it ("Brand", not "brand").
-                ev.setdefault("linked", []).append(text if graph.kinds[row] == "NOUN" else graph.names[row])
+                way.linked.append(text if graph.kinds[row] == "NOUN" else graph.names[row])
         # What the question says a name is ("film" in "the director of film Battle in
         # Seattle") is no relation (a festival "Film" names is no director), but "a film
         # by" the bridge is.
@@ -90,7 +90,7 @@ class HopRetriever(HopScoring):
         relation = _first_steps(_without(query, [qe.text for qe in named]), relation)
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
-        asked = _stems(query) - set().union(*(_stems(n) for ev in reached.values() for n in ev.get("linked", ())))
+        asked = _stems(query) - set().union(*(_stems(n) for way in reached.values() for n in way.linked))
         frontier, bonus = set(reached), self.hop_bonus
         for depth in range(2, self.max_hops + 1):
             followed = self._hop(graph, frontier, reached, set(specific), (relation, asked), bonus, depth)
@@ -101,23 +101,23 @@ class HopRetriever(HopScoring):
         self._names_written(graph, reached)
         return reached
 
-    def _names_written(self, graph: EntityGraph, reached: dict[int, dict]) -> None:
+    def _names_written(self, graph: EntityGraph, reached: Reached) -> None:
         """Mark the bridged pages that write a linked name in full where the tagger cut it
         at its comma ("She married Thomas Lyon-Bowes, Lord Glamis, only son of ..." names
         two classes, neither the linked one; `EntityGraph.titles_written_in` reads it):
         such a page names the question's entity again. Names without a comma are tagged
         whole, and the class check has them."""
-        linked = {n for ev in reached.values() for n in ev.get("linked", ()) if "," in n}
-        cols = [c for c, ev in reached.items() if ev.get("bridges") and not ev.get("names_linked")]
+        linked = {n for way in reached.values() for n in way.linked if "," in n}
+        cols = [c for c, way in reached.items() if way.bridges and not way.names_linked]
         if not linked or not cols:
             return
         texts = self.res.store.chunks([int(graph.chunk_ids[c]) for c in cols])
         for c in cols:
             row = texts.get(int(graph.chunk_ids[c]))
             if row is not None and any(graph.names[r] in linked for r, _, _ in graph.titles_written_in(row.text)):
-                reached[c]["names_linked"] = True
+                reached[c].names_linked = True
 
-    def _hop(self, graph: EntityGraph, frontier: set[int], reached: dict[int, dict], seen_rows: set[int],
+    def _hop(self, graph: EntityGraph, frontier: set[int], reached: Reached, seen_rows: set[int],
              words: tuple[set[str], set[str]], bonus: float, depth: int) -> dict[int, bool]:
         """From the frontier chunks, through the named entities in them, to those entities'
         homes and the titles that write them with a word the question asks about; ->
@@ -130,11 +130,11 @@ class HopRetriever(HopScoring):
         known = set(reached)
         # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
         # which it names but has no page of its own here).
-        linked_names = {n for ev in reached.values() for n in ev.get("linked", ())}
+        linked_names = {n for way in reached.values() for n in way.linked}
         unwanted = _unwanted_kinds(relation)
         followed: dict[int, bool] = {}
         for c in frontier:
-            came = reached[c].get("linked") or reached[c].get("bridges") or []
+            came = reached[c].linked or reached[c].bridges
             own_words = set().union(*(_name_words(n) for n in came))
             chunk_id = int(graph.chunk_ids[c])
             said_of = names_in.get(chunk_id, {})
@@ -155,21 +155,19 @@ class HopRetriever(HopScoring):
                     if c2 in known or graph.doc_of_chunk[c2] == graph.doc_of_chunk[c]:
                         continue
                     followed[c2] = followed.get(c2, False) or related
-                    ev = reached.setdefault(c2, {"bonus": 0.0})
+                    way = reached.setdefault(c2, Reach())
                     # "the director of", "X's mother": a place the page names is not who.
                     wrong_kind = graph.kinds[row] in unwanted
-                    ev["bonus"] = max(ev["bonus"], bonus + (self.relation_bonus if related else 0.0)
-                                      - (self.kind_penalty if wrong_kind else 0.0))
-                    if "names_linked" not in ev:
-                        ev["names_linked"] = self._names_any(graph, c2, linked_names)
-                    via = ev.setdefault("via", [])
-                    if len(via) < 4:
-                        via.append(f"{graph.names[row]}, named where {' / '.join(came)} is")
-                    bridges = ev.setdefault("bridges", [])
-                    if graph.names[row] not in bridges and len(bridges) < 4:
-                        bridges.append(graph.names[row])
+                    way.bonus = max(way.bonus, bonus + (self.relation_bonus if related else 0.0)
+                                    - (self.kind_penalty if wrong_kind else 0.0))
+                    if way.names_linked is None:
+                        way.names_linked = self._names_any(graph, c2, linked_names)
+                    if len(way.via) < 4:
+                        way.via.append(f"{graph.names[row]}, named where {' / '.join(came)} is")
+                    if graph.names[row] not in way.bridges and len(way.bridges) < 4:
+                        way.bridges.append(graph.names[row])
                     if depth > 2:
-                        ev["hops"] = depth
+                        way.hops = depth
         return followed
 
     @staticmethod

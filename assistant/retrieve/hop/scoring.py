@@ -5,26 +5,29 @@ carries."""
 
 from __future__ import annotations
 
-from ..base import Hit
+from dataclasses import replace
+
+from ..base import Evidence, Hit
 from ..baseline import chunk_cosines
 from ..entity_graph import EntityGraph, entity_graph
+from .reach import Reach, Reached
 
 
-def _all_reached_through(ev: dict) -> list[tuple[str, str]]:
+def _all_reached_through(way: Reach) -> list[tuple[str, str]]:
     """Every way the entities reached a chunk: ("linked", each of the question's names
     that has it for a home), else ("bridge", each bridge that led there)."""
-    if ev.get("linked"):
-        return [("linked", n) for n in ev["linked"]]
-    return [("bridge", n) for n in ev.get("bridges", ())]
+    if way.linked:
+        return [("linked", n) for n in way.linked]
+    return [("bridge", n) for n in way.bridges]
 
 
-def _reached_through(ev: dict) -> tuple[str, str] | None:
+def _reached_through(way: Reach) -> tuple[str, str] | None:
     """How the entities reached a chunk: ("linked", the question's name) or ("bridge", the
     first bridge); None for a chunk they did not reach."""
-    if ev.get("linked"):
-        return "linked", ev["linked"][0]
-    if ev.get("bridges"):
-        return "bridge", ev["bridges"][0]
+    if way.linked:
+        return "linked", way.linked[0]
+    if way.bridges:
+        return "bridge", way.bridges[0]
     return None
 
 
@@ -32,20 +35,20 @@ class HopScoring:
     """The scoring half of `HopRetriever` (core.py), which holds what is read here (`res`,
     `dense`, `dense_depth`, `other_home`, `other_bridge_home`, `named_again`) and `reach`."""
 
-    def base_scores(self, graph: EntityGraph, query: str, reached: dict[int, dict],
-                    k: int) -> dict[int, tuple[float, dict]]:
+    def base_scores(self, graph: EntityGraph, query: str, reached: Reached,
+                    k: int) -> dict[int, tuple[float, Evidence]]:
         """chunk id -> (score before the entity bonus, its evidence): the cosine to the
         question, over the dense top candidates (at least k) and every chunk the entities
         reached."""
         dense = self.dense.search(query, max(self.dense_depth, k))
-        out = {h.chunk_id: (h.score, {"cosine": round(h.score, 4)}) for h in dense}
+        out = {h.chunk_id: (h.score, Evidence(cosine=round(h.score, 4))) for h in dense}
         missing = [int(graph.chunk_ids[c]) for c in reached if int(graph.chunk_ids[c]) not in out]
-        out |= {cid: (sim, {"cosine": round(sim, 4)}) for cid, sim in chunk_cosines(self.res, query, missing).items()}
+        out |= {cid: (sim, Evidence(cosine=round(sim, 4))) for cid, sim in chunk_cosines(self.res, query, missing).items()}
         return out
 
     @staticmethod
-    def _first_homes(graph: EntityGraph, reached: dict[int, dict],
-                     base_scores: dict[int, tuple[float, dict]]) -> dict[tuple[str, str], int]:
+    def _first_homes(graph: EntityGraph, reached: Reached,
+                     base_scores: dict[int, tuple[float, Evidence]]) -> dict[tuple[str, str], int]:
         """(how, name), for each way a chunk was reached -> the document of the best-scored
         chunk reached so. A name's homes in other documents (passages that share a title,
         every chunk that names a rare name) keep only `other_home` of the link bonus, or
@@ -54,29 +57,29 @@ class HopScoring:
         best: dict[tuple[str, str], tuple[float, int]] = {}
         for cid, (base, _) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
-            for how in _all_reached_through(reached.get(c, {})) if c is not None else ():
+            for how in _all_reached_through(reached[c]) if c in reached else ():
                 if how not in best or base > best[how][0]:
                     best[how] = (base, int(graph.doc_of_chunk[c]))
         return {how: doc for how, (_, doc) in best.items()}
 
-    def _counted(self, graph: EntityGraph, c: int, ev: dict | None, first_homes: dict[tuple[str, str], int]) -> dict:
+    def _counted(self, graph: EntityGraph, c: int, way: Reach | None, first_homes: dict[tuple[str, str], int]) -> Reach:
         """How chunk column `c` was reached, with the bonus that counts for it."""
-        how = _reached_through(ev or {})
+        how = _reached_through(way) if way is not None else None
         if how is None:
-            return ev or {"bonus": 0.0}
-        bonus = ev["bonus"]
+            return way or Reach()
+        bonus = way.bonus
         # The whole bonus where the page is the best of any one way it was reached: a
         # page reached through two bridges is often the second-best of the one that
         # also names it in passing elsewhere, and the best of the other.
         doc = int(graph.doc_of_chunk[c])
-        if all(doc != first_homes[way] for way in _all_reached_through(ev)):
+        if all(doc != first_homes[each] for each in _all_reached_through(way)):
             bonus *= self.other_home if how[0] == "linked" else self.other_bridge_home
-        if how[0] == "bridge" and ev.get("names_linked"):
+        if how[0] == "bridge" and way.names_linked:
             # A bridged page that names the question's entity again has that name in its
             # cosine already, and is often about the entity's kin or remakes (Lothair II's
             # wife, not his mother; the musical of Billy Elliot, not its composer).
             bonus = max(0.0, bonus - self.named_again)
-        return {**ev, "bonus": bonus}
+        return replace(way, bonus=bonus)
 
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
@@ -88,18 +91,20 @@ class HopScoring:
         first_homes = self._first_homes(graph, reached, base_scores)
         for cid, (base, evidence) in base_scores.items():
             c = graph.col_of_chunk.get(cid)
-            ev = self._counted(graph, c, reached.get(c), first_homes) if c is not None else {"bonus": 0.0}
-            scores[cid] = (base + ev["bonus"], evidence, ev)
+            way = self._counted(graph, c, reached.get(c), first_homes) if c is not None else Reach()
+            scores[cid] = (base + way.bonus, evidence, way)
         ranked = sorted(scores.items(), key=lambda x: -x[1][0])[:k]
-        hits = []
-        for cid, (score, evidence, ev) in ranked:
-            evidence = {**evidence, "bonus": round(ev["bonus"], 3)}
-            if "linked" in ev:
-                evidence["linked_entities"] = ev["linked"][:4]
-            if "via" in ev:
-                evidence["reached_via"] = ev["via"]
-                evidence["bridges"] = ev["bridges"]
-            if "hops" in ev:
-                evidence["hops"] = ev["hops"]
-            hits.append(Hit(cid, score, self.name, evidence))
-        return hits
+        return [Hit(cid, score, self.name, _with_reach(evidence, way)) for cid, (score, evidence, way) in ranked]
+
+
+def _with_reach(evidence: Evidence, way: Reach) -> Evidence:
+    """A hit's evidence: its base score's, the bonus that counted, and the way there."""
+    evidence = replace(evidence, bonus=round(way.bonus, 3))
+    if way.linked:
+        evidence.linked_entities = way.linked[:4]
+    if way.via:
+        evidence.reached_via = way.via
+        evidence.bridges = way.bridges
+    if way.hops is not None:
+        evidence.hops = way.hops
+    return evidence
