@@ -31,7 +31,7 @@ from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
 from .grounding import EntityCheck
 from .record import Answer
-from .span_first import SpanFirst, emit, source_blocks  # noqa: F401 - source_blocks: eval's
+from .span_first import SpanFirst, emit
 
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."

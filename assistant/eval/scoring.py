@@ -182,7 +182,7 @@ def _answer_passages(engine, ds: Dataset, q, mode: str, per_question: dict) -> l
 def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
     """The sources the chat answer gives the model (grounded sentences, within the
     configured budget) for the retriever's top-k passages (one chunk per passage)."""
-    from ..answer.answerer import source_blocks
+    from ..answer.span_first import source_blocks
 
     store = engine.index.store
     hits, seen = [], set()
