@@ -5,6 +5,7 @@ columns; Ctrl-C keeps the checked sentences, marked "(stopped)"."""
 from __future__ import annotations
 
 import _thread
+import signal
 import re
 import shutil
 from pathlib import Path
@@ -124,7 +125,13 @@ def test_ctrl_c_keeps_what_was_checked(observatory, cli, monkeypatch):
                     kwargs["stop"].wait(10)
 
     monkeypatch.setattr(LlamaGenerator, "stream", stream)
-    result = cli("ask", "Describe the history of the Kestrel Hill Observatory in detail.", index=observatory)
+    # A process starts with Python's own SIGINT handler; a library loaded by an earlier test
+    # of this session may have set another, which would swallow the simulated key press.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        result = cli("ask", "Describe the history of the Kestrel Hill Observatory in detail.", index=observatory)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     if not pressed:
         pytest.skip("the model's answer ended before Ctrl-C was to be pressed")
     assert result.exit_code == 130, result.output
