@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 from ..retrieve.base import Hit
+from ..retrieve.baseline import content_stems
 from ..nlp.sentences import LIST_ITEM, TABLE_ROW
 from ..store.db import SentenceRow
 
@@ -100,7 +101,7 @@ def best_list(question: str, sentences: list[SentenceRow], sims: np.ndarray, min
     word with the question names the list asked for: the embedding barely links
     "## Documents" to "which documents do I need to take?"."""
     best, best_sim, i = [], 2 * min_similarity, 0
-    asked = _stems(question)
+    asked = content_stems(question)  # "document" and "documents" alike
     while i < len(sentences):
         if not _LIST_ITEM.match(sentences[i].text):
             i += 1
@@ -109,7 +110,7 @@ def best_list(question: str, sentences: list[SentenceRow], sims: np.ndarray, min
         lines = ([block[0] - 1] if block[0] > 0 else []) + block
         head = lines[0] != block[0] and _INTRODUCES.match(sentences[lines[0]].text)
         sim = (float(sims[lines[0]]) if head else 0.0) + float(np.mean(sims[block]))
-        if head and _stems(sentences[lines[0]].text) & asked:
+        if head and content_stems(sentences[lines[0]].text) & asked:
             sim += _NAMED_LIST  # "## Documents" for "which documents do I need?"
         if sim >= best_sim:
             best, best_sim = lines, sim
@@ -123,11 +124,6 @@ _INTRODUCES = re.compile(r"\s*(?:#{1,6}\s.*|.*:\s*|(?:\S+\s+){0,5}[^\s.]+\s*)$")
 
 
 _NAMED_LIST = 0.5
-_STEM = 5  # letters: "document" and "documents" alike
-
-
-def _stems(text: str) -> set[str]:
-    return {w[:_STEM] for w in content_words(text)}
 
 
 def list_block(sentences: list[SentenceRow], i: int) -> range:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..nlp.sentences import LIST_ITEM
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # A full stop that ends an initial or an abbreviation, not a sentence ("Albert S. Rogell").
 _NOT_AN_END = re.compile(r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|Inc|Ltd|Co|Corp|vs|etc|e\.g|i\.e|No|Vol|pp?))\.$")
@@ -86,7 +88,7 @@ def _sentence_pieces(text: str) -> list[str]:
 
 
 # A line that opens a list item ("- [1] passports ×4", "2. Mix the flour").
-_ITEM_LINE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]")
+_ITEM_LINE = LIST_ITEM  # as the sentence splitter reads a list item, not a second definition
 
 
 def join_sentences(sentences: list[str]) -> str:
