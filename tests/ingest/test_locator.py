@@ -20,3 +20,17 @@ def test_slides_messages_and_events_are_named_so():
 def test_other_files_say_their_page_or_nothing():
     assert place("/d/report.pdf", 7, "Revenue rose.") == "p. 7"
     assert place("/d/notes.md", None, "Row 3: not a table") == ""  # a row only where the format has rows
+
+
+def test_the_terminal_ui_and_exports_show_the_place():
+    """What README says of citations: the TUI's button, its Sources entry and a Markdown
+    export name the row or slide, not "p. 2"."""
+    from assistant.answer.export import _citation_markdown
+    from assistant.ui.widgets.chat import citation_label
+    from assistant.ui.widgets.sources import source_place
+
+    citation = {"n": 1, "path": "/d/budget.xlsx", "title": None, "page": 2, "place": "sheet Household, row 14",
+                "start": 0, "end": 10, "text": "Household, row 14: Item: Roof repair", "attributed": False}
+    assert citation_label(citation, 60).endswith("sheet Household, row 14")
+    assert source_place(citation) == "sheet Household, row 14"
+    assert "`/d/budget.xlsx`, sheet Household, row 14," in _citation_markdown(citation, None)[0]
