@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..store.left_out import by_reason, in_words
+
 
 @dataclass
 class IndexReport:
@@ -58,12 +60,7 @@ class IndexReport:
     def _skipped_note(self) -> str:
         """What the walk left out, one count per reason ("" when nothing): a folder of
         thousands of special files is one line, not thousands (as_dict has each path)."""
-        if not self.skipped:
-            return ""
-        reasons: dict[str, int] = {}
-        for _, why in self.skipped:
-            reasons[why] = reasons.get(why, 0) + 1
-        return f"; skipped {len(self.skipped)}: " + ", ".join(f"{n} {why}" for why, n in reasons.items())
+        return f"; skipped {in_words(by_reason(self.skipped))}" if self.skipped else ""
 
     def as_dict(self) -> dict:
         return {

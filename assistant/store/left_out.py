@@ -26,15 +26,20 @@ def record(store: Store, roots: list[Path], skipped: list[tuple[str, str]]) -> N
         return
     kept = by_folder(store)
     for folder in folders:
-        counts: dict[str, int] = {}
-        for path, why in skipped:
-            if Path(path) == folder or folder in Path(path).parents:
-                counts[why] = counts.get(why, 0) + 1
+        counts = by_reason([(p, why) for p, why in skipped if Path(p) == folder or folder in Path(p).parents])
         if counts:
             kept[str(folder)] = counts
         else:
             kept.pop(str(folder), None)
     store.set_meta(META_KEY, json.dumps(kept, ensure_ascii=False))
+
+
+def by_reason(skipped: list[tuple[str, str]]) -> dict[str, int]:
+    """reason -> how many of `skipped` ((path, reason)) it left out."""
+    counts: dict[str, int] = {}
+    for _, why in skipped:
+        counts[why] = counts.get(why, 0) + 1
+    return counts
 
 
 def by_folder(store: Store) -> dict[str, dict[str, int]]:
