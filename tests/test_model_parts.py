@@ -2,8 +2,8 @@
 directory, checked by size and sha256, with a clear error for every way it can go wrong.
 
 The first tests build small part packages of real files on sys.path (the same layout the
-PyPI packages install: `<module>/data/partNN.bin`); the last ones use the real, installed
-Qwen2.5-Coder parts."""
+PyPI packages install: `<module>/data/partNN.bin`); the last ones check the real
+Qwen2.5-Coder files `make install` joined, and that their parts did not stay beside them."""
 
 from __future__ import annotations
 
@@ -107,19 +107,34 @@ def test_a_truncated_gguf_gives_an_error_not_a_crash(tmp_path, config):
         LlamaGenerator(cut).llm
 
 
+QWEN = ["qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"])
-def test_the_installed_qwen_parts_join_to_the_pinned_file(name):
+@pytest.mark.parametrize("name", QWEN)
+def test_the_joined_qwen_file_is_the_pinned_one(name):
+    """`make install` joins the real parts once; the file found is the pinned one, byte for byte."""
     spec = models.load_registry()[name]
-    files, missing = models.part_files(spec)
-    if missing:
-        pytest.skip(f"parts not installed: {missing[:2]}")
-    assert len(files) == spec.parts
     path = models.resolve(name, "llm")
-    assert path.stat().st_size == spec.size_bytes
+    assert path == models.joined_file(spec) and path.stat().st_size == spec.size_bytes
+    digest = hashlib.sha256()
     with open(path, "rb") as f:
         assert f.read(4) == b"GGUF"
-    assert models.joined_file(spec) == path
+        f.seek(0)
+        for block in iter(lambda: f.read(1 << 22), b""):
+            digest.update(block)
+    assert digest.hexdigest() == spec.sha256
+
+
+@pytest.mark.parametrize("name", QWEN)
+def test_one_copy_of_each_answer_model(name):
+    """Once joined, the part packages are gone from the environment (`make install`
+    uninstalls them): the model is on disk once, not twice."""
+    spec = models.load_registry()[name]
+    if models.joined_file(spec) is None:
+        pytest.skip(f"{name} is not joined here")
+    found, missing = models.part_files(spec)
+    assert not found and len(missing) == spec.parts, f"{len(found)} part packages of {name} are still installed"
 
 
 def test_a_missing_package_model_says_how_to_install_it():
