@@ -23,8 +23,26 @@ PAGE_KINDS = {
     ".pptx": "slide", ".odp": "slide",
     ".mbox": "message",
 }
-_ROW = re.compile(r"\s*(?:(?P<sheet>[^\n:]{1,80}?), row|Row) (?P<row>\d+):")
-_ENTRY = re.compile(r"\s*(?P<kind>Event|Task): (?P<what>[^,\n]{1,60})")
+
+
+# How a table row and a calendar entry open their text: written by office.py and mail.py
+# with these, read back here with the patterns built from the same words.
+ROW_WORD = "row"
+ENTRY_KINDS = ("Event", "Task")
+
+
+def row_opening(sheet: str | None, number: int) -> str:
+    """ "Budget, row 14:" (a workbook's row) or "Row 14:" (a CSV file's)."""
+    return f"{sheet}, {ROW_WORD} {number}:" if sheet else f"{ROW_WORD.capitalize()} {number}:"
+
+
+def entry_opening(kind: str, what: str) -> str:
+    """ "Event: Dentist check-up" (or "Task: ...")."""
+    return f"{kind}: {what}"
+
+
+_ROW = re.compile(rf"\s*(?:(?P<sheet>[^\n:]{{1,80}}?), {ROW_WORD}|{ROW_WORD.capitalize()}) (?P<row>\d+):")
+_ENTRY = re.compile(rf"\s*(?P<kind>{'|'.join(ENTRY_KINDS)}): (?P<what>[^,\n]{{1,60}})")
 
 
 def place(path: str, page: int | None, text: str = "") -> str:

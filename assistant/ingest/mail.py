@@ -30,6 +30,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from .html_text import _html_to_text
+from .locator import ENTRY_KINDS, entry_opening
 from .loaders import (
     _LOADERS,
     LoadedDocument,
@@ -238,14 +239,14 @@ def _decoded(component, name: str):
 
 
 def _event_text(component) -> str:
-    kind = "Task" if component.name == "VTODO" else "Event"
+    kind = ENTRY_KINDS[1] if component.name == "VTODO" else ENTRY_KINDS[0]
     summary = " ".join(str(component.get("SUMMARY", "")).split()) or "(no title)"
     start = _decoded(component, "DTSTART")
     end = _decoded(component, "DTEND") or _decoded(component, "DUE")
     duration = _decoded(component, "DURATION")
     if end is None and isinstance(start, dt.date) and isinstance(duration, dt.timedelta):
         end = start + duration
-    parts = [f"{kind}: {summary}", when(start, end)]
+    parts = [entry_opening(kind, summary), when(start, end)]
     location = " ".join(str(component.get("LOCATION", "")).split())
     if location:
         parts.append(f"at {location}")

@@ -27,6 +27,7 @@ import zipfile
 from typing import Iterable, Iterator
 
 from .loaders import LoadedDocument, _decode, _join_pages, _normalise, register
+from .locator import row_opening
 
 # What is read of one sheet or CSV file, and of one workbook: past it, reading stops and
 # what was read is kept (the reader's time budget would otherwise end the whole file).
@@ -86,7 +87,6 @@ def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MA
     """A table as text, and how many of its rows that text holds: its title lines, a line
     naming its columns, then each row with its values beside their headers, a paragraph
     each; empty rows left out, and reading stopped after `max_rows` rows."""
-    label = f"{sheet}, row" if sheet else "Row"
     filled = ((n, [_clean(c) for c in cells[:MAX_COLUMNS]]) for n, cells in rows)
     filled = ((n, cells) for n, cells in filled if any(cells))
     head = list(itertools.islice(filled, HEADER_SEARCH))
@@ -105,7 +105,7 @@ def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MA
             f"{header[i] if i < len(header) and header[i] else 'Column ' + column_letter(i)}: {cell}"
             for i, cell in enumerate(cells) if cell
         )
-        blocks.append(f"{label} {number}: {values}")
+        blocks.append(f"{row_opening(sheet, number)} {values}")
         count += 1
     return "\n\n".join(blocks), count
 

@@ -35,8 +35,12 @@ def gpu_layers_default() -> int:
 
 
 class LlamaGenerator:
-    def __init__(self, model_path: Path, n_ctx: int = 2048, threads: int = 0, seed: int = 0):
+    def __init__(self, model_path: Path, n_ctx: int = 2048, threads: int = 0, seed: int = 0,
+                 draft_tokens: int = 0):
         self.model_path = Path(model_path)
+        # Prompt-lookup decoding: up to this many tokens guessed from the prompt's own text
+        # (answers copy from their sources) and checked in one batch; 0: off.
+        self.draft_tokens = draft_tokens
         self.name = self.model_path.name
         self.n_ctx = n_ctx
         self.threads = threads or os.cpu_count() or 2
@@ -61,6 +65,7 @@ class LlamaGenerator:
 
     def _load(self):
         from llama_cpp import Llama
+        from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
         from ..models import ModelNotFound, check_gguf
 
@@ -72,6 +77,7 @@ class LlamaGenerator:
                 model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
                 n_threads_batch=self.threads, n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
                 flash_attn=True,
+                draft_model=LlamaPromptLookupDecoding(num_pred_tokens=self.draft_tokens) if self.draft_tokens else None,
             )
         except ValueError as exc:  # llama.cpp refused the file (truncated, unknown architecture)
             raise ModelNotFound(f"llama.cpp could not load {self.model_path}: {exc}") from exc

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.ingest.locator import place
+from assistant.ingest.locator import ENTRY_KINDS, entry_opening, place, row_opening
 
 
 def test_a_row_of_a_sheet_or_csv_is_named_by_its_sheet_and_row():
@@ -15,6 +15,15 @@ def test_slides_messages_and_events_are_named_so():
     assert place("/d/festival.pptx", 4, "Slide 4: Costs") == "slide 4"
     assert place("/d/parish.mbox", 3, "From: vicar@example.org") == "message 3"
     assert place("/d/family.ics", None, "Event: Dentist check-up, Tuesday 5 March 2024, 09:30.") == "event Dentist check-up"
+
+
+def test_what_the_readers_write_is_what_the_locator_reads():
+    """The readers open rows and entries with the locator's own words: a change to one
+    side cannot leave the other naming nothing."""
+    assert place("/d/budget.xlsx", 2, row_opening("Q1 costs", 7) + " Amount: 12") == "sheet Q1 costs, row 7"
+    assert place("/d/list.tsv", None, row_opening(None, 9) + " Name: Ada") == "row 9"
+    for kind in ENTRY_KINDS:
+        assert place("/d/plan.ics", None, entry_opening(kind, "Book the hall") + ", 5 May.") == f"{kind.lower()} Book the hall"
 
 
 def test_other_files_say_their_page_or_nothing():
