@@ -4,7 +4,8 @@ naming the word, instead of by whatever passage came closest ("Numbers at a glan
 
 A word counts as mentioned when any chunk holds it or a word it begins, after stemming
 (the full-text index's own reading), so "month" meets "monthly" and "grocery" meets
-"groceries". Only the words that pick out what the question is about are looked up (names, a
+"groceries"; a word one slip of the keyboard from an indexed one is a mention misspelt
+("Brittish", "Gothais" for "Gotha is"), not a thing the folder lacks. Only the words that pick out what the question is about are looked up (names, a
 person's own things, owners, nouns that qualify another noun): the attribute asked for
 ("the history of X") and the question's verbs are the documents' to word differently.
 """
@@ -26,7 +27,7 @@ def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
     """The words that say what the question is about and that no chunk of the index holds."""
     if tag is None:
         return []
-    return [w for w in _identifying(tag(question)) if not store.mentions(w)]
+    return [w for w in _identifying(tag(question)) if not store.mentions(w) and not store.spelled_like(w)]
 
 
 def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:

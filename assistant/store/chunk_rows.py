@@ -4,6 +4,7 @@ text. Mixed into Store (db.py), whose connection and lock it uses."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from typing import TYPE_CHECKING
 
@@ -121,3 +122,50 @@ class ChunkRows:
         term = '"' + word.replace('"', "") + '"*'
         with self.lock:
             return self.db.execute("select 1 from chunks_fts where chunks_fts match ? limit 1", [term]).fetchone() is not None
+
+    def spelled_like(self, word: str) -> bool:
+        """Whether the full-text index holds a word one slip of the keyboard from `word`
+        after stemming (a letter missing, extra, changed, or two swapped), with the same
+        first letter: "Brittish" meets "British", "Gothais" ("Gotha is" run together)
+        meets "Gotha". Words under six letters are too near their neighbours to tell."""
+        with self.lock:
+            try:
+                stem = self._stem(word.lower())
+                if len(stem) < 6:
+                    return False
+                terms = self.db.execute(
+                    "select term from temp.chunk_terms where term >= ? and term < ? and length(term) between ? and ?",
+                    [stem[0], chr(ord(stem[0]) + 1), len(stem) - 1, len(stem) + 1]).fetchall()
+            except sqlite3.Error:  # no temp schema to be had: the word is taken as written
+                return False
+            return any(one_slip_apart(stem, t) for (t,) in terms)
+
+    def _stem(self, word: str) -> str:
+        """`word` as the full-text index stores it (Porter's stem), read from a scratch
+        index of the same tokenizer in the connection's own temp schema."""
+        if not getattr(self, "_stemmer_ready", False):
+            self.db.execute("create virtual table if not exists temp.stem_scratch using fts5(w, tokenize='porter')")
+            self.db.execute("create virtual table if not exists temp.stem_terms using fts5vocab(temp, stem_scratch, row)")
+            self.db.execute("create virtual table if not exists temp.chunk_terms using fts5vocab(main, chunks_fts, row)")
+            self._stemmer_ready = True
+        self.db.execute("delete from temp.stem_scratch")
+        self.db.execute("insert into temp.stem_scratch (w) values (?)", [word])
+        row = self.db.execute("select term from temp.stem_terms limit 1").fetchone()
+        return row[0] if row else word
+
+
+def one_slip_apart(a: str, b: str) -> bool:
+    """At most one letter inserted, deleted, changed, or two neighbours swapped."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        swapped = i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
+        return swapped or a[i + 1:] == b[i + 1:]
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer[i + 1:] == shorter[i:]
+

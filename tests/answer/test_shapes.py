@@ -135,6 +135,9 @@ def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_pa
     # Mentioned in other words of the same stem: "groceries", "monthly".
     assert unmentioned("How much do we spend on grocery shopping each month?", store, engine_tag) == []
     assert unmentioned("What did the vet say about Biscuit's weight?", store, engine_tag) == []
+    # A misspelt name is a slip, not a thing the folder lacks.
+    assert unmentioned("What did the vet say about Bisciut's weight?", store, engine_tag) == []
+    assert unmentioned("What did my dentsit say about Biscuit's weight?", store, engine_tag) == ["dentsit"]
 
 
 def _no_entities():

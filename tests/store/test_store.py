@@ -99,6 +99,27 @@ def test_fts_finds_words_with_stemming(store):
     assert len(both) == 2
 
 
+def test_a_word_one_slip_from_an_indexed_one_is_spelled_like_it(store):
+    """A question's misspelt name is still a mention ("Obsevatory", "telescpoe"), but a
+    different word is not, nor a short word a letter from another ("barely"/"barley" is
+    too near to tell), nor one that starts with another letter."""
+    store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    for slip in ("Obsevatory", "observatroy", "Telescpoe", "refractors", "granaryy", "harbours"):
+        assert store.spelled_like(slip), slip
+    for other in ("dentist", "zeppelin", "barely", "bobservatory", "nobservatory", "telephone"):
+        assert not store.spelled_like(other), other
+
+
+def test_one_slip_apart():
+    from assistant.store.chunk_rows import one_slip_apart
+
+    assert one_slip_apart("british", "brittish") and one_slip_apart("gotha", "gothai")
+    assert one_slip_apart("ledger", "ledgre") and one_slip_apart("ledger", "ledgar")
+    assert not one_slip_apart("ledger", "lodgar") and not one_slip_apart("ledger", "ledgerss")
+    assert not one_slip_apart("ledger", "eldgre")
+
+
 def test_replace_leaves_no_orphans(store):
     old_ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
     v_before = int(store.version)
