@@ -122,6 +122,13 @@ def _line_blocks(text: str) -> list[str]:
             in_item = item
     return [joined for b in blocks if (joined := "\n".join(b).strip())]
 _LEADING_CITATIONS = re.compile(r"\s*(?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+(?:[.!?](?:\s+|$))?")
+_CITATION = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
+
+
+def says_something(text: str) -> bool:
+    """Whether `text` has a word or number besides citation markers: "[1] [2]" alone,
+    which a small model sometimes writes for an answer, says nothing."""
+    return any(ch.isalnum() for ch in _CITATION.sub("", text))
 
 
 def answer_sentences(text: str) -> list[str]:

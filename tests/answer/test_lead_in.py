@@ -15,7 +15,7 @@ from assistant.answer.record import Answer
 from assistant.answer.citations import SupportChecker, resolve_citations, split_complete_sentences
 from assistant.answer.prompt import NO_ANSWER, build_sources
 from assistant.answer.short import clean_span
-from assistant.answer.text import answer_sentences, strip_lead_in
+from assistant.answer.text import answer_sentences, says_something, strip_lead_in
 from assistant.config import Config
 from assistant.retrieve import Hit
 
@@ -95,6 +95,14 @@ def test_the_strict_checks_keep_the_content_after_a_lead_in_and_every_list_item(
         assert answer.text == answered != NO_ANSWER, answer.checks
         assert all(c["supported"] for c in answer.checks), answer.checks
         assert "1898" in answer.text and "answer to this question" not in answer.text
+
+
+def test_citation_markers_before_any_words_say_nothing():
+    """A small model sometimes answers "[1] [2]" (seen on a HotpotQA question whose answer
+    source 2 held), or opens with a line of markers: shown, that reads as an answer."""
+    done, _ = split_complete_sentences("[1] [2] [3]\n" + FOUNDED + " ")
+    assert not says_something(done[0]) and not says_something(" [1], [2]. ")
+    assert says_something(done[-1]) and says_something("1898 [1]") and says_something("Yes [2].")
 
 
 def test_a_lead_in_that_names_where_the_information_came_from_is_taken_off():
