@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..nlp.lexicon import KIN, KIN_THROUGH_ANOTHER, MAKERS, PERSON_TITLES
 from .short import question_kind
 
 # A name as questions write it: capitalised words with the small words and marks names
@@ -45,12 +46,7 @@ _NOT_BRIDGES = frozenset(
     "profession occupation job genre language religion position role".split()
 )
 # Relations whose bridge is a person: the first step asks "Who is ...?", others "What is ...?".
-_PERSON_RELATIONS = frozenset(
-    "father mother parent husband wife spouse child son daughter sibling brother sister grandfather "
-    "grandmother uncle aunt nephew niece cousin stepmother stepfather father-in-law mother-in-law "
-    "son-in-law daughter-in-law child-in-law partner founder author star president king queen leader "
-    "ruler head chairman chairwoman ceo manager coach captain heir successor predecessor".split()
-)
+_PERSON_RELATIONS = KIN | KIN_THROUGH_ANOTHER | MAKERS | PERSON_TITLES
 # Words that continue a name after the point where the name pattern stopped
 # ("Alexander and the Terrible, ...", "The Jewel of the Nile", "Bastien und Bastienne").
 _NAME_GOES_ON = re.compile(r"^\s*(?:and|of|und|the|de|in|on)\s+(?:the\s+)?[A-Z0-9]")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ..baseline import content_stems as _stems
 from ..entity_graph import QueryEntity
-from .lexicon import (CHILD, GRAND, IN_LAW, MADE_BY, PARENT, PARENTS_SIBLING, PERSON_ROLES, PLACE_KINDS,
-                      PLACE_WORDS, SPOUSE, STEP)
+from .lexicon import (CHILD, FATHER_SIDE, GRAND, IN_LAW, MADE_BY, NEAR, PARENT, PARENTS_SIBLING, PERSON_ROLES,
+                      PLACE_KINDS, PLACE_WORDS, SPOUSE, STEP)
 
 
 def _unwanted_kinds(relation: set[str]) -> set[str]:
@@ -42,7 +42,7 @@ def _first_steps(query: str, relation: set[str]) -> set[str]:
     grandchild, a parent's spouse for a step-parent."""
     out = set(relation)
     if m := IN_LAW.search(query):
-        out -= {"fathe", "mothe", "paren", "broth", "siste", "sibli", "daugh", "child"}
+        out -= NEAR
         out |= CHILD if _is_child(m.group(1)) else SPOUSE
     for m in GRAND.finditer(query):
         out |= _parent_on(m.group(1)) if not _is_child(m.group(2)) else CHILD
@@ -60,7 +60,7 @@ def _is_child(kin: str) -> bool:
 def _parent_on(side: str | None) -> set[str]:
     """The parent a kin is reached through: the father on the paternal side, the mother
     on the maternal, either where the question does not say."""
-    return {"paternal": {"fathe"}, "maternal": {"mothe"}}.get((side or "").lower(), PARENT)
+    return FATHER_SIDE.get((side or "").lower(), PARENT)
 
 
 def _type_words(named: list[QueryEntity]) -> tuple[set[str], set[str]]:
