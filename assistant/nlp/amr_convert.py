@@ -319,7 +319,3 @@ class _Converter(AmrGraph):
             graph.actions.append(a)
         graph.next_edges = [(i, i + 1) for i in range(len(graph.actions) - 1)]
         return self.conv
-
-
-def amr_to_graph(amr, text: str, base: int = 0, tokens: list[Token] | None = None) -> SentenceGraph:
-    return convert(amr, text, base, tokens).graph

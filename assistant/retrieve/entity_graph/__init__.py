@@ -8,7 +8,7 @@ the ways to them; linking: a question's names to classes; names: the shorter way
 is written."""
 
 from .graph import (_CACHE, CLOCK_SLACK_S, HOME_KINDS, KIND_WEIGHT, MAX_SPECIFIC_DF, EntityGraph, entity_graph,
-                    idf_weight, matched_classes, query_extractor)
+                    matched_classes, query_extractor)
 from .homes import (_ASPECT_OF, _NAME_THEN_COMMON, MAX_ASPECTS, MAX_PART_DF, MAX_TITLE_WORDS, MAX_TITLES_NAMING,
                     MAX_VARIANTS)
 from .linking import MAX_NGRAM, EntityMatch, QueryEntity
@@ -17,7 +17,7 @@ from .names import ruler_names, short_names, shorter_names
 __all__ = [
     "CLOCK_SLACK_S", "HOME_KINDS", "KIND_WEIGHT", "MAX_ASPECTS", "MAX_NGRAM", "MAX_PART_DF", "MAX_SPECIFIC_DF",
     "MAX_TITLE_WORDS", "MAX_TITLES_NAMING", "MAX_VARIANTS", "EntityGraph", "EntityMatch", "QueryEntity",
-    "entity_graph", "idf_weight", "matched_classes", "query_extractor", "ruler_names", "short_names",
+    "entity_graph", "matched_classes", "query_extractor", "ruler_names", "short_names",
     "shorter_names",
     # read by tests under their old names
     "_ASPECT_OF", "_CACHE", "_NAME_THEN_COMMON",

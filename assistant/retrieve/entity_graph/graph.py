@@ -4,7 +4,6 @@ documents written since; and the one graph per index, cached."""
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 import weakref
@@ -203,10 +202,6 @@ def query_extractor(res: Resources):
     if ex is None:
         raise RuntimeError("entity retrievers need the entity layer: index with extractor = 'spacy'")
     return ex
-
-
-def idf_weight(graph: EntityGraph, row: int) -> float:
-    return float(graph.idf[row]) if row < len(graph.idf) else math.log(2)
 
 
 def matched_classes(graph: EntityGraph, qents: list[QueryEntity]) -> dict[int, tuple[str, float]]:
