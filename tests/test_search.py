@@ -57,6 +57,14 @@ def test_search_lists_passages_with_best_sentence_and_reasons(indexed):
     assert top.copies == [str(docs / "old" / "observatory copy.md")]
 
 
+def test_slim_says_which_of_the_question_s_names_a_passage_holds(indexed):
+    """slim ranks by the question's classes a chunk names: its "why" says which."""
+    engine, docs = indexed
+    top = engine.search(QUESTION, retriever="slim", k=1)[0]
+    assert top.hit.evidence.matched_entities, top.hit.evidence
+    assert any(r.startswith("names the question's ") for r in top.reasons()), top.reasons()
+
+
 def test_identical_files_are_indexed_once(indexed):
     engine, docs = indexed
     store = engine.index.store

@@ -122,6 +122,8 @@ def reasons(evidence: Evidence) -> list[str]:
     out = []
     if evidence.linked_entities:
         out.append("names " + ", ".join(evidence.linked_entities))
+    elif evidence.matched_entities:  # slim: the question's classes the chunk names
+        out.append("names the question's " + ", ".join(evidence.matched_entities))
     if evidence.bridges:
         out.append("reached through " + ", ".join(evidence.bridges))
     if evidence.beyond_ranking:
