@@ -78,6 +78,9 @@ class LlamaGenerator:
                 n_threads_batch=self.threads, n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
                 flash_attn=True,
                 draft_model=LlamaPromptLookupDecoding(num_pred_tokens=self.draft_tokens) if self.draft_tokens else None,
+                # Drafting keeps every prompt token's logits; llama-cpp-python sizes that
+                # array by this argument alone, and a prompt past one batch overflows it.
+                logits_all=bool(self.draft_tokens),
             )
         except ValueError as exc:  # llama.cpp refused the file (truncated, unknown architecture)
             raise ModelNotFound(f"llama.cpp could not load {self.model_path}: {exc}") from exc
