@@ -126,6 +126,8 @@ def reasons(evidence: Evidence) -> list[str]:
         out.append("names the question's " + ", ".join(evidence.matched_entities))
     if evidence.bridges:
         out.append("reached through " + ", ".join(evidence.bridges))
+    if evidence.signals:
+        out.append("signals: " + ", ".join(evidence.signals))
     if evidence.beyond_ranking:
         out.append("in the scope, below anything the retriever ranked: by meaning alone")
     if evidence.cosine is not None:

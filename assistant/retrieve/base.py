@@ -40,6 +40,7 @@ class Evidence:
     reached_via: list[str] | None = None  # hop: "bridge, named where X is"
     bridges: list[str] | None = None  # hop: the names it was reached through
     hops: int | None = None  # hop: the hop that reached it, past the second
+    signals: list[str] | None = None  # hop and auto: the named signals its way fired (hop/signals.py)
     matched_entities: list[str] | None = None  # slim: the question's classes it names
     entity_hits: int | None = None  # slim: how many
     sub_questions: list[str] | None = None  # slim:decompose: the sub-questions asked

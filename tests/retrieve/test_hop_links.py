@@ -104,6 +104,9 @@ def test_the_bridge_beside_the_relation_word_leads(engine, name):
     # "directed by Luis Mandoki" answers "the director of"; Liv Ullmann is only starring.
     assert found["b.txt"]["bonus"] > found["c.txt"]["bonus"] > 0
     assert [f for f in found][:2] == ["a.txt", "b.txt"]
+    # The named signals each way fired (retrieve/hop/signals.py).
+    assert found["a.txt"]["signals"] == ["link"]
+    assert found["b.txt"]["signals"] == ["hop", "relation"] and found["c.txt"]["signals"] == ["hop"]
 
 
 @pytest.mark.parametrize("name", ["hop", "auto"])
@@ -596,6 +599,7 @@ def test_a_page_reached_two_ways_keeps_the_bonus_where_it_is_the_best_of_either(
     from assistant.retrieve.base import Evidence
     from assistant.retrieve.entity import HopRetriever
     from assistant.retrieve.hop.reach import Reach
+    from assistant.retrieve.hop.signals import Weights
 
     graph = SimpleNamespace(col_of_chunk={10: 0, 20: 1, 30: 2}, doc_of_chunk=np.array([1, 2, 3]))
     reached = {0: Reach(0.5, bridges=["Paz"]), 1: Reach(0.5, bridges=["Paz", "Paz of Spain"]),
@@ -604,9 +608,10 @@ def test_a_page_reached_two_ways_keeps_the_bonus_where_it_is_the_best_of_either(
     first = HopRetriever._first_homes(graph, reached, base)
     assert first == {("bridge", "Paz"): 1, ("bridge", "Paz of Spain"): 2}
     hop = HopRetriever.__new__(HopRetriever)
-    hop.other_home, hop.other_bridge_home, hop.named_again = 0.5, 0.75, 0.3
+    hop.weights = Weights(other_home=0.5, other_bridge_home=0.75, named_again=0.3)
     assert hop._counted(graph, 1, reached[1], first).bonus == 0.5
-    assert hop._counted(graph, 2, reached[2], first).bonus == 0.375  # only the second best of "Paz"
+    second = hop._counted(graph, 2, reached[2], first)  # only the second best of "Paz"
+    assert second.bonus == 0.375 and "other_bridge_home" in second.signals
 
 
 def test_a_name_the_index_holds_only_with_its_place_is_linked_to_it():

@@ -13,6 +13,7 @@ from .bridges import _bridgeable, _is_bridge, _name_words
 from .question import _first_steps, _relation_stems, _type_words, _unwanted_kinds, _without
 from .reach import Reach, Reached
 from .scoring import HopScoring
+from .signals import Weights
 from .sentences import _names_in
 
 
@@ -36,17 +37,12 @@ class HopRetriever(HopScoring):
                  other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True,
                  kind_penalty: float = 0.3):
         self.res = res
-        self.kind_penalty = kind_penalty
+        self.weights = Weights(link=link_bonus, hop=hop_bonus, relation=relation_bonus, decay=decay,
+                               wrong_kind=kind_penalty, other_home=other_home, other_bridge_home=other_bridge_home,
+                               named_again=named_again)
         self.titles_in_text = titles_in_text
-        self.named_again = named_again
-        self.other_home = other_home
-        self.other_bridge_home = other_bridge_home
         self.aspects = aspects
-        self.link_bonus = link_bonus
-        self.hop_bonus = hop_bonus
-        self.relation_bonus = relation_bonus
         self.max_hops = max_hops
-        self.decay = decay
         self.dense_depth = dense_depth
         self.rare_df = rare_df
         self.dense = DenseRetriever(res)
@@ -78,8 +74,8 @@ class HopRetriever(HopScoring):
         reached: Reached = {}
         for row, (text, sim) in specific.items():
             for c in self._homes_as_written(graph, row, text):
-                way = reached.setdefault(c, Reach())
-                way.bonus = max(way.bonus, self.link_bonus * sim)
+                _take(reached.setdefault(c, Reach()), *self.weights.linked(sim))
+                way = reached[c]
                 # A common word's class is named as the question writes it ("Brand", not "brand").
                 way.linked.append(text if graph.kinds[row] == "NOUN" else graph.names[row])
         # What the question says a name is ("film" in "the director of film Battle in
@@ -91,13 +87,13 @@ class HopRetriever(HopScoring):
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
         asked = _stems(query) - set().union(*(_stems(n) for way in reached.values() for n in way.linked))
-        frontier, bonus = set(reached), self.hop_bonus
+        frontier, bonus = set(reached), self.weights.hop
         for depth in range(2, self.max_hops + 1):
             followed = self._hop(graph, frontier, reached, set(specific), (relation, asked), bonus, depth)
             # Past the second hop, only bridges named beside the question's relation words
             # lead on ("the mother of the director of ..."): the others fan out too widely.
             frontier = {c for c, related in followed.items() if related}
-            bonus *= self.decay
+            bonus *= self.weights.decay
         self._names_written(graph, reached)
         return reached
 
@@ -158,8 +154,7 @@ class HopRetriever(HopScoring):
                     way = reached.setdefault(c2, Reach())
                     # "the director of", "X's mother": a place the page names is not who.
                     wrong_kind = graph.kinds[row] in unwanted
-                    way.bonus = max(way.bonus, bonus + (self.relation_bonus if related else 0.0)
-                                    - (self.kind_penalty if wrong_kind else 0.0))
+                    _take(way, *self.weights.hopped(bonus, depth, related, wrong_kind))
                     if way.names_linked is None:
                         way.names_linked = self._names_any(graph, c2, linked_names)
                     if len(way.via) < 4:
@@ -175,6 +170,12 @@ class HopRetriever(HopScoring):
         """Whether chunk column `c` names a class called one of `names` (a title and a
         person of the same name can be two classes)."""
         return any(graph.names[r] in names for r in graph.ce.indices[graph.ce.indptr[c]: graph.ce.indptr[c + 1]])
+
+
+def _take(way: Reach, bonus: float, signals: tuple[str, ...]) -> None:
+    """Keep the better of the ways a chunk was reached, with the signals it fired."""
+    if bonus > way.bonus or not way.signals:
+        way.bonus, way.signals = max(way.bonus, bonus), signals if bonus >= way.bonus else way.signals
 
 
 register("hop", "entity linking + one hop through named entities, scored with dense similarity")(HopRetriever)

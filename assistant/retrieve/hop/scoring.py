@@ -33,7 +33,7 @@ def _reached_through(way: Reach) -> tuple[str, str] | None:
 
 class HopScoring:
     """The scoring half of `HopRetriever` (core.py), which holds what is read here (`res`,
-    `dense`, `dense_depth`, `other_home`, `other_bridge_home`, `named_again`) and `reach`."""
+    `dense`, `dense_depth`, `weights`) and `reach`."""
 
     def base_scores(self, graph: EntityGraph, query: str, reached: Reached,
                     k: int) -> dict[int, tuple[float, Evidence]]:
@@ -67,19 +67,16 @@ class HopScoring:
         how = _reached_through(way) if way is not None else None
         if how is None:
             return way or Reach()
-        bonus = way.bonus
         # The whole bonus where the page is the best of any one way it was reached: a
         # page reached through two bridges is often the second-best of the one that
-        # also names it in passing elsewhere, and the best of the other.
+        # also names it in passing elsewhere, and the best of the other. A bridged page
+        # that names the question's entity again has that name in its cosine already,
+        # and is often about the entity's kin or remakes (Lothair II's wife, not his
+        # mother; the musical of Billy Elliot, not its composer).
         doc = int(graph.doc_of_chunk[c])
-        if all(doc != first_homes[each] for each in _all_reached_through(way)):
-            bonus *= self.other_home if how[0] == "linked" else self.other_bridge_home
-        if how[0] == "bridge" and way.names_linked:
-            # A bridged page that names the question's entity again has that name in its
-            # cosine already, and is often about the entity's kin or remakes (Lothair II's
-            # wife, not his mother; the musical of Billy Elliot, not its composer).
-            bonus = max(0.0, bonus - self.named_again)
-        return replace(way, bonus=bonus)
+        best_home = any(doc == first_homes[each] for each in _all_reached_through(way))
+        bonus, cuts = self.weights.counted(way.bonus, how[0] == "linked", best_home, bool(way.names_linked))
+        return replace(way, bonus=bonus, signals=way.signals + cuts)
 
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
@@ -100,6 +97,8 @@ class HopScoring:
 def _with_reach(evidence: Evidence, way: Reach) -> Evidence:
     """A hit's evidence: its base score's, the bonus that counted, and the way there."""
     evidence = replace(evidence, bonus=round(way.bonus, 3))
+    if way.signals:
+        evidence.signals = list(way.signals)
     if way.linked:
         evidence.linked_entities = way.linked[:4]
     if way.via:
