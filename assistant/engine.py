@@ -35,6 +35,7 @@ from .store.damage import INDEX_ERRORS, index_trouble, not_a_folder
 from .store.disk import WRITE_ERRORS, disk_refusal, disk_state, disk_trouble
 from .store.history import Conversation, History, Message
 from .store.index import DB_NAME
+from .store.index_status import FailedFile, IndexStatus
 from .store.left_out import in_words as left_out_in_words
 from .store.lockfile import to_stderr
 from .sync import IndexRun
@@ -43,7 +44,8 @@ from .watch import FolderWatcher
 __all__ = [
     "Engine", "PARSE_COMPONENTS", "entity_rules",
     # The records the CLI and the terminal UI hold.
-    "Answer", "Conversation", "FolderWatcher", "History", "IndexRun", "Message", "Passage", "Scope",
+    "Answer", "Conversation", "FailedFile", "FolderWatcher", "History", "IndexRun", "IndexStatus", "Message",
+    "Passage", "Scope",
     # The errors they catch, and the words for them.
     "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
     "disk_trouble", "index_trouble", "left_out_in_words",
@@ -418,7 +420,7 @@ class Engine:
         extractor = self.__dict__.get("extractor")  # only when something built it
         return extractor.costs() if isinstance(extractor, CountsCosts) else {}
 
-    def status(self) -> dict:
+    def status(self) -> IndexStatus:
         # Reads the database only: no model needs loading to say what the index holds.
         db = self.index_dir / DB_NAME
         nothing = not os.path.lexists(db) or (db.is_file() and not db.stat().st_size)
@@ -429,32 +431,27 @@ class Engine:
         store = self.index.store if "index" in self.__dict__ else Store(db)
         last = store.last_update()
         size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
-        return {
-            "index": str(self.index_dir),
-            "embedder": store.get_meta("embedder"),
-            "entity_rules": store.get_meta("entity_rules"),
-            "entity_rules_now": self.entity_rules(store),
-            "stale_entity_rules": self.stale_entity_rules(store) is not None,
+        return IndexStatus(
+            index=str(self.index_dir),
+            embedder=store.get_meta("embedder"),
+            entity_rules=store.get_meta("entity_rules"),
+            entity_rules_now=self.entity_rules(store),
+            stale_entity_rules=self.stale_entity_rules(store) is not None,
             **store.counts(),
-            "size_bytes": size,
-            "last_update": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(last)) if last else None,
-            "failures": [
-                {"path": d["path"], "error": d["error"]} for d in store.documents() if d["status"] == "error"
-            ],
+            size_bytes=size,
+            last_update=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(last)) if last else None,
+            failures=[FailedFile(d.path, d.error) for d in store.documents() if d.status == "error"],
             # What the last run over each folder did not read, by reason (store/left_out.py).
-            "left_out": left_out.totals(store),
-            "left_out_by_folder": left_out.by_folder(store),
-        }
+            left_out=left_out.totals(store),
+            left_out_by_folder=left_out.by_folder(store),
+        )
 
-    def _empty_status(self) -> dict:
-        """status() of an index with nothing in it (Store.counts all 0)."""
-        counts = ("documents", "failed", "copies", "partial", "chunks", "sentences", "entities", "mentions", "actions")
-        return {
-            "index": str(self.index_dir), "embedder": None, "entity_rules": None,
-            "entity_rules_now": entity_rules(self.config.extractor, self.config.aboutness),
-            "stale_entity_rules": False, **dict.fromkeys(counts, 0), "size_bytes": 0, "last_update": None,
-            "failures": [], "left_out": {}, "left_out_by_folder": {},
-        }
+    def _empty_status(self) -> IndexStatus:
+        """status() of an index not created yet: every count 0."""
+        return IndexStatus(
+            index=str(self.index_dir), embedder=None, entity_rules=None,
+            entity_rules_now=entity_rules(self.config.extractor, self.config.aboutness), stale_entity_rules=False,
+        )
 
     def close(self) -> None:
         if "indexer" in self.__dict__:

@@ -498,7 +498,7 @@ def folder_deletion(engine, folder: Path) -> dict:
     try:
         store = engine.index.store
         left = {
-            "documents": sum(1 for d in store.documents() if d["path"].startswith(prefix + os.sep)),
+            "documents": sum(1 for d in store.documents() if d.path.startswith(prefix + os.sep)),
             "empty_classes": store.db.execute("select count(*) from entities where n_mentions <= 0").fetchone()[0],
             "stray_mentions": store.db.execute(
                 "select count(*) from mentions where document_id not in (select id from documents)").fetchone()[0],
@@ -544,9 +544,9 @@ def measure_size(size: int, args, cfg: Path, ratios: dict, questions: list[str])
     text_bytes = sum(f["bytes"] for f in files)
     by_format = {fmt: sum(f["fmt"] == fmt for f in files) for fmt in FORMATS}
     return {
-        "size": size, "chunks": status["chunks"], "chunks_of_run": report["chunks"],
-        "estimated_chunks": manifest["estimated_chunks"], "documents": status["documents"],
-        "copies": status["copies"], "failed": len(report["failed"]), "files": len(files),
+        "size": size, "chunks": status.chunks, "chunks_of_run": report["chunks"],
+        "estimated_chunks": manifest["estimated_chunks"], "documents": status.documents,
+        "copies": status.copies, "failed": len(report["failed"]), "files": len(files),
         "files_by_format": by_format, "folders": len({str(Path(f["path"]).parent) for f in files}),
         "rounds": manifest["rounds"], "text_bytes": text_bytes, "folder_bytes": dir_bytes(folder),
         "index_bytes": run["index_bytes"], "index_over_text": round(run["index_bytes"] / text_bytes, 2),

@@ -69,19 +69,19 @@ def test_a_long_document_is_indexed_in_sections_after_the_other_files(tmp_path, 
     report = engine.index_paths([folder], on_progress=lambda p: stages.append((p.current, p.stage)))
     assert report.ok and report.added == 4, report.as_dict()
     store = engine.index.store
-    docs = {d["path"]: d for d in store.documents()}
-    assert all(d["status"] == "ok" for d in docs.values())
+    docs = {d.path: d for d in store.documents()}
+    assert all(d.status == "ok" for d in docs.values())
     # The short files were written before the long one, though it comes first in the walk.
-    short_times = [d["indexed_at"] for p, d in docs.items() if p != str(long_doc)]
+    short_times = [d.indexed_at for p, d in docs.items() if p != str(long_doc)]
     first_long_stage = next(i for i, (cur, st) in enumerate(stages) if st.startswith("part 1/"))
     assert all(cur != str(long_doc) for cur, st in stages[:first_long_stage] if st == "written")
-    assert max(short_times) <= docs[str(long_doc)]["indexed_at"]
+    assert max(short_times) <= docs[str(long_doc)].indexed_at
     n_sections = len(section_bounds(long_doc.read_text(encoding="utf-8"), 6000))
     assert n_sections >= 5 and any(st.startswith(f"part {n_sections}/{n_sections}") for _, st in stages)
     # One document, its chunks numbered in order and in text order, answerable.
     chunks = _chunks(engine, long_doc)
     assert [o for o, _ in chunks] == list(range(len(chunks)))
-    assert docs[str(long_doc)]["indexed_chars"] == docs[str(long_doc)]["n_chars"]
+    assert docs[str(long_doc)].indexed_chars == docs[str(long_doc)].n_chars
     assert all(v == 0 for v in orphan_counts(store).values())
     assert not any(vector_orphans(engine.index).values())
     assert fts_consistent(store)

@@ -47,7 +47,7 @@ def report_counts(r) -> dict:
 
 def chunk_ids_of(store, path) -> list[int]:
     d = store.document(str(path))
-    return [r[0] for r in store.db.execute("select id from chunks where document_id = ? order by ord", [d["id"]])]
+    return [r[0] for r in store.db.execute("select id from chunks where document_id = ? order by ord", [d.id])]
 
 
 def bm25_texts(engine, query, path=None) -> list[str]:
@@ -68,7 +68,7 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     assert r.chunks == store.counts()["chunks"] > 0 and r.sentences == store.counts()["sentences"]
     assert r.embedder_tokens > 0
     consistent(engine)
-    assert engine.status()["documents"] == N_EXAMPLES and engine.status()["failures"] == []
+    assert engine.status().documents == N_EXAMPLES and engine.status().failures == []
 
     r = engine.index_paths([docs])
     assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": N_EXAMPLES, "moved": 0, "removed": 0, "failed": 0}
@@ -102,7 +102,7 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     os.utime(history, (st.st_atime + 100, st.st_mtime + 100))
     r = engine.index_paths([docs])
     assert report_counts(r)["unchanged"] == N_EXAMPLES and r.embedder_tokens == 0
-    assert store.document(str(history))["mtime"] == history.stat().st_mtime
+    assert store.document(str(history)).mtime == history.stat().st_mtime
 
     # Renamed (into a new sub-folder): moved in place, nothing extracted again.
     ids_before = chunk_ids_of(store, history)
@@ -137,7 +137,7 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
 
     # A fresh engine on the same directory (another process) sees the same index.
     other = make_engine(tmp_path / "ix", config=config)
-    assert other.status()["chunks"] == store.counts()["chunks"]
+    assert other.status().chunks == store.counts()["chunks"]
     consistent(other)
     assert report_counts(other.index_paths([docs]))["unchanged"] == N_EXAMPLES
 
@@ -166,8 +166,8 @@ def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs)
     assert "pdf" in failed[str(docs / "garbage.pdf")].lower()
     assert "docx" in failed[str(docs / "random.docx")].lower()
     status = engine.status()
-    assert status["documents"] == N_EXAMPLES and status["failed"] == len(BAD_FILES)
-    assert {(f["path"], f["error"]) for f in status["failures"]} == set(r.failed)
+    assert status.documents == N_EXAMPLES and status.failed == len(BAD_FILES)
+    assert {(f.path, f.error) for f in status.failures} == set(r.failed)
     consistent(engine)
     # Every good document is searchable.
     assert "Olsson" in " ".join(bm25_texts(engine, "Kestrel Hill Observatory founded astronomer"))
@@ -176,9 +176,9 @@ def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs)
     (docs / "empty.txt").write_text("The ferry timetable changed in 1790 when the granary closed.\n")
     r = engine.index_paths([docs])
     assert r.added + r.updated == 1 and not r.failed
-    assert engine.index.store.document(str(docs / "empty.txt"))["status"] == "ok"
+    assert engine.index.store.document(str(docs / "empty.txt")).status == "ok"
     assert "timetable" in bm25_texts(engine, "ferry timetable granary")[0]
-    assert {f["path"] for f in engine.status()["failures"]} == {str(docs / n) for n in BAD_FILES if n != "empty.txt"}
+    assert {f.path for f in engine.status().failures} == {str(docs / n) for n in BAD_FILES if n != "empty.txt"}
     consistent(engine)
 
     # A good document that turns bad loses its old content, and says why.
@@ -186,7 +186,7 @@ def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs)
     md.write_bytes(PNG_BYTES)
     r = engine.index_paths([docs])
     assert [p for p, _ in r.failed] == [str(md)]
-    assert engine.index.store.document(str(md))["status"] == "error"
+    assert engine.index.store.document(str(md)).status == "error"
     assert not bm25_texts(engine, "Olsson Kestrel observatory", md)
     consistent(engine)
 
@@ -194,7 +194,7 @@ def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs)
     (docs / "garbage.pdf").unlink()
     r = engine.index_paths([docs])
     assert r.removed == 1
-    assert str(docs / "garbage.pdf") not in {f["path"] for f in engine.status()["failures"]}
+    assert str(docs / "garbage.pdf") not in {f.path for f in engine.status().failures}
 
 
 def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
@@ -207,7 +207,7 @@ def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
     r = engine.indexer.index_texts(items)
     assert r.added == 2 and [p for p, _ in r.failed] == ["corpus/empty"]
     store = engine.index.store
-    assert store.document("corpus/lambert")["title"] == "Lambert, Margrave of Tuscany"
+    assert store.document("corpus/lambert").title == "Lambert, Margrave of Tuscany"
     hit = engine.retriever("dense").search("Who was the son of Adalbert II?", 1)[0]
     chunk = store.chunks([hit.chunk_id])[hit.chunk_id]
     assert chunk.path == "corpus/lambert" and chunk.title == "Lambert, Margrave of Tuscany"
@@ -230,7 +230,7 @@ def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
     assert engine.forget(sub) == N_EXAMPLES - 1
     assert engine.forget(sub) == 0
     assert store.counts()["documents"] == 2 + N_EXAMPLES and store.counts()["copies"] == 0
-    assert not any(d["path"].startswith(str(sub)) for d in store.documents())
+    assert not any(d.path.startswith(str(sub)) for d in store.documents())
     consistent(engine)
     # Forgotten vectors are gone from the saved file too (what another process loads).
     other = make_engine(tmp_path / "ix")

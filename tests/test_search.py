@@ -54,6 +54,7 @@ def test_search_lists_passages_with_best_sentence_and_reasons(indexed):
     marked = {top.best.text[a:b].lower() for a, b in top.marks}
     assert "founded" in marked
     assert any(r.startswith("names Kestrel Hill Observatory") for r in top.reasons())
+    assert "signals: link" in top.reasons()  # the named signal that ranked it (retrieve/hop/signals.py)
     assert top.copies == [str(docs / "old" / "observatory copy.md")]
 
 
@@ -85,7 +86,7 @@ def test_a_copy_takes_over_when_its_original_goes(tmp_path, make_engine, example
     assert engine.index_paths([docs]).copies == 1
     engine.forget(docs / "kestrel_hill_observatory.md")
     store = engine.index.store
-    assert store.document(str(docs / "copy.md"))["status"] == "ok"
+    assert store.document(str(docs / "copy.md")).status == "ok"
     assert store.counts()["documents"] == 2 and store.counts()["copies"] == 0
     assert engine.search(QUESTION, retriever="dense", k=1)[0].chunk.path == str(docs / "copy.md")
     assert not any(orphan_counts(store).values()) and not any(vector_orphans(engine.index).values())
@@ -106,7 +107,7 @@ def test_a_changed_original_leaves_its_copy_indexed_on_its_own(tmp_path, make_en
     (docs / "a.md").write_text("The bakery on Mill Lane sells rye bread.\n")
     engine.index_paths([docs])
     store = engine.index.store
-    assert {store.document(str(docs / n))["status"] for n in ("a.md", "b.md")} == {"ok"}
+    assert {store.document(str(docs / n)).status for n in ("a.md", "b.md")} == {"ok"}
     assert engine.search(QUESTION, retriever="dense", k=1)[0].chunk.path == str(docs / "b.md")
 
 

@@ -55,7 +55,7 @@ def test_two_indexer_processes_take_turns(tmp_path):
     store.close()
     index = Index(index_dir, embedder_name=embedder, dim=dim)
     try:
-        paths = {Path(d["path"]).parent.name for d in index.store.documents()}
+        paths = {Path(d.path).parent.name for d in index.store.documents()}
         assert paths == {"a", "b"}
         assert len(index.store.documents()) == 80
         sentence_ids = {r[0] for r in index.store.db.execute("select id from sentences where vec is not null")}

@@ -239,7 +239,7 @@ class Answerer:
         if scope is not None:
             return [], None
         with self.read_lock:
-            documents = [d for d in self.store.documents() if d.get("status") != "copy"]
+            documents = [{"path": d.path, "title": d.title} for d in self.store.documents() if d.status != "copy"]
         named = named_in(question, documents)
         if not (wants_summary(question) or wants_account(question)):
             return named, None

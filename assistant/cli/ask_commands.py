@@ -164,7 +164,7 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
         return
     if not found:
         where = f" in {scope.describe()}" if scope else ""
-        console.print(f"no passages found{shown_path(where)}" + ("" if obj.engine.status()["chunks"] else
+        console.print(f"no passages found{shown_path(where)}" + ("" if obj.engine.status().chunks else
                                                             ": the index is empty (assistant index PATH)"))
         sys.exit(1)
     for p in found:

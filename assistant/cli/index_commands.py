@@ -92,26 +92,26 @@ def status(obj: Context, as_json: bool) -> None:
     """What the index holds, and the files that could not be indexed."""
     info = obj.engine.status()
     if as_json:
-        click.echo(json.dumps(info, indent=2))  # ensure_ascii: every control character escaped
+        click.echo(json.dumps(info.as_dict(), indent=2))  # ensure_ascii: every control character escaped
         return
-    console.print(f"index      {shown_path(info['index'])}")
-    console.print(f"embedder   {info['embedder'] or '(none yet)'}")
-    copies = f", {info['copies']} identical copies" if info.get("copies") else ""
-    if info.get("partial"):
-        copies += f", {info['partial']} large being indexed in sections"
-    console.print(f"documents  {info['documents']} ({info['failed']} failed{copies})")
-    console.print(f"chunks     {info['chunks']}   sentences {info['sentences']}")
-    console.print(f"entities   {info['entities']} classes, {info['mentions']} mentions, {info['actions']} actions")
-    console.print(f"size       {info['size_bytes'] / 1e6:.1f} MB   last update {info['last_update'] or 'never'}")
-    if info["stale_entity_rules"]:
-        console.print(_stale_rules_note(info["entity_rules"] or "unrecorded", info["entity_rules_now"]))
-    if info.get("left_out"):
+    console.print(f"index      {shown_path(info.index)}")
+    console.print(f"embedder   {info.embedder or '(none yet)'}")
+    copies = f", {info.copies} identical copies" if info.copies else ""
+    if info.partial:
+        copies += f", {info.partial} large being indexed in sections"
+    console.print(f"documents  {info.documents} ({info.failed} failed{copies})")
+    console.print(f"chunks     {info.chunks}   sentences {info.sentences}")
+    console.print(f"entities   {info.entities} classes, {info.mentions} mentions, {info.actions} actions")
+    console.print(f"size       {info.size_bytes / 1e6:.1f} MB   last update {info.last_update or 'never'}")
+    if info.stale_entity_rules:
+        console.print(_stale_rules_note(info.entity_rules or "unrecorded", info.entity_rules_now))
+    if info.left_out:
         # What the last run over each folder did not read, and how to bring it in (the reasons say).
-        console.print(f"left out   {shown(left_out_in_words(info['left_out']))} [dim](at the last index of each folder)[/]")
-    failures = [(f["path"], f["error"] or "") for f in info["failures"]]
+        console.print(f"left out   {shown(left_out_in_words(info.left_out))} [dim](at the last index of each folder)[/]")
+    failures = [(f.path, f.error or "") for f in info.failures]
     for line in listed(failures, "[red]failed[/] {path}: {why}", "assistant status --json"):
         console.print(line)
-    if not (info["documents"] or info["failed"] or info.get("partial") or info.get("copies")):
+    if not (info.documents or info.failed or info.partial or info.copies):
         console.print("the index is empty: `assistant index FOLDER...` adds documents")
 
 

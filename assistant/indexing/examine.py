@@ -17,7 +17,7 @@ from ..ingest.ignore_rules import IgnoreRules
 from ..ingest.loaders import LoadedDocument, LoadError, NoText
 from ..ingest.zip_containers import too_large_unpacked
 from ..safetext import key_path, path_key
-from ..store import Index, Store
+from ..store import DocumentRow, Index, Store
 from ..store.db import RowIds
 from .limits import FileBudget
 from .progress import _Timer
@@ -58,17 +58,17 @@ class Examiner:
         leave the index."""
         out = []
         for doc in self.store.documents():
-            p = key_path(doc["path"])
-            if doc["path"] in present or not p.exists():
+            p = key_path(doc.path)
+            if doc.path in present or not p.exists():
                 continue
             if left_out and any(path_key(q) in left_out for q in (p, *p.parents)):
-                out.append(doc["path"])
+                out.append(doc.path)
                 continue
             if any(r.is_dir() and _is_within(p, r) and rules.ignored(p, r) for r in roots):
-                out.append(doc["path"])
+                out.append(doc.path)
         return out
 
-    def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, dict]) -> _Pending | None:
+    def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, DocumentRow]) -> _Pending | None:
         key = path_key(path)
         with _Timer(report, "load"):
             try:
@@ -77,10 +77,10 @@ class Examiner:
                 self._fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
                 return None
             old = self.store.document(key)
-            half_done = old is not None and old["status"] == "partial"
+            half_done = old is not None and old.status == "partial"
             # Indexing again: an unchanged file is read anew all the same.
             unchanged = old is not None and not self._again
-            if unchanged and old["mtime"] == st.st_mtime and old["size"] == st.st_size and not half_done:
+            if unchanged and old.mtime == st.st_mtime and old.size == st.st_size and not half_done:
                 report.unchanged += 1
                 self._note_still_failed(old, report)
                 return None
@@ -97,11 +97,11 @@ class Examiner:
             except OSError as exc:
                 self._fail(key, f"cannot read: {exc.strerror or exc}", st.st_mtime, st.st_size, None, report)
                 return None
-            if half_done and old["content_hash"] == digest:
+            if half_done and old.content_hash == digest:
                 return self._resumed(path, key, old, st, report)
-            if self._again and old is not None and old["content_hash"] == digest:
+            if self._again and old is not None and old.content_hash == digest:
                 self._reusable.update(self.store.chunk_vectors_by_text(key))
-            if unchanged and old["content_hash"] == digest:
+            if unchanged and old.content_hash == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
                 self.store.touch_document(key, st.st_mtime, st.st_size)
                 report.unchanged += 1
@@ -111,11 +111,11 @@ class Examiner:
             if source is not None and old is None:
                 # A rename: the content is indexed already, only its path changes.
                 with self.write_lock:
-                    self.store.move_document(source["path"], key)
+                    self.store.move_document(source.path, key)
                     self.store.touch_document(key, st.st_mtime)
                     self.index.apply_row_changes(RowIds())
                 report.moved += 1
-                report.moved_paths.append((source["path"], key))
+                report.moved_paths.append((source.path, key))
                 return None
             if self._record_if_copy(key, digest, st, report):
                 return None
@@ -138,14 +138,14 @@ class Examiner:
             self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
             return None
 
-    def _resumed(self, path: Path, key: str, old: dict, st, report: IndexReport) -> _Pending | None:
+    def _resumed(self, path: Path, key: str, old: DocumentRow, st, report: IndexReport) -> _Pending | None:
         """A large document an earlier run was stopped in: carry on after its last section."""
-        document = self._load(key, path, st, old["content_hash"], report)
+        document = self._load(key, path, st, old.content_hash, report)
         if document is None:
             return None
-        self._run_hashes[old["content_hash"]] = key
-        return _Pending(key, old["content_hash"], st.st_mtime, st.st_size, True, document,
-                        resume_chars=old.get("indexed_chars") or 0)
+        self._run_hashes[old.content_hash] = key
+        return _Pending(key, old.content_hash, st.st_mtime, st.st_size, True, document,
+                        resume_chars=old.indexed_chars or 0)
 
     def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
         """An identical file is indexed already (or in this run): list this one as its copy,
@@ -159,12 +159,12 @@ class Examiner:
         return True
 
     @staticmethod
-    def _note_still_failed(old: dict, report: IndexReport) -> None:
+    def _note_still_failed(old: DocumentRow, report: IndexReport) -> None:
         """An unchanged file that failed (or held no text) before still does: said again."""
-        if old.get("status") == "error":
-            report.still_failed.append((old["path"], old.get("error") or "failed on an earlier run"))
-        elif old.get("status") == "no text":
-            report.skipped.append((old["path"], old.get("error") or "no text"))
+        if old.status == "error":
+            report.still_failed.append((old.path, old.error or "failed on an earlier run"))
+        elif old.status == "no text":
+            report.skipped.append((old.path, old.error or "no text"))
 
     def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]
@@ -190,7 +190,7 @@ def _file_digest(path: Path) -> str:
 def holds_only(store, roots: Iterable[Path]) -> bool:
     """Whether every document of the store lies under one of `roots`."""
     roots = [Path(r).resolve() for r in roots]
-    return all(any(_is_within(key_path(d["path"]), r) for r in roots) for d in store.documents())
+    return all(any(_is_within(key_path(d.path), r) for r in roots) for d in store.documents())
 
 
 def _is_within(path: Path, root: Path) -> bool:

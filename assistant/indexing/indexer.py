@@ -116,10 +116,10 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         vanished = []
         if remove_missing:
             for doc in self.store.documents():
-                p = key_path(doc["path"])
-                if doc["path"] not in present and any(_is_within(p, r) for r in roots) and not p.exists():
+                p = key_path(doc.path)
+                if doc.path not in present and any(_is_within(p, r) for r in roots) and not p.exists():
                     vanished.append(doc)
-        by_hash = {d["content_hash"]: d for d in vanished if d["status"] == "ok"}
+        by_hash = {d.content_hash: d for d in vanished if d.status == "ok"}
 
         pending: list[_Pending] = []
         large: list[_Pending] = []  # indexed last, a section at a time
@@ -151,8 +151,8 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         with _Timer(report, "write"), self.write_lock:
             for doc in vanished:
                 # Moved documents were renamed in place by _examine; the rest are gone.
-                if self.store.document(doc["path"]) is not None:
-                    self._remove(doc["path"], report)
+                if self.store.document(doc.path) is not None:
+                    self._remove(doc.path, report)
             for path in ignored:
                 self._remove(path, report)
         self._promote_stale_copies(report)
@@ -182,7 +182,7 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
             done += 1
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             old = self.store.document(key)
-            if old is not None and old["content_hash"] == digest and old["status"] == "ok":
+            if old is not None and old.content_hash == digest and old.status == "ok":
                 report.unchanged += 1
             else:
                 doc = LoadedDocument(text=text, pages=[], title=title)
@@ -223,8 +223,8 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         report = IndexReport()
         with self.write_lock:
             for doc in self.store.documents():
-                if _is_within(key_path(doc["path"]), root):
-                    self._remove(doc["path"], report)
+                if _is_within(key_path(doc.path), root):
+                    self._remove(doc.path, report)
         if report.removed or root.exists():
             # So that the next rescan of the folder around it does not bring it back.
             self.store.exclude(path_key(root))

@@ -77,8 +77,8 @@ def scope_chunks(store: Store, scope: Scope) -> list[int]:
     """Every chunk of the documents the scope admits, itself or through an identical copy."""
     admitted = set()
     for doc in store.documents():
-        if scope.admits(doc["path"]):
-            admitted.add(doc["copy_of"] if doc.get("status") == "copy" else doc["path"])
+        if scope.admits(doc.path):
+            admitted.add(doc.copy_of if doc.status == "copy" else doc.path)
     return store.chunk_ids_of(sorted(p for p in admitted if p))
 
 

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .entity_rows import DOC_CHUNKS, DOC_SENTENCES
-from .row_types import RowIds
+from .row_types import DocumentRow, RowIds
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -21,12 +21,12 @@ class DocumentRows:
     db: "sqlite_utils.Database"
     lock: threading.RLock
 
-    def document(self, path: str) -> dict | None:
+    def document(self, path: str) -> DocumentRow | None:
         rows = list(self.db["documents"].rows_where("path = ?", [path]))
-        return rows[0] if rows else None
+        return DocumentRow.from_row(rows[0]) if rows else None
 
-    def documents(self) -> list[dict]:
-        return list(self.db["documents"].rows_where(order_by="path"))
+    def documents(self) -> list[DocumentRow]:
+        return [DocumentRow.from_row(row) for row in self.db["documents"].rows_where(order_by="path")]
 
     def write_document(
         self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,

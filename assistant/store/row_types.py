@@ -1,10 +1,40 @@
-"""The plain values the store's reads and writes hand back: a chunk and a sentence as the
-answerer shows them, a mention with its sentence, and the row ids a write added or a
-delete removed (what the vector sets are kept in step with)."""
+"""The plain values the store's reads and writes hand back: a document's row, a chunk and
+a sentence as the answerer shows them, a mention with its sentence, and the row ids a
+write added or a delete removed (what the vector sets are kept in step with)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    """A row of the documents table: a file indexed ("ok"), one written a section at a time
+    and not finished yet ("partial"), one that failed ("error", `error` says why), one that
+    holds no text ("no text", `error` says so), or an identical copy of the indexed
+    `copy_of` ("copy", no chunks of its own)."""
+
+    id: int
+    path: str
+    status: str
+    content_hash: str | None = None
+    mtime: float | None = None
+    size: int | None = None
+    error: str | None = None
+    title: str | None = None
+    n_chars: int | None = None
+    n_pages: int | None = None
+    indexed_at: float | None = None
+    copy_of: str | None = None
+    indexed_chars: int | None = None  # how far a "partial" document's sections go
+
+    @classmethod
+    def from_row(cls, row: dict) -> DocumentRow:
+        """The row as the database hands it back; a column an older database lacks reads None."""
+        return cls(**{name: row[name] for name in _DOCUMENT_COLUMNS if name in row})
+
+
+_DOCUMENT_COLUMNS = tuple(f.name for f in fields(DocumentRow))
 
 
 @dataclass

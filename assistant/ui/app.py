@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, Label
 
-from ..engine import Engine, FolderWatcher, History
+from ..engine import Engine, FolderWatcher, History, IndexStatus
 from ..safetext import key_path, show_path
 from .controllers.asking import AskController
 from .controllers.conversations import ConversationsController
@@ -112,7 +112,7 @@ class AssistantApp(App):
         return self.session.activity
 
     @property
-    def status_info(self) -> dict:
+    def status_info(self) -> IndexStatus | None:
         return self.session.status_info
 
     @property
@@ -168,7 +168,7 @@ class AssistantApp(App):
         self._fit_layout(self.size.width)
         self.startup.start()
 
-    def index_opened(self, info: dict) -> None:
+    def index_opened(self, info: IndexStatus) -> None:
         conversations = self.history.conversations()
         if conversations:
             self._open_conversation(conversations[0].id)
@@ -240,7 +240,7 @@ class AssistantApp(App):
             self.call_from_thread(self.notify, message, **kwargs)
 
     # -- status --------------------------------------------------------------------
-    def _show_status(self, info: dict | None = None) -> None:
+    def _show_status(self, info: IndexStatus | None = None) -> None:
         self.session.show_status(info)
 
     def render_status(self) -> None:
@@ -425,7 +425,8 @@ class AssistantApp(App):
         if screen is None or not self.ready:
             return
         rows = self.folders.rows()
-        screen.show(rows, self.status_info.get("failures", []), self.activity, self.status_info.get("left_out_by_folder"))
+        info = self.status_info
+        screen.show(rows, info.failures if info else [], self.activity, info.left_out_by_folder if info else None)
 
     def _folder_counts(self) -> dict[str, tuple[int, int]]:
         return self.folders.counts()

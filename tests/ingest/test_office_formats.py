@@ -528,7 +528,7 @@ def test_every_new_type_is_indexed_and_a_question_finds_it(indexed):
     store = engine.index.store
     for name in FILES:
         row = store.document(path_key(folder / name))
-        assert row is not None and row["status"] == "ok", (name, row and row["error"])
+        assert row is not None and row.status == "ok", (name, row and row.error)
     for name, question in QUESTIONS.items():
         hits = engine.search(question, k=3)
         assert any(h.chunk.path == path_key(folder / name) for h in hits), (name, [h.chunk.path for h in hits])

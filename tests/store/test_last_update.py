@@ -18,22 +18,22 @@ def test_last_update_moves_forward_on_forget_and_delete(tmp_path, example_docs, 
         (docs / name).write_bytes((example_docs / name).read_bytes())
     engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
     store = engine.index.store
-    assert store.last_update() is None and engine.status()["last_update"] is None
+    assert store.last_update() is None and engine.status().last_update is None
 
     assert engine.index_paths([docs]).added == len(NAMES)
     indexed = store.last_update()
     assert indexed is not None
-    newest = max(store.documents(), key=lambda d: d["indexed_at"])
+    newest = max(store.documents(), key=lambda d: d.indexed_at)
 
     # Forgetting the newest document is a change: later than the indexing, not the time
     # of the documents that are left.
     before_forget = time.time()
-    assert engine.forget(newest["path"]) == 1
+    assert engine.forget(newest.path) == 1
     forgotten = store.last_update()
     assert forgotten >= before_forget and forgotten >= indexed
 
     # A deleted file, removed by the next run.
-    gone = next(d["path"] for d in store.documents())
+    gone = next(d.path for d in store.documents())
     before_delete = time.time()
     Path(gone).unlink()
     assert engine.index_paths([docs]).removed == 1
@@ -48,4 +48,4 @@ def test_last_update_moves_forward_on_forget_and_delete(tmp_path, example_docs, 
     assert engine.forget(docs) == 1
     assert store.counts()["documents"] == 0
     assert store.last_update() >= before_all
-    assert engine.status()["last_update"] is not None
+    assert engine.status().last_update is not None

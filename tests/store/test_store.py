@@ -152,7 +152,7 @@ def test_failure_replaces_content(store):
     removed = store.record_failure("/d/a.txt", "corrupt PDF: bad xref", 2.0, 10, "abc")
     assert sorted(removed.chunks) == sorted(ids) and len(removed.sentences) == 3
     d = store.document("/d/a.txt")
-    assert d["status"] == "error" and d["error"] == "corrupt PDF: bad xref"
+    assert d.status == "error" and d.error == "corrupt PDF: bad xref"
     assert base_counts(store) == {"documents": 0, "failed": 1, "chunks": 0, "sentences": 0}
     assert fts_rowids(store, "granary") == set() and fts_consistent(store)
 
@@ -186,7 +186,7 @@ def test_failed_write_is_rolled_back(store, existing):
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0) and fts_consistent(store)
     # The store is still usable afterwards.
     store.write_document(doc("/d/c.txt", V2), *rows_for(V2, seed=10))
-    assert store.document("/d/c.txt")["status"] == "ok"
+    assert store.document("/d/c.txt").status == "ok"
 
 
 def test_reopen_keeps_everything(tmp_path):

@@ -187,7 +187,7 @@ def test_chunk_vectors_are_made_again_from_the_blobs(tmp_path, embedder, splitte
     assert len(other.vectors()) == n_chunks
     texts = lambda ix, found: [[ix.store.chunks(r)[c].text for c in r] for r in found]  # noqa: E731
     first_texts = texts(other, before)
-    removed = other.store.delete_document(other.store.documents()[0]["path"]).chunks
+    removed = other.store.delete_document(other.store.documents()[0].path).chunks
     assert removed
     stale = Index(ix_dir, "all-minilm-l6-v2", embedder.dim)
     ids = {cid for cid, _ in stale.vectors().search(embedder.encode_one(QUERIES[0]), 100)}

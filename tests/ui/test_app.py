@@ -81,7 +81,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             await open_screen(pilot, "ctrl+f", FoldersScreen)
             app.screen.query_one("#folder-path").value = str(docs)
             await click(pilot, "#folder-add")
-            await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 8 and not app.indexing, 600,
+            await wait_for(pilot, lambda: getattr(app.status_info, "documents", 0) == 8 and not app.indexing, 600,
                            "the folder to be indexed")
             assert app.config.folders == [str(docs.resolve())]
             assert "watching" in app.watch_note
@@ -300,8 +300,8 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
             await open_screen(pilot, "ctrl+f", FoldersScreen)
             app.screen.query_one("#folder-path").value = str(folder)
             await pilot.press("enter")  # the path field has the focus
-            await wait_for(pilot, lambda: app.status_info.get("documents", 0) == 1
-                           and app.status_info.get("failed") == 1 and not app.indexing, 300, "indexing")
+            await wait_for(pilot, lambda: getattr(app.status_info, "documents", 0) == 1
+                           and getattr(app.status_info, "failed", 0) == 1 and not app.indexing, 300, "indexing")
             errors = app.screen.query_one("#error-table")
             assert errors.row_count == 1
             assert "broken.pdf" in str(errors.get_row_at(0)[0])
@@ -315,7 +315,7 @@ def test_a_file_that_cannot_be_read_is_listed(make_engine, tmp_path):
             await wait_for(pilot, lambda: app.config.paused_folders, 10, "the pause")
             assert app.config.paused_folders == [str(folder.resolve())]
             await pilot.press("delete")
-            await wait_for(pilot, lambda: app.status_info.get("documents", 1) == 0 and not app.indexing, 60,
+            await wait_for(pilot, lambda: getattr(app.status_info, "documents", 1) == 0 and not app.indexing, 60,
                            "the folder to be forgotten")
             assert app.config.folders == [] and app.config.paused_folders == []
 

@@ -6,6 +6,8 @@ history first, so what is pinned is the layout, not the model's words."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.widgets import Input
 
@@ -125,7 +127,7 @@ async def _ready(pilot) -> None:
     while not pilot.app.ready:
         await pilot.pause(0.05)
     await pilot.app.workers.wait_for_complete()
-    pilot.app._show_status({**pilot.app.status_info, "size_bytes": PINNED_SIZE_BYTES})
+    pilot.app._show_status(replace(pilot.app.status_info, size_bytes=PINNED_SIZE_BYTES))
     _steady_cursors(pilot.app)
     await pilot.pause()  # the messages those changes posted
 

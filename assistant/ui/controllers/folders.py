@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ...engine import FolderWatcher, IndexRun
+from ...engine import FolderWatcher, IndexRun, IndexStatus
 from ...safetext import show_path
 from .host import Host
 from .session import Session
@@ -43,10 +43,10 @@ class FoldersController:
         counts: dict[str, list[int]] = {}
         for doc in self.session.history.store.documents():
             for folder in self.config.folders:
-                if doc["path"].startswith(folder.rstrip("/") + "/") and doc["status"] != "no text":
+                if doc.path.startswith(folder.rstrip("/") + "/") and doc.status != "no text":
                     # A photo with no text is left out (counted there), neither of these.
                     ok_failed = counts.setdefault(folder, [0, 0])
-                    ok_failed[1 if doc["status"] == "error" else 0] += 1
+                    ok_failed[1 if doc.status == "error" else 0] += 1
         return {folder: (ok, failed) for folder, (ok, failed) in counts.items()}
 
     def state(self, folder: str) -> str:
@@ -157,7 +157,7 @@ class FoldersController:
     def _index_begin(self) -> None:
         self.indexing += 1
 
-    def _index_end(self, report, removed: int, error: Exception | None, info: dict) -> None:
+    def _index_end(self, report, removed: int, error: Exception | None, info: IndexStatus) -> None:
         self.indexing = max(0, self.indexing - 1)
         if error is not None:
             self.session.activity = f"indexing failed: {error}"

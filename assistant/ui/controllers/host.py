@@ -6,7 +6,10 @@ records the notes and runs the work at once, with no screen.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+if TYPE_CHECKING:
+    from ...engine import IndexStatus
 
 
 class Host(Protocol):
@@ -40,7 +43,7 @@ class Host(Protocol):
     def refresh_folders_screen(self) -> None:
         """The Folders screen, where it is open."""
 
-    def index_opened(self, info: dict) -> None:
+    def index_opened(self, info: IndexStatus) -> None:
         """The index is open: the last conversation, the list, the status, the question box."""
 
     def show_answer(self, view: Any, text: str, evidence: dict, stopped: bool) -> None:

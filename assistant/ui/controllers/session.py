@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...engine import Engine, History
+from ...engine import Engine, History, IndexStatus
 from .host import Host
 
 
@@ -18,9 +18,9 @@ class Session:
         self.history: History | None = None  # set once the index is open
         self.ready = False
         self.activity = "loading the index…"
-        self.status_info: dict = {}
+        self.status_info: IndexStatus | None = None  # the index's figures, once read
 
-    def show_status(self, info: dict | None = None) -> None:
+    def show_status(self, info: IndexStatus | None = None) -> None:
         """Keep the index's figures (where given) and have the status bar say them."""
         if info is not None:
             self.status_info = info

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ... import models
-from ...engine import History, index_trouble
+from ...engine import History, IndexStatus, index_trouble
 from ...safetext import show_path
 from .folders import FoldersController
 from .host import Host
@@ -53,7 +53,7 @@ class StartupController:
         self.host.render_activity()
         self.host.notify(text, title="cannot open the index", severity="error", timeout=30, markup=False)
 
-    def loaded(self, history: History, info: dict) -> None:
+    def loaded(self, history: History, info: IndexStatus) -> None:
         self.session.history = history
         self.session.ready = True
         self.session.activity = "ready"
@@ -67,7 +67,7 @@ class StartupController:
         # The catch-up run below reads every file of the folders anew (the vectors of
         # unchanged chunks are kept) where they hold the whole index: otherwise the index
         # would stay out of date, and be read anew at every start.
-        stale = bool(info.get("stale_entity_rules"))
+        stale = info.stale_entity_rules
         again = stale and bool(active) and self.engine.holds_only([Path(p) for p in active])
         if stale:
             self.host.notify("its entities were extracted by another version's rules: "

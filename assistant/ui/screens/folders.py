@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding
@@ -11,6 +12,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Static
 from ...safetext import show_path
+
+if TYPE_CHECKING:
+    from ...engine import FailedFile
 
 
 class FolderRequest(Message):
@@ -65,7 +69,7 @@ class FoldersScreen(ModalScreen[None]):
         self.query_one("#folder-path", Input).focus()
         self.app.refresh_folders_screen(self)
 
-    def show(self, folders: list[tuple[str, str, int, int]], failures: list[dict], activity: str,
+    def show(self, folders: list[tuple[str, str, int, int]], failures: list[FailedFile], activity: str,
              left_out: dict[str, dict[str, int]] | None = None) -> None:
         """`folders`: (path, state, documents, files that failed) per watched folder;
         `left_out`: per folder, the files its last index run did not read, by reason."""
@@ -86,7 +90,7 @@ class FoldersScreen(ModalScreen[None]):
         errors = self.query_one("#error-table", DataTable)
         errors.clear()
         for f in failures:
-            errors.add_row(Text(show_path(f["path"])), Text(show_path(f["error"] or "")))
+            errors.add_row(Text(show_path(f.path)), Text(show_path(f.error or "")))
         self.query_one("#folder-activity", Static).update(Text(activity))
 
     def _selected(self) -> str | None:

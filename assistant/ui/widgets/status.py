@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
+
+if TYPE_CHECKING:
+    from ...engine import IndexStatus
 
 
 def human_size(n: int) -> str:
@@ -24,14 +29,16 @@ class StatusBar(Horizontal):
     def on_mount(self) -> None:
         self.query_one(ProgressBar).display = False
 
-    def show_index(self, info: dict, retriever: str, watching: str) -> None:
-        updated = info.get("last_update") or "never"
+    def show_index(self, info: IndexStatus | None, retriever: str, watching: str) -> None:
+        """`info`: None until the index is open (its figures read 0 meanwhile)."""
+        documents, chunks, entities, size, failed, updated = (
+            (info.documents, info.chunks, info.entities, info.size_bytes, info.failed, info.last_update)
+            if info is not None else (0, 0, 0, 0, 0, None))
         text = Text()
-        text.append(f"{info.get('documents', 0)} docs · {info.get('chunks', 0)} chunks · "
-                    f"{info.get('entities', 0)} entities · {human_size(info.get('size_bytes', 0))} · "
-                    f"updated {updated}")
-        if info.get("failed"):
-            text.append(f" · {info['failed']} failed", style="bold red")
+        text.append(f"{documents} docs · {chunks} chunks · {entities} entities · {human_size(size)} · "
+                    f"updated {updated or 'never'}")
+        if failed:
+            text.append(f" · {failed} failed", style="bold red")
         text.append(f" · {retriever}", style="bold")
         if watching:
             text.append(f" · {watching}", style="dim")
