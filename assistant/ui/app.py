@@ -34,7 +34,7 @@ from .controllers.startup import StartupController
 from .screens.folders import FolderRequest, FoldersScreen
 from .screens.help import HelpScreen
 from .screens.rename import RenameScreen
-from .screens.settings import SettingsScreen
+from .screens.settings import ChosenSettings, SettingsScreen
 from .widgets.chat import AnswerView, ChatLog, CitationSelected, QuestionBox
 from .widgets.conversations import ConversationList
 from .widgets.sources import OpenSource, SourceChosen, SourcesPane
@@ -410,11 +410,11 @@ class AssistantApp(App):
         self.push_screen(SettingsScreen(self.settings.current(self.theme), self.settings_choices()),
                          self._apply_settings)
 
-    def _apply_settings(self, values: dict | None) -> None:
-        if not values:
+    def _apply_settings(self, chosen: ChosenSettings | None) -> None:
+        if chosen is None:
             return
-        self.theme = values["theme"]
-        self.settings.apply(values)
+        self.theme = chosen.theme
+        self.settings.apply(chosen)
 
     # -- folders and indexing ------------------------------------------------------
     def action_folders(self) -> None:

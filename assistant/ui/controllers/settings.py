@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ... import models
-from ..screens.settings import model_choices, retriever_choices
+from ..screens.settings import ChosenSettings, model_choices, retriever_choices
 from .host import Host
 from .session import Session
 
@@ -35,10 +35,10 @@ class SettingsController:
         i = QUICK_RETRIEVERS.index(base) if base in QUICK_RETRIEVERS else -1
         self.use_retriever(QUICK_RETRIEVERS[(i + 1) % len(QUICK_RETRIEVERS)])
 
-    def current(self, theme: str) -> dict:
+    def current(self, theme: str) -> ChosenSettings:
         """The values the settings screen opens with."""
-        return {"retriever": self.config.retriever, "llm": self.config.llm, "embedder": self.config.embedder,
-                "theme": theme, "k": self.config.k}
+        return ChosenSettings(retriever=self.config.retriever, llm=self.config.llm, embedder=self.config.embedder,
+                              theme=theme, k=self.config.k)
 
     def choices(self, themes: Iterable[str]) -> dict[str, list[tuple]]:
         return {
@@ -48,17 +48,17 @@ class SettingsController:
             "theme": [(t, t) for t in sorted(themes)],
         }
 
-    def apply(self, values: dict) -> None:
+    def apply(self, chosen: ChosenSettings) -> None:
         """The settings screen's values (the app has put its theme on already)."""
-        self.config.retriever, self.config.k = values["retriever"], values["k"]
-        self.config.theme = values["theme"]
-        if values["embedder"] != self.config.embedder:
-            self.use_embedder(values["embedder"])
+        self.config.retriever, self.config.k = chosen.retriever, chosen.k
+        self.config.theme = chosen.theme
+        if chosen.embedder != self.config.embedder:
+            self.use_embedder(chosen.embedder)
         self.session.save_config()
         self.session.show_status()
         self.host.notify("settings saved")
-        if values["llm"] != self.config.llm:
-            self.switch_llm(values["llm"])
+        if chosen.llm != self.config.llm:
+            self.switch_llm(chosen.llm)
 
     def use_embedder(self, name: str) -> None:
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -37,12 +39,26 @@ def model_choices(role: str, current: str) -> list[tuple[str, str]]:
     return choices
 
 
-class SettingsScreen(ModalScreen[dict | None]):
+@dataclass(frozen=True)
+class ChosenSettings:
+    """What the settings screen opens with and is dismissed with."""
+
+    retriever: str
+    llm: str
+    embedder: str
+    theme: str
+    k: int
+
+
+_CHOSEN_BY_LIST = ("retriever", "llm", "embedder", "theme")
+
+
+class SettingsScreen(ModalScreen[ChosenSettings | None]):
     """Dismissed with the chosen settings, or None when cancelled."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, current: dict, choices: dict[str, list[tuple[str, str]]]):
+    def __init__(self, current: ChosenSettings, choices: dict[str, list[tuple[str, str]]]):
         super().__init__()
         self.current = current
         self.choices = choices
@@ -53,9 +69,9 @@ class SettingsScreen(ModalScreen[dict | None]):
             for key, title in (("retriever", "Retriever"), ("llm", "Answer model (LLM)"),
                                ("embedder", "Embedder (applies to a new index)"), ("theme", "Theme")):
                 yield Label(title)
-                yield Select(self.choices[key], value=self.current[key], allow_blank=False, id=f"set-{key}")
+                yield Select(self.choices[key], value=getattr(self.current, key), allow_blank=False, id=f"set-{key}")
             yield Label("Sources per answer (k)")
-            yield Input(str(self.current["k"]), id="set-k", type="integer")
+            yield Input(str(self.current.k), id="set-k", type="integer")
             with Horizontal(classes="row"):
                 yield Button("Save", id="settings-save", variant="primary")
                 yield Button("Cancel", id="settings-cancel")
@@ -79,8 +95,8 @@ class SettingsScreen(ModalScreen[dict | None]):
         if not 1 <= k <= 50:
             self.notify("k must be a whole number from 1 to 50", severity="error")
             return
-        values = {key: self.query_one(f"#set-{key}", Select).value for key in ("retriever", "llm", "embedder", "theme")}
-        self.dismiss(values | {"k": k})
+        chosen = {key: self.query_one(f"#set-{key}", Select).value for key in _CHOSEN_BY_LIST}
+        self.dismiss(ChosenSettings(**chosen, k=k))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
