@@ -302,10 +302,11 @@ class Engine:
         self, question: str, retriever: str | None = None, k: int | None = None,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
         on_draft: Callable[[str], None] | None = None, turns: list[Turn] | None = None,
-        scope: Scope | None = None,
+        scope: Scope | None = None, on_sources: Callable[[Answer], None] | None = None,
     ) -> Answer:
         """Answer `question`; `turns` are the conversation's earlier turns, against which a
-        follow-up ("and when was it founded?") is read before anything is retrieved."""
+        follow-up ("and when was it founded?") is read before anything is retrieved;
+        `on_sources` gets the answer once its sources are chosen, before the model writes."""
         question = valid_text(question)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
         if self.index.store.counts()["chunks"] == 0:
             # Said before any model is loaded (or its parts joined: minutes, the first time).
@@ -315,7 +316,7 @@ class Engine:
         understood = resolve_followup(question, turns or [], self.persons, self.tag) if turns else None
         answer = self.answerer.ask(
             understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,
-            scope=scope,
+            scope=scope, on_sources=on_sources,
         )
         if understood:
             answer.question, answer.understood_as = question.strip(), understood

@@ -138,6 +138,7 @@ def judged_row(engine: Engine, q: dict, answer) -> dict:
         "cited": [c.text for c in answer.citations], "files": sorted({Path(c.path).name for c in answer.citations}),
         **asdict(verdict),
         "relevance": answer.relevance, "short": answer.short, "model_said": answer.unsupported,
+        "sources_s": answer.timings.get("sources_shown"),
         "first_shown_s": answer.timings.get("first_shown"), "first_token_s": answer.timings.get("to_first_token"),
         "total_s": answer.timings.get("total"),
     }
@@ -165,6 +166,7 @@ def summary(rows: list[dict]) -> dict:
         "refusals": pct([r for r in unanswerable if r["abstained"]], unanswerable),
         "unsupported_facts_per_answer": round(statistics.mean(len(r["unsupported"]) for r in answered), 2) if answered else None,
         "answers_with_unsupported": pct([r for r in answered if r["unsupported"]], answered),
+        "sources_s_p50": median("sources_s"),
         "first_shown_s_p50": median("first_shown_s"), "first_token_s_p50": median("first_token_s"),
         "total_s_p50": median("total_s"),
         "by_shape": {shape: round(100.0 * statistics.mean(r["recall"] for r in group), 1)

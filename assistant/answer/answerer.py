@@ -22,7 +22,7 @@ from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_text
 from .named import described_in, named_in, section_of, shares
-from .parts import merge_parts, resolved_parts
+from .parts import combined_answer, merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
 from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
 from .text import plain, says_something, strip_lead_in
@@ -48,6 +48,8 @@ class Answerer:
         # Held while retrieving and reading the sources (not while generating), so an
         # answer is drawn from one consistent state of an index that is being updated.
         self.read_lock = read_lock or contextlib.nullcontext()
+        # Set by ask() for its length: one answer is asked at a time (the app and the CLI wait).
+        self._sources_chosen: Callable[[Answer], None] | None = None
         self.store = store
         self.embedder = embedder
         self.generator = generator
@@ -84,16 +86,31 @@ class Answerer:
         self, question: str, retriever: Retriever, k: int,
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
         on_draft: Callable[[str], None] | None = None, scope: Scope | None = None,
+        on_sources: Callable[[Answer], None] | None = None,
     ) -> Answer:
         """`on_token` receives the answer as it is accepted (sentence by sentence under
-        strict grounding); `on_draft` the generated text not yet checked, after each token;
-        `scope` keeps the sources to some folders, files or file types. A question that
-        needs two facts in a row (chain.py) is asked one fact at a time. What is shown
-        reads without Markdown and table syntax; the citations keep the text exact."""
+        strict grounding); `on_draft` the text not yet checked; `on_sources` the answer once
+        its first sources are chosen, before the model writes; `scope` keeps the sources to
+        some folders, files or types. Two facts in a row (chain.py) are asked one at a time.
+        What is shown reads without Markdown; the citations keep the text exact."""
         shown_token = (lambda piece: on_token(plain(piece))) if on_token else None
         shown_draft = (lambda piece: on_draft(plain(piece))) if on_draft else None
-        answer = self._ask(question, retriever, k, shown_token, stop, shown_draft, scope)
+        t0, shown_at = time.perf_counter(), []
+
+        def sources_chosen(answer: Answer) -> None:
+            if not shown_at:  # the first step's sources; the answer's own replace them at its end
+                shown_at.append(time.perf_counter() - t0)
+                if on_sources:
+                    on_sources(answer)
+
+        self._sources_chosen = sources_chosen
+        try:
+            answer = self._ask(question, retriever, k, shown_token, stop, shown_draft, scope)
+        finally:
+            self._sources_chosen = None
         answer.text = plain(answer.text)
+        if shown_at:
+            answer.timings["sources_shown"] = shown_at[0]
         return answer
 
     def _ask(self, question: str, retriever: Retriever, k: int, on_token, stop, on_draft, scope) -> Answer:
@@ -166,6 +183,8 @@ class Answerer:
             return answer
         answer.context = self.context
         answer.sources = self.sources_for(question, ordered, chunks, sentences, context_tokens=context_tokens)
+        if answer.sources and self._sources_chosen:
+            self._sources_chosen(answer)
         if not answer.sources:  # nothing fits the budget: never let the model answer unsourced
             emit(answer, NO_ANSWER, on_token)
             answer.abstained = True
@@ -425,7 +444,6 @@ class Answerer:
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode_few)
 
 
-
 def _meets(stems: set[str], text: str) -> bool:
     """Whether `text` has a word that one of `stems` begins ("die" meets "died")."""
     words = question_stems(text)
@@ -450,35 +468,3 @@ def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None
         answer.timings["first_shown"] = first.timings["to_first_token"] if first else answer.timings["to_first_token"]
     answer.timings["total"] = time.perf_counter() - t0
     return answer
-
-
-def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:
-    """One answer from several steps: `short`, then the sentence each of `shown` cites
-    first, in that order, numbered over their sources and the rest of `base`'s; `steps`
-    (each a question and its short answer) say how it was reached."""
-    cited = [a.citations[0] for a in shown if a.short and a.citations]
-    sources = []
-    for a, c in zip([a for a in shown if a.short and a.citations], cited):
-        sources += [s for s in a.sources if s.n == c.n and s.chunk.id not in {x.chunk.id for x in sources}]
-    sources += [s for s in base.sources if s.chunk.id not in {x.chunk.id for x in sources}]
-    number = {s.chunk.id: i for i, s in enumerate(sources, start=1)}
-    parts = [base] + steps
-    answer = dataclasses.replace(
-        base, question=question, short=short, sources=[dataclasses.replace(s, n=number[s.chunk.id]) for s in sources],
-        hits=[h for a in parts for h in a.hits], steps=[{"question": a.question, "answer": a.short} for a in steps],
-        timings={key: sum(a.timings.get(key, 0.0) for a in parts) for key in ("retrieve", "generate")},
-        tokens={key: sum(a.tokens.get(key, 0) for a in parts) for key in base.tokens},
-    )
-    answer.timings["first_token"] = base.timings.get("first_token", 0.0)
-    if short is None or len(cited) < len(shown):
-        return answer  # a step found nothing: the answer is the base's own (I don't know)
-    unique = [c for i, c in enumerate(cited) if c.sentence_id not in {x.sentence_id for x in cited[:i]}]
-    answer.citations = [dataclasses.replace(c, n=number[c.chunk_id]) for c in unique]
-    answer.checks, answer.unsupported = [], None
-    answer.text = f"{_capitalise(short)}. " + " ".join(
-        append_marker(" ".join(c.text.split()), c.n) for c in answer.citations)
-    return answer
-
-
-def _capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -3,7 +3,8 @@ sources numbered once, each marker renumbered to match.
 
 "What was the revenue, and how much went to R&D?" is answered part by part (each with its
 own span or sentences); a part nothing answers says so by name, so the other part's
-answer still stands.
+answer still stands. The steps of a chained or compared question are said together the
+same way (`combined_answer`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import dataclasses
 import re
 from typing import Callable
 
+from .citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
 from .prompt import NO_ANSWER
+from .record import Answer
 
 _MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 
@@ -79,3 +82,35 @@ def _unique(citations: list) -> list:
             seen.add((c.n, c.sentence_id))
             out.append(c)
     return out
+
+
+def combined_answer(question: str, short: str | None, shown: list[Answer], steps: list[Answer], base: Answer) -> Answer:
+    """One answer from several steps: `short`, then the sentence each of `shown` cites
+    first, in that order, numbered over their sources and the rest of `base`'s; `steps`
+    (each a question and its short answer) say how it was reached."""
+    cited = [a.citations[0] for a in shown if a.short and a.citations]
+    sources = []
+    for a, c in zip([a for a in shown if a.short and a.citations], cited):
+        sources += [s for s in a.sources if s.n == c.n and s.chunk.id not in {x.chunk.id for x in sources}]
+    sources += [s for s in base.sources if s.chunk.id not in {x.chunk.id for x in sources}]
+    number = {s.chunk.id: i for i, s in enumerate(sources, start=1)}
+    parts = [base] + steps
+    answer = dataclasses.replace(
+        base, question=question, short=short, sources=[dataclasses.replace(s, n=number[s.chunk.id]) for s in sources],
+        hits=[h for a in parts for h in a.hits], steps=[{"question": a.question, "answer": a.short} for a in steps],
+        timings={key: sum(a.timings.get(key, 0.0) for a in parts) for key in ("retrieve", "generate")},
+        tokens={key: sum(a.tokens.get(key, 0) for a in parts) for key in base.tokens},
+    )
+    answer.timings["first_token"] = base.timings.get("first_token", 0.0)
+    if short is None or len(cited) < len(shown):
+        return answer  # a step found nothing: the answer is the base's own (I don't know)
+    unique = [c for i, c in enumerate(cited) if c.sentence_id not in {x.sentence_id for x in cited[:i]}]
+    answer.citations = [dataclasses.replace(c, n=number[c.chunk_id]) for c in unique]
+    answer.checks, answer.unsupported = [], None
+    answer.text = f"{_capitalise(short)}. " + " ".join(
+        append_marker(" ".join(c.text.split()), c.n) for c in answer.citations)
+    return answer
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -342,6 +342,9 @@ class AssistantApp(App):
         self._show_conversations()
         self.asking.start(question, view)
 
+    def show_sources(self, evidence: dict) -> None:
+        self.query_one(SourcesPane).show(evidence)
+
     def show_answer(self, view: AnswerView, text: str, evidence: dict, stopped: bool) -> None:
         view.finish(text, evidence, stopped)
         cited = [c["n"] for c in evidence.get("citations") or evidence.get("found", [])]

@@ -442,6 +442,29 @@ def test_a_new_question_clears_the_previous_sources(make_engine, example_docs, t
     asyncio.run(session())
 
 
+def test_the_sources_are_on_screen_before_the_answer_is_written(make_engine, example_docs, tmp_path):
+    """Issue 37: sources at once. The model is held (its lock taken) once it is asked to
+    write: the sources it will read are listed and shown already, the answer not begun."""
+    app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
+    app.engine.index_paths([one_document(tmp_path, example_docs)])
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            pane = app.query_one(SourcesPane)
+            with app.engine.generator._lock:
+                box = app.query_one("#question")
+                box.value = "Who built the telescope of the observatory?"
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: pane.query_one("#source-list").option_count > 0, 60, "the sources")
+                assert app.answering and not app._last_answer.text
+                assert pane.current is not None and "observatory" in pane.current["path"]
+            await wait_for(pilot, lambda: not app.answering, 300, "the answer")
+            assert app._last_answer.text and pane.query_one("#source-list").option_count > 0
+
+    asyncio.run(session())
+
+
 def test_settings_describe_each_retriever(make_engine, tmp_path):
     from assistant.retrieve import available
 

@@ -97,11 +97,16 @@ class AskController:
         def draft(text: str) -> None:
             self.host.call_from_thread(view.set_draft, text)
 
+        def sources(early) -> None:  # on screen while the model writes; the answer's own follow
+            evidence = early.as_dict(with_text=True)
+            add_sections(evidence, self.engine.index.store.texts_before)
+            self.host.call_from_thread(self.host.show_sources, evidence)
+
         try:
             turns = self.engine.conversations().turns(conversation_id)
             answer = self.engine.ask(
                 question, retriever=self.config.retriever, k=self.config.k,
-                on_token=accepted, on_draft=draft, stop=stop, turns=turns, scope=scope,
+                on_token=accepted, on_draft=draft, stop=stop, turns=turns, scope=scope, on_sources=sources,
             )
         except Exception as exc:  # noqa: BLE001 - a failed answer must not take the app down
             self.host.call_from_thread(self.failed, view, exc)

@@ -46,6 +46,9 @@ class Host(Protocol):
     def index_opened(self, info: IndexStatus) -> None:
         """The index is open: the last conversation, the list, the status, the question box."""
 
+    def show_sources(self, evidence: dict) -> None:
+        """The sources an answer reads, as soon as they are chosen (before it is written)."""
+
     def show_answer(self, view: Any, text: str, evidence: dict, stopped: bool) -> None:
         """An answer (or a search) written to its end, and its sources."""
 

@@ -178,7 +178,8 @@ class SourcesPane(Widget):
             yield Static(Text("Ask a question: its sources appear here.", style="dim"), id="source-text")
 
     def searching(self) -> None:
-        """Empty while a new answer is written: its sources are known only at its end."""
+        """Empty until the new answer's sources are chosen (`show`, before it is written):
+        the last answer's are not this one's."""
         self.evidence, self.current = {}, None
         self.query_one("#source-list", OptionList).clear_options()
         self.query_one("#source-text", Static).update(Text("searching your documents…", style="dim italic"))
