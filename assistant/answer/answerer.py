@@ -25,7 +25,7 @@ from .named import described_in, named_in, section_of, shares
 from .parts import combined_answer, merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
 from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
-from .text import plain, says_something, strip_lead_in
+from .text import markers_after, plain, says_something, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
@@ -393,7 +393,7 @@ class Answerer:
                 # "The answer to this question is:" / "Based on the documents, ...": the
                 # answer is what follows; a lead-in alone, or citation markers before any
                 # words ("[1] [2]"), is neither shown nor checked.
-                sentence = strip_lead_in(sentence)
+                sentence = markers_after(strip_lead_in(sentence))
                 if not says_something(sentence):
                     return True
             if sentence.rstrip().endswith(":"):

@@ -125,6 +125,18 @@ _LEADING_CITATIONS = re.compile(r"\s*(?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+(?:[.
 _CITATION = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
 
 
+def markers_after(sentence: str) -> str:
+    """A sentence that opens with its citation markers ("[1] Cooper Firearms was founded
+    in 1990.") with them moved to its end, where a reader looks for them."""
+    lead = re.match(r"\s*((?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+)(?=\w)", sentence)
+    if lead is None:
+        return sentence
+    body, markers = sentence[lead.end():].rstrip(), " ".join(_CITATION.findall(lead.group(1)))
+    end = re.search(r"[.!?]+$", body)
+    trailing = sentence[len(sentence.rstrip()):]
+    return (f"{body[:end.start()]} {markers}{end.group()}" if end else f"{body} {markers}") + trailing
+
+
 def says_something(text: str) -> bool:
     """Whether `text` has a word or number besides citation markers: "[1] [2]" alone,
     which a small model sometimes writes for an answer, says nothing."""

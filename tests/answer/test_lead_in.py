@@ -15,7 +15,7 @@ from assistant.answer.record import Answer
 from assistant.answer.citations import SupportChecker, resolve_citations, split_complete_sentences
 from assistant.answer.prompt import NO_ANSWER, build_sources
 from assistant.answer.short import clean_span
-from assistant.answer.text import answer_sentences, says_something, strip_lead_in
+from assistant.answer.text import answer_sentences, markers_after, says_something, strip_lead_in
 from assistant.config import Config
 from assistant.retrieve import Hit
 
@@ -103,6 +103,14 @@ def test_citation_markers_before_any_words_say_nothing():
     done, _ = split_complete_sentences("[1] [2] [3]\n" + FOUNDED + " ")
     assert not says_something(done[0]) and not says_something(" [1], [2]. ")
     assert says_something(done[-1]) and says_something("1898 [1]") and says_something("Yes [2].")
+
+
+def test_markers_that_open_an_answer_move_to_its_end():
+    """ "[1] Cooper Firearms of Montana was founded in 1990." (a HotpotQA answer) reads with
+    its marker where markers go; one already at its end is left alone."""
+    assert markers_after("[1] Cooper Firearms was founded in 1990. ") == "Cooper Firearms was founded in 1990 [1]. "
+    assert markers_after("[1][2] Founded in 1898") == "Founded in 1898 [1] [2]"
+    assert markers_after(FOUNDED) == FOUNDED and markers_after("[1] [2]") == "[1] [2]"
 
 
 def test_a_lead_in_that_names_where_the_information_came_from_is_taken_off():

@@ -1,0 +1,121 @@
+"""Leave-one-dataset-out for the default retriever's named signals (retrieve/hop/signals.py):
+does each signal earn its place on sets it was not chosen on?
+
+For every signal that can be switched off (a weight of 0, or a cut that keeps the whole
+bonus), `auto` is measured with that signal off on each dev set. Then, for each dataset
+held out in turn (its titled and untitled sets together: the same questions), a signal
+stays on only if switching it off does not raise mean R@5 over the *other* datasets' sets;
+the held-out sets are scored with the signals so chosen. A signal that helps
+only the set it was written on is switched off by the others' vote.
+
+    .venv/bin/python bench/lodo.py [--sets 2wiki_dev200,musique_100,hotpotqa_100] [--build]
+
+Uses the cached indexes of bench/run.py (`--build` builds a missing one: minutes each);
+prints two Markdown tables (per-signal R@5 change per set, and the held-out table) for
+bench/README.md. A folder set (`..._files`) is scored by answer coverage@5 instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from assistant.config import Config
+from assistant.engine import Engine
+from assistant.eval.corpus_index import _built_index, _index_dir
+from assistant.eval.datasets import gold_groups, load_dataset
+from assistant.eval.runner import EvalSettings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import SETS  # noqa: E402
+from sweep import measure  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+# Each signal off, as auto's constructor arguments (HopRetriever's names for its weights).
+OFF = {
+    "relation": {"relation_bonus": 0.0},
+    "wrong_kind": {"kind_penalty": 0.0},
+    "other_home": {"other_home": 1.0},
+    "other_bridge_home": {"other_bridge_home": 1.0},
+    "named_again": {"named_again": 0.0},
+}
+
+
+def engine_for(name: str, build: bool) -> tuple[Engine, object, object, bool] | None:
+    row = next(r for r in SETS if r[0] == name)
+    _, fmt, questions, corpus, _, mode = row
+    settings = EvalSettings(fmt=fmt, questions=DATA / questions, corpus=DATA / corpus if corpus else None,
+                            cache_dir=ROOT / "bench" / "cache", name=name,
+                            no_titles=mode == "no_titles", as_files=mode == "files")
+    ds = load_dataset(fmt, settings.questions, settings.corpus, None)
+    index_dir = _index_dir(ds, Config(), settings)
+    if not (index_dir / "build.json").exists() and not build:
+        print(f"{name}: no cached index (bench/run.py --only {name}, or --build)", file=sys.stderr)
+        return None
+    engine = Engine(Config(), index_dir=index_dir)
+    _built_index(engine, ds, settings, index_dir, lambda *a: None)
+    return engine, ds, gold_groups(ds), mode == "files"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sets", default="2wiki_dev200,musique_100,hotpotqa_100")
+    parser.add_argument("--build", action="store_true", help="build a set's index where none is cached")
+    args = parser.parse_args()
+    r5: dict[str, dict[str, float]] = {}  # set -> setting ("default" or a signal off) -> R@5
+    for name in args.sets.split(","):
+        opened = engine_for(name, args.build)
+        if opened is None:
+            continue
+        engine, ds, groups, as_files = opened
+        r5[name] = {}
+        for setting, kwargs in {"default": {}, **OFF}.items():
+            # A folder set's figure is answer coverage@5 (C@5), the others' R@5.
+            r5[name][setting] = measure(engine, "auto", kwargs, ds, groups, as_files)[0]["C@5" if as_files else "R@5"]
+            print(f"{name} {setting}: {r5[name][setting]:.2f}", file=sys.stderr, flush=True)
+        engine.close()
+    print(ablation_table(r5))
+    print()
+    print(held_out_table(r5))
+    return 0
+
+
+def ablation_table(r5: dict[str, dict[str, float]]) -> str:
+    sets = list(r5)
+    lines = ["| signal off | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets),
+             "| (default R@5) | " + " | ".join(f"{r5[s]['default']:.2f}" for s in sets) + " |"]
+    for signal in OFF:
+        lines.append(f"| {signal} | " + " | ".join(f"{r5[s][signal] - r5[s]['default']:+.2f}" for s in sets) + " |")
+    return "\n".join(lines)
+
+
+def held_out_table(r5: dict[str, dict[str, float]]) -> str:
+    """Each dataset scored with the signals the other datasets keep: a signal stays on
+    when switching it off does not raise their mean R@5. A dataset's titled and untitled
+    sets (the same questions) are held out together."""
+    lines = ["| held out | default R@5 | signals the other datasets switch off | R@5 with their choice |",
+             "|---|---:|---|---:|"]
+    for held in r5:
+        others = [s for s in r5 if family(s) != family(held)]
+        if not others:
+            continue
+        off = [sig for sig in OFF
+               if statistics.mean(r5[s][sig] - r5[s]["default"] for s in others) > 0]
+        # Signals switched off together are measured one at a time: their changes add
+        # (they touch different ways to a page), an approximation the table says it is.
+        estimate = r5[held]["default"] + sum(r5[held][sig] - r5[held]["default"] for sig in off)
+        lines.append(f"| {held} | {r5[held]['default']:.2f} | {', '.join(off) or 'none'} | "
+                     f"{estimate:.2f}{' (sum of single changes)' if len(off) > 1 else ''} |")
+    return "\n".join(lines)
+
+
+def family(name: str) -> str:
+    """The dataset a set is drawn from: "2wiki_dev200_notitles" -> "2wiki"."""
+    return name.split("_")[0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
