@@ -86,7 +86,7 @@ def main() -> int:
 def ablation_table(r5: dict[str, dict[str, float]]) -> str:
     sets = list(r5)
     lines = ["| signal off | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets),
-             "| (default R@5) | " + " | ".join(f"{r5[s]['default']:.2f}" for s in sets) + " |"]
+             "| (default R@5; C@5 for a folder set) | " + " | ".join(f"{r5[s]['default']:.2f}" for s in sets) + " |"]
     for signal in OFF:
         lines.append(f"| {signal} | " + " | ".join(f"{r5[s][signal] - r5[s]['default']:+.2f}" for s in sets) + " |")
     return "\n".join(lines)
