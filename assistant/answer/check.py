@@ -17,9 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .text import item_text
+from .text import MARKER as _MARKER, item_text
 
-_MARKER = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
 _CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
 _WORD = re.compile(r"[\w'’-]+")

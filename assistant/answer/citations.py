@@ -17,9 +17,9 @@ import numpy as np
 from ..ingest.locator import place
 from .check import names_in, numbers_in
 from .prompt import Source
+from .text import MARKER as _MARKER
 from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in
 
-_MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 ATTRIBUTION_THRESHOLD = 0.55
 # "I don't know ..." is supported by no sentence, however similar a source's wording is.
 ABSTENTION = re.compile(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", re.IGNORECASE)
@@ -230,7 +230,7 @@ def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
     """Complete sentences at the front of a streamed buffer, and what is left over. A list
     marker ("1. ") stays with the item it opens: alone it is no sentence to check."""
     out, start = [], 0
-    for m in re.finditer(r"(?<=[.!?])(?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])?\s+|\n+", buffer):
+    for m in re.finditer(rf"(?<=[.!?])(?:\s*{_MARKER.pattern})?\s+|\n+", buffer):
         piece = buffer[start:m.end()]
         if is_bare_marker(strip_lead_in(piece).strip()) or (m.group().strip() == "" and ends_in_abbreviation(piece)):
             continue

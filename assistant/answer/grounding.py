@@ -17,7 +17,7 @@ from .check import check_sentence
 from .citations import ABSTENTION, answer_sentences, append_marker, cited_numbers, claims, resolve_citations
 from .prompt import NO_ANSWER, Source
 from .record import Answer
-from .text import join_sentences
+from .text import MARKER, join_sentences
 
 
 class EntityCheck:
@@ -107,7 +107,7 @@ class EntityCheck:
 
 def recited(sentence: str, n: int) -> str:
     """`sentence` citing source `n` in place of what it cited."""
-    plain = re.sub(r"\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\]", "", sentence)
+    plain = re.sub(rf"\s*{MARKER.pattern}", "", sentence)
     return append_marker(plain.rstrip(), n)
 
 

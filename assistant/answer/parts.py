@@ -17,8 +17,8 @@ from .citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
 from .prompt import NO_ANSWER
 from .record import Answer
+from .text import MARKER as _MARKER
 
-_MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
 
 
 def renumber(text: str, mapping: dict[int, int]) -> str:

@@ -121,17 +121,20 @@ def _line_blocks(text: str) -> list[str]:
             blocks.append([line])
             in_item = item
     return [joined for b in blocks if (joined := "\n".join(b).strip())]
-_LEADING_CITATIONS = re.compile(r"\s*(?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+(?:[.!?](?:\s+|$))?")
-_CITATION = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
+# A citation marker as answers write it: "[2]", "[1, 3]" (its numbers the group); every
+# reader of answers (checks, citations, parts, the judge) uses this one.
+MARKER = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
+_MARKERS = rf"(?:{MARKER.pattern}\s*)+"
+_LEADING_CITATIONS = re.compile(rf"\s*{_MARKERS}(?:[.!?](?:\s+|$))?")
 
 
 def markers_after(sentence: str) -> str:
     """A sentence that opens with its citation markers ("[1] Cooper Firearms was founded
     in 1990.") with them moved to its end, where a reader looks for them."""
-    lead = re.match(r"\s*((?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\]\s*)+)(?=\w)", sentence)
+    lead = re.match(rf"\s*({_MARKERS})(?=\w)", sentence)
     if lead is None:
         return sentence
-    body, markers = sentence[lead.end():].rstrip(), " ".join(_CITATION.findall(lead.group(1)))
+    body, markers = sentence[lead.end():].rstrip(), " ".join(m.group() for m in MARKER.finditer(lead.group(1)))
     end = re.search(r"[.!?]+$", body)
     trailing = sentence[len(sentence.rstrip()):]
     return (f"{body[:end.start()]} {markers}{end.group()}" if end else f"{body} {markers}") + trailing
@@ -140,7 +143,7 @@ def markers_after(sentence: str) -> str:
 def says_something(text: str) -> bool:
     """Whether `text` has a word or number besides citation markers: "[1] [2]" alone,
     which a small model sometimes writes for an answer, says nothing."""
-    return any(ch.isalnum() for ch in _CITATION.sub("", text))
+    return any(ch.isalnum() for ch in MARKER.sub("", text))
 
 
 def answer_sentences(text: str) -> list[str]:

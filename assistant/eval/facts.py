@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 
 from ..answer.check import names_in, numbers_in
+from ..answer.text import MARKER as _MARKER
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+", re.UNICODE)
-_MARKER = re.compile(r"\[\d{1,2}(?:\s*,\s*\d{1,2})*\]")
 _REFUSAL = re.compile(r"^\W*(?:i\s+(?:don['’]t|do\s+not)\s+know|unknown\b)", re.IGNORECASE)
 # Words too common to count as a fact of a long reference when it names nothing.
 _STOP = frozenset(
