@@ -48,8 +48,9 @@ class Answerer:
         # Held while retrieving and reading the sources (not while generating), so an
         # answer is drawn from one consistent state of an index that is being updated.
         self.read_lock = read_lock or contextlib.nullcontext()
-        # Set by ask() for its length: one answer is asked at a time (the app and the CLI wait).
-        self._sources_chosen: Callable[[Answer], None] | None = None
+        # What ask() does once sources are chosen, per thread: two questions asked at once
+        # from two threads each tell their own caller.
+        self._asking = threading.local()
         self.store = store
         self.embedder = embedder
         self.generator = generator
@@ -103,11 +104,11 @@ class Answerer:
                 if on_sources:
                     on_sources(answer)
 
-        self._sources_chosen = sources_chosen
+        self._asking.sources_chosen = sources_chosen
         try:
             answer = self._ask(question, retriever, k, shown_token, stop, shown_draft, scope)
         finally:
-            self._sources_chosen = None
+            self._asking.sources_chosen = None
         answer.text = plain(answer.text)
         if shown_at:
             answer.timings["sources_shown"] = shown_at[0]
@@ -183,8 +184,9 @@ class Answerer:
             return answer
         answer.context = self.context
         answer.sources = self.sources_for(question, ordered, chunks, sentences, context_tokens=context_tokens)
-        if answer.sources and self._sources_chosen:
-            self._sources_chosen(answer)
+        chosen = getattr(self._asking, "sources_chosen", None)  # None: asked outside ask()
+        if answer.sources and chosen:
+            chosen(answer)
         if not answer.sources:  # nothing fits the budget: never let the model answer unsourced
             emit(answer, NO_ANSWER, on_token)
             answer.abstained = True
