@@ -63,3 +63,20 @@ def test_the_fixed_system_prompt_is_reused_from_the_kv_cache(tiny_generator):
     system_tokens = tiny_generator.count_tokens(system)
     assert tiny_generator.last_cached_tokens >= system_tokens  # the whole system prompt was cached
     assert tiny_generator.last_prompt_tokens > tiny_generator.last_cached_tokens
+
+
+def test_prompt_lookup_drafting_writes_what_plain_decoding_writes(config, example_docs):
+    """`draft_tokens` (prompt-lookup decoding, measured by bench/prompt_lookup.py): greedy
+    decoding gives the same text, on a prompt longer than one batch of 512 tokens, where
+    llama-cpp-python overflowed its logits array until asked to keep them all."""
+    path = models.resolve("smollm2-135m-instruct", "llm")
+    source = "\n\n".join((example_docs / name).read_text(encoding="utf-8")
+                         for name in ("harrowmere_history.txt", "kestrel_hill_observatory.md", "wren_bakery.rst"))
+    messages = [{"role": "system", "content": "Answer from the text, in its words."},
+                {"role": "user", "content": source + "\n\nWho founded Harrowmere, and when?"}]
+    written = {}
+    for draft in (0, 8):
+        gen = LlamaGenerator(path, n_ctx=config.llm_context_tokens, threads=1, draft_tokens=draft)
+        written[draft] = "".join(gen.stream(messages, max_tokens=40))
+        assert gen.last_prompt_tokens > 512
+    assert written[8] == written[0] and written[0].strip()
