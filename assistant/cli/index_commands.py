@@ -99,7 +99,8 @@ def status(obj: Context, as_json: bool) -> None:
     copies = f", {info.copies} identical copies" if info.copies else ""
     if info.partial:
         copies += f", {info.partial} large being indexed in sections"
-    console.print(f"documents  {info.documents} ({info.failed} failed{copies})")
+    attached = f"{info.attachments} of them e-mail attachments; " if info.attachments else ""
+    console.print(f"documents  {info.documents} ({attached}{info.failed} failed{copies})")
     console.print(f"chunks     {info.chunks}   sentences {info.sentences}")
     console.print(f"entities   {info.entities} classes, {info.mentions} mentions, {info.actions} actions")
     console.print(f"size       {info.size_bytes / 1e6:.1f} MB   last update {info.last_update or 'never'}")

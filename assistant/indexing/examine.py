@@ -58,6 +58,8 @@ class Examiner:
         leave the index."""
         out = []
         for doc in self.store.documents():
+            if doc.attached_to is not None:
+                continue  # it goes with its message
             p = key_path(doc.path)
             if doc.path in present or not p.exists():
                 continue
@@ -124,6 +126,25 @@ class Examiner:
                 return None
         self._run_hashes[digest] = key
         return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
+
+    def _with_attachments(self, item: _Pending | None) -> list[_Pending]:
+        """A document read anew and, before it, the attachments it carries (an e-mail's),
+        each a document of its own at `PATH/NAME`; the attachments it no longer carries
+        leave the index. Written before their message, so that a run stopped between them
+        reads the message (and them) again: never a message whose attachments are missing."""
+        if item is None:
+            return []
+        attached = [
+            _Pending(f"{item.path}/{a.name}", a.content_hash, item.mtime, a.size,
+                     self.store.document(f"{item.path}/{a.name}") is not None, a.document, attached_to=item.path)
+            for a in item.document.attachments
+        ]
+        kept = {a.path for a in attached}
+        for old in self.store.attachments_of(item.path):
+            if old.path not in kept:
+                with self.write_lock:
+                    self.index.apply_row_changes(self.store.delete_document(old.path))
+        return [*attached, item]
 
     def _load(self, key: str, path: Path, st, digest: str, report: IndexReport) -> LoadedDocument | None:
         """The file read and parsed under its budget, or None with its failure recorded."""

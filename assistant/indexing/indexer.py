@@ -113,26 +113,21 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
                            if e.exists() and any(_is_within(e, r) for r in roots)]
         left_out = {p for p, _ in report.skipped}
         ignored = self._newly_ignored(roots, present, rules, left_out) if remove_missing else []
-        vanished = []
-        if remove_missing:
-            for doc in self.store.documents():
-                p = key_path(doc.path)
-                if doc.path not in present and any(_is_within(p, r) for r in roots) and not p.exists():
-                    vanished.append(doc)
-        by_hash = {d.content_hash: d for d in vanished if d.status == "ok"}
+        vanished = self._vanished(roots, present) if remove_missing else []
+        by_hash = {d.content_hash: d for d in vanished if d.status == "ok" and d.attached_to is None}
 
         pending: list[_Pending] = []
         large: list[_Pending] = []  # indexed last, a section at a time
         tokens_before = self.embedder.tokens_embedded
         self._meter = meter = _Meter(files, on_progress)
         for path in files:
-            item = self._examine(path, report, by_hash)
-            if item is None:
+            items = self._with_attachments(self._examine(path, report, by_hash))
+            if not items:
                 meter.skipped(path_key(path))
-            elif len(item.document.text) > limits.SECTION_CHARS:
-                large.append(item)
+            elif any(len(item.document.text) > limits.SECTION_CHARS for item in items):
+                large += items  # a message stays after its attachments
             else:
-                pending.append(item)
+                pending += items
             if (len(pending) >= limits.BATCH_DOCUMENTS
                     or sum(len(p.document.text) for p in pending) >= limits.BATCH_CHARS):
                 self._process(pending, report)
@@ -160,6 +155,17 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         self._finish(report)
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
         return report
+
+    def _vanished(self, roots: list[Path], present: set[str]) -> list:
+        """The documents under `roots` whose file is gone; an attachment goes with its message
+        (listed after it: the message's removal takes it along)."""
+        vanished = []
+        for doc in self.store.documents():
+            where = doc.attached_to or doc.path
+            p = key_path(where)
+            if where not in present and any(_is_within(p, r) for r in roots) and not p.exists():
+                vanished.append(doc)
+        return vanished
 
     def index_texts(
         self, items: Iterable[tuple[str, str, str | None]],
@@ -223,8 +229,8 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         report = IndexReport()
         with self.write_lock:
             for doc in self.store.documents():
-                if _is_within(key_path(doc.path), root):
-                    self._remove(doc.path, report)
+                if _is_within(key_path(doc.path), root) and self.store.document(doc.path) is not None:
+                    self._remove(doc.path, report)  # (an attachment went with its message)
         if report.removed or root.exists():
             # So that the next rescan of the folder around it does not bring it back.
             self.store.exclude(path_key(root))
@@ -255,6 +261,6 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
             item = self._examine(path, report, {}) if path.exists() else None
             if item is not None:
                 item.existed = True  # it was listed before: to the person it is updated, not new
-                pending.append(item)
+            pending += self._with_attachments(item)
         self._process([p for p in pending if len(p.document.text) <= limits.SECTION_CHARS], report)
         self._process_large([p for p in pending if len(p.document.text) > limits.SECTION_CHARS], report)

@@ -84,7 +84,7 @@ class BatchPipeline:
                 self._write(work, report)
         start, end = batch[0].bounds
         self._meter.finished([p.path for p in batch], (end - start) / max(1, len(batch[0].document.text)),
-                             files=sum(p.last for p in batch))
+                             files=sum(p.last and p.attached_to is None for p in batch))
         tick("written", 0.0)
 
     def _ticker(self, batch: list[_Pending], report: IndexReport, label: str) -> Callable[[str, float], None]:
@@ -159,7 +159,7 @@ class BatchPipeline:
             "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
             "size": item.size, "status": "ok" if item.last else "partial", "error": None,
             "title": doc.title, "indexed_chars": item.bounds[1],
-            "n_chars": len(doc.text), "n_pages": len(doc.pages) or None,
+            "n_chars": len(doc.text), "n_pages": len(doc.pages) or None, "attached_to": item.attached_to,
         }
         added, removed = self.store.write_document(
             record, chunk_rows, sentence_rows, work.graphs, work.notes, first_ord=item.first_chunk,
@@ -172,7 +172,9 @@ class BatchPipeline:
         report.sentences += sum(len(s) for s in sentence_rows)
         if not item.last:
             return
-        if item.existed:
+        if item.attached_to is not None:
+            report.attachments += 1
+        elif item.existed:
             report.updated += 1
             report.updated_paths.append(item.path)
         else:

@@ -18,6 +18,7 @@ class IndexReport:
     moved: int = 0
     removed: int = 0
     copies: int = 0  # identical to a file indexed already: listed, not indexed again
+    attachments: int = 0  # an e-mail's attachments written as documents of their own
     failed: list[tuple[str, str]] = field(default_factory=list)
     # Unchanged files that failed on an earlier run and so still fail (path, error).
     still_failed: list[tuple[str, str]] = field(default_factory=list)
@@ -54,8 +55,15 @@ class IndexReport:
                   ("removed", self.removed + also_removed), ("failed", len(self.failed))]
         if every_count:
             every = ", ".join(f"{what} {n}" for what, n in counts) + f"; unchanged {self.unchanged}"
-            return every + self._skipped_note()
+            return every + self._attachments_note() + self._skipped_note()
         return ", ".join(f"{n} {what}" for what, n in [*counts, ("skipped", len(self.skipped))] if n)
+
+    def _attachments_note(self) -> str:
+        """The attachments read with the messages added or updated ("" when none): a
+        message is one file to the person, its attachments are documents of their own."""
+        if not self.attachments:
+            return ""
+        return f"; {self.attachments} attachment{'s' * (self.attachments != 1)} read as documents"
 
     def _skipped_note(self) -> str:
         """What the walk left out, one count per reason ("" when nothing): a folder of
@@ -65,7 +73,8 @@ class IndexReport:
     def as_dict(self) -> dict:
         return {
             "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
-            "moved": self.moved, "removed": self.removed, "copies": self.copies, "chunks": self.chunks,
+            "moved": self.moved, "removed": self.removed, "copies": self.copies,
+            "attachments": self.attachments, "chunks": self.chunks,
             "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
             "still_failed": [{"path": p, "error": e} for p, e in self.still_failed],
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],

@@ -27,6 +27,7 @@ class _Pending:
     first_chunk: int = 0
     last: bool = True
     resume_chars: int = 0  # a large document half-written by an earlier run: done up to here
+    attached_to: str | None = None  # an e-mail's attachment: its message's path
 
     @property
     def bounds(self) -> tuple[int, int]:

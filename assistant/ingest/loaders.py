@@ -13,11 +13,12 @@ from __future__ import annotations
 import codecs
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 __all__ = [
+    "Attachment",
     "LoadedDocument",
     "LoadError",
     "NoText",
@@ -33,6 +34,9 @@ class LoadedDocument:
     text: str  # the plain text of the whole document (what gets chunked and cited)
     pages: list[tuple[int, int]]  # (page number from 1, start offset in text), sorted; [] if no pages
     title: str | None = None
+    # Files it carries that are documents of their own (an e-mail's attachments), each
+    # indexed and cited under its own path, `PATH/NAME`.
+    attachments: list[Attachment] = field(default_factory=list)
 
     def page_at(self, offset: int) -> int | None:
         """Page number containing char ``offset``; None when the format has no pages."""
@@ -42,6 +46,17 @@ class LoadedDocument:
         # wins over the page that actually holds the text.
         i = bisect_right(self.pages, offset, key=lambda p: p[1]) - 1
         return self.pages[max(i, 0)][0]
+
+
+@dataclass
+class Attachment:
+    """A file a document carries, read as a document of its own: its name (unique within
+    the document, no "/" in it), the sha256 and size of its bytes, and its text."""
+
+    name: str
+    content_hash: str
+    size: int
+    document: LoadedDocument
 
 
 class LoadError(Exception):

@@ -5,10 +5,13 @@ Registered with ``loaders.register`` when the ingest package is imported (its
 
 A message reads as its From, To, Cc, Date and Subject lines, then its body (the plain
 text part, else the HTML one as text), then the names of its attachments. A single
-message's attachments that are documents of a supported type are read too and follow it,
-each under an "Attachment: NAME" line (in a mailbox, only their names are given: reading
-every attachment of a whole mailbox would overrun the per-file time budget). In a mailbox
-each message is a page (message 3 is p. 3), opened by its "Message N" line.
+message's attachments that are documents of a supported type are read too, each as a
+document of its own (`LoadedDocument.attachments`), indexed under `MESSAGE.eml/NAME` and
+cited with its own pages ("report.pdf, p. 3"); one that cannot be read is noted after the
+message, and a forwarded message is read as part of it. In a mailbox only the names are
+given: reading every attachment of a whole mailbox would overrun the per-file time
+budget. In a mailbox each message is a page (message 3 is p. 3), opened by its "Message
+N" line.
 
 A calendar reads as one paragraph per event (or task), opened by a sentence that says
 what, when and where ("Event: Dentist check-up, Tuesday 5 March 2024, 09:30 to 10:15,
@@ -23,6 +26,7 @@ MIME parts, charsets) and icalendar (RFC 5545: folded lines, time zones, recurre
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import re
 import zipfile
@@ -33,8 +37,10 @@ from .html_text import _html_to_text
 from .locator import ENTRY_KINDS, entry_opening
 from .loaders import (
     _LOADERS,
+    Attachment,
     LoadedDocument,
     LoadError,
+    NoText,
     _decode,
     _join_pages,
     _normalise,
@@ -105,40 +111,88 @@ def _attachments(msg: EmailMessage) -> list[tuple[str, EmailMessage]]:
     return found
 
 
-def message_text(msg: EmailMessage, read_attachments: bool) -> str:
-    """A message as text: its header lines, its body, its attachments' names (and text)."""
-    lines = [f"{name}: {value}" for name in HEADERS if (value := _header(msg, name))]
+def message_text(msg: EmailMessage) -> str:
+    """A message as text: its header lines, its body, its attachments' names."""
+    lines = [f"{name}: {value}" for name, value in headers(msg).items()]
     blocks = ["\n".join(lines), _body(msg)]
     attached = _attachments(msg)
     if attached:
         blocks.append("Attachments: " + ", ".join(name for name, _ in attached))
-    if read_attachments:
-        for name, part in attached:
-            blocks.append(_attachment_text(name, part))
     return "\n\n".join(b for b in blocks if b.strip())
 
 
-def _attachment_text(name: str, part: EmailMessage) -> str:
-    """An attached document's text under an "Attachment: NAME" line; "" when it is of no
-    type we read or is too large, a note when it cannot be read."""
-    if part.get_content_type() == "message/rfc822":
-        inner = part.get_payload()[0] if part.get_payload() else None
-        text = message_text(inner, read_attachments=False) if inner is not None else ""
-        return f"Attached message:\n\n{text[:ATTACHMENT_CHARS]}" if text.strip() else ""
+def headers(msg: EmailMessage) -> dict[str, str]:
+    """The header lines a message is read with (From, To, Cc, Date, Subject), those it has."""
+    return {name: value for name in HEADERS if (value := _header(msg, name))}
+
+
+def _read_attached(msg: EmailMessage) -> tuple[list[str], list[Attachment]]:
+    """What follows a single message's text: a forwarded message (the words of the mail
+    itself), and a note for each attachment that could not be read; and the attachments of
+    a type we read, each a document of its own."""
+    blocks: list[str] = []
+    documents: list[Attachment] = []
+    taken: set[str] = set()
+    for name, part in _attachments(msg):
+        if part.get_content_type() == "message/rfc822":
+            inner = part.get_payload()[0] if part.get_payload() else None
+            text = message_text(inner) if inner is not None else ""
+            if text.strip():
+                blocks.append(f"Attached message:\n\n{text[:ATTACHMENT_CHARS]}")
+            continue
+        try:
+            found = _attachment(name, part)
+        except NoText:  # a photo with no words: nothing to say of it
+            continue
+        except LoadError as exc:
+            blocks.append(f"Attachment: {name} (not read: {_one_line(exc)})")
+            continue
+        except Exception as exc:  # a parser's bug must not cost the message
+            blocks.append(f"Attachment: {name} (not read: {type(exc).__name__})")
+            continue
+        if found is not None:
+            data, document = found
+            stored = file_name(name, taken)
+            taken.add(stored)
+            documents.append(Attachment(stored, hashlib.sha256(data).hexdigest(), len(data), document))
+    return blocks, documents
+
+
+def _attachment(name: str, part: EmailMessage) -> tuple[bytes, LoadedDocument] | None:
+    """An attached document's bytes and text; None when it is of no type we read, too
+    large, or empty."""
     suffix = PurePath(name).suffix.lower()
     loader = _LOADERS.get(suffix)
     if loader is None or suffix in _NOT_ATTACHED:
-        return ""
+        return None
     data = part.get_payload(decode=True) or b""
     if not data or len(data) > ATTACHMENT_MB * 1024 * 1024 or _unpacks_too_far(suffix, data):
-        return ""
-    try:
-        text = loader(data).text
-    except LoadError as exc:
-        return f"Attachment: {name} (not read: {_one_line(exc)})"
-    except Exception as exc:  # a parser's bug must not cost the message
-        return f"Attachment: {name} (not read: {type(exc).__name__})"
-    return f"Attachment: {name}\n\n{text[:ATTACHMENT_CHARS]}" if text.strip() else ""
+        return None
+    document = loader(data)
+    if not document.text.strip():
+        return None
+    document.text = document.text[:ATTACHMENT_CHARS]
+    document.pages = [p for p in document.pages if p[1] < len(document.text)]
+    document.title = document.title or name
+    return data, document
+
+
+_NOT_IN_A_NAME = re.compile(r"[/\\\x00-\x1f\x7f]")
+
+
+def file_name(name: str, taken: set[str] = frozenset()) -> str:
+    """The name an attachment is indexed under, after its message's path: one path step
+    (a "/" sent in a name becomes "_", so "../x" stays inside its message), not in `taken`
+    ("notes.pdf", then "notes (2).pdf"), its suffix kept (it says how the file is read)."""
+    clean = _NOT_IN_A_NAME.sub("_", name).strip()
+    if clean.strip(".") == "":
+        clean = "attachment"
+    path = PurePath(clean)
+    stem, suffix = (path.stem, path.suffix) if path.stem else (clean, "")
+    unique, n = clean, 2
+    while unique in taken:
+        unique, n = f"{stem} ({n}){suffix}", n + 1
+    return unique
 
 
 def _unpacks_too_far(suffix: str, data: bytes) -> bool:
@@ -172,8 +226,9 @@ def _parse(data: bytes) -> EmailMessage:
 @register("e-mail message", ".eml")
 def _load_eml(data: bytes) -> LoadedDocument:
     msg = _parse(data)
-    text = _normalise(message_text(msg, read_attachments=True))
-    return LoadedDocument(text=text, pages=[], title=_header(msg, "Subject") or None)
+    notes, attachments = _read_attached(msg)
+    text = _normalise("\n\n".join([message_text(msg), *notes]))
+    return LoadedDocument(text=text, pages=[], title=_header(msg, "Subject") or None, attachments=attachments)
 
 
 # A message in an mbox starts at a "From " line at the file's start or after a blank line
@@ -193,7 +248,7 @@ def _load_mbox(data: bytes) -> LoadedDocument:
     for number, (m, after) in enumerate(zip(bounds, bounds[1:] + [None]), start=1):
         raw = _ESCAPED_FROM.sub(rb"\1", data[m.end():after.start() if after else len(data)])
         try:
-            text = message_text(_message(raw), read_attachments=False)
+            text = message_text(_message(raw))
         except Exception as exc:  # one broken message does not cost the mailbox
             text = f"(not read: {_one_line(exc)})"
         messages.append(f"Message {number} of {len(bounds)}\n{text}")

@@ -49,7 +49,8 @@ class DocumentRows:
                 removed, doc_id = RowIds(), row[0]
                 self.db["documents"].update(doc_id, doc)
             else:
-                removed = self._delete_document_rows(doc["path"])
+                # Its attachments stay: they are written before it (Examiner._with_attachments).
+                removed = self._delete_document_rows(doc["path"], attachments=False)
                 doc_id = self.db["documents"].insert(doc).last_pk
             added = RowIds()
             for i, chunk in enumerate(chunks):
@@ -128,14 +129,23 @@ class DocumentRows:
             self.db.execute(f"update documents set {sets} where path = ?", [*values.values(), path])
 
     def move_document(self, old_path: str, new_path: str) -> None:
+        """A renamed file: its document, and its attachments with it, now at `new_path`."""
         with self.lock, self.db.atomic():
             self._delete_document_rows(new_path)
             self.db.execute("update documents set path = ? where path = ?", [new_path, old_path])
             self.db.execute("update documents set copy_of = ? where copy_of = ?", [new_path, old_path])
+            self.db.execute("update documents set path = ? || substr(path, ?), attached_to = ? where attached_to = ?",
+                            [new_path, len(old_path) + 1, new_path, old_path])
             self._bump_version()
 
+    def attachments_of(self, path: str) -> list[DocumentRow]:
+        """The documents attached to the one at `path` (an e-mail's attachments)."""
+        return [DocumentRow.from_row(row) for row in
+                self.db["documents"].rows_where("attached_to = ?", [path], order_by="path")]
+
     def delete_document(self, path: str) -> RowIds:
-        """Remove a document and everything derived from it; the removed chunk and sentence ids."""
+        """Remove a document, its attachments and everything derived from them; the removed
+        chunk and sentence ids."""
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(path)
             self._bump_version()
@@ -154,12 +164,19 @@ class DocumentRows:
         with self.lock, self.db.atomic():
             self.db.conn.executemany("delete from exclusions where path = ?", [[p] for p in paths])
 
-    def _delete_document_rows(self, path: str) -> RowIds:
+    def _delete_document_rows(self, path: str, attachments: bool = True) -> RowIds:
+        """Delete the document at `path` (and, unless told not to, its attachments)."""
+        removed = RowIds()
+        if attachments:
+            for (child,) in self.db.execute("select path from documents where attached_to = ?", [path]).fetchall():
+                more = self._delete_document_rows(child, attachments=False)
+                removed.chunks += more.chunks
+                removed.sentences += more.sentences
         row = self.db.execute("select id from documents where path = ?", [path]).fetchone()
         if row is None:
-            return RowIds()
+            return removed
         doc_id = row[0]
-        removed = RowIds(
+        mine = RowIds(
             [r[0] for r in self.db.execute("select id from chunks where document_id = ?", [doc_id])],
             [r[0] for r in self.db.execute(f"select id from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])],
         )
@@ -181,4 +198,6 @@ class DocumentRows:
         self.db.execute(f"delete from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])
         self.db.execute("delete from chunks where document_id = ?", [doc_id])
         self.db.execute("delete from documents where id = ?", [doc_id])
+        removed.chunks += mine.chunks
+        removed.sentences += mine.sentences
         return removed

@@ -35,6 +35,7 @@ class IndexStatus:
     entities: int = 0
     mentions: int = 0
     actions: int = 0
+    attachments: int = 0  # of the documents, e-mail attachments read as documents of their own
     size_bytes: int = 0
     last_update: str | None = None  # "YYYY-MM-DD HH:MM:SS", local time; None: never
     failures: list[FailedFile] = field(default_factory=list)

@@ -69,6 +69,9 @@ class MetaRows:
                 "entities": q("select count(*) from entities"),
                 "mentions": q("select count(*) from mentions"),
                 "actions": q("select count(*) from actions"),
+                # Of the documents, the e-mail attachments (a column an older index lacks).
+                "attachments": q("select count(*) from documents where status = 'ok' and attached_to is not null")
+                if "attached_to" in self.db["documents"].columns_dict else 0,
             }
 
     def last_update(self) -> float | None:

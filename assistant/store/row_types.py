@@ -12,7 +12,8 @@ class DocumentRow:
     """A row of the documents table: a file indexed ("ok"), one written a section at a time
     and not finished yet ("partial"), one that failed ("error", `error` says why), one that
     holds no text ("no text", `error` says so), or an identical copy of the indexed
-    `copy_of` ("copy", no chunks of its own)."""
+    `copy_of` ("copy", no chunks of its own). An e-mail's attachment is a document of its
+    own, `attached_to` its message."""
 
     id: int
     path: str
@@ -27,6 +28,7 @@ class DocumentRow:
     indexed_at: float | None = None
     copy_of: str | None = None
     indexed_chars: int | None = None  # how far a "partial" document's sections go
+    attached_to: str | None = None  # an attachment's message: the document it goes with
 
     @classmethod
     def from_row(cls, row: dict) -> DocumentRow:

@@ -46,7 +46,12 @@ class Schema:
             # A large document is written a section at a time (status "partial" until its
             # last): how far its sections go, so that a stopped run resumes there.
             db["documents"].add_column("indexed_chars", int)
+        if "attached_to" not in db["documents"].columns_dict:
+            # An e-mail's attachment is a document of its own at MESSAGE/NAME: the path of
+            # the message it came in, which it is indexed, moved and removed with.
+            db["documents"].add_column("attached_to", str)
         db["documents"].create_index(["path"], unique=True, if_not_exists=True)
+        db["documents"].create_index(["attached_to"], if_not_exists=True)
         db["documents"].create_index(["content_hash"], if_not_exists=True)
         db["chunks"].create(
             {

@@ -388,7 +388,9 @@ class AssistantApp(App):
         self.query_one(SourcesPane).action_open()
 
     def on_open_source(self, message: OpenSource) -> None:
-        path = str(key_path(message.path))
+        # An e-mail's attachment (MESSAGE.eml/NAME) opens its message, the file it is in.
+        path = str(next((p for p in (key_path(message.path), *key_path(message.path).parents) if p.is_file()),
+                        key_path(message.path)))
         if not Path(path).exists():
             self.notify(f"the file is no longer there: {show_path(path)}", severity="error", markup=False)
             return

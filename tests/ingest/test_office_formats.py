@@ -208,8 +208,24 @@ def _eml() -> bytes:
     msg.add_alternative("<html><body><p>Your crossing to Lowmoor departs at 7:45.</p></body></html>", subtype="html")
     msg.add_attachment(b"Seat 12A on the upper deck, by the galley window.\n", maintype="text",
                        subtype="plain", filename="ticket.txt")
+    msg.add_attachment(_fares_xlsx(), maintype="application", filename="fares.xlsx",
+                       subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     msg.add_attachment(b"\x89PNG\r\n\x1a\n" + bytes(64), maintype="image", subtype="png", filename="map.png")
     return bytes(msg)
+
+
+def _fares_xlsx() -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Fares"
+    sheet.append(["Route", "Return fare", "Bicycle"])
+    sheet.append(["North pier to Lowmoor", 18.5, 3])
+    sheet.append(["Lowmoor to Harrow Isle", 11.0, 2])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
 
 
 def _mbox() -> bytes:
@@ -424,10 +440,25 @@ def test_eml_headers_plain_body_and_attachments(files):
                                "Date: Thu, 07 Mar 2024 10:12:00 +0000\nSubject: Your ticket to the Lowmoor ferry")
     assert "Your crossing to Lowmoor departs at 7:45 on Saturday from the north pier." in doc.text
     assert "<p>" not in doc.text and doc.text.count("departs at 7:45") == 1  # the plain part, not both
-    assert "Attachments: ticket.txt, map.png" in doc.text
-    # A supported attachment is read too, after the message.
-    assert "Attachment: ticket.txt\n\nSeat 12A on the upper deck" in doc.text
+    assert "Attachments: ticket.txt, fares.xlsx, map.png" in doc.text
     assert doc.pages == []
+    # A supported attachment is a document of its own, read in its own format; one that
+    # cannot be read (this PNG is a header and zeros) is noted after the message.
+    assert "Seat 12A" not in doc.text and "Attachment: map.png (not read: corrupt image" in doc.text
+    ticket, fares = doc.attachments
+    assert (ticket.name, ticket.document.text) == ("ticket.txt", "Seat 12A on the upper deck, by the galley window.")
+    assert ticket.size == len(b"Seat 12A on the upper deck, by the galley window.\n")
+    assert fares.name == "fares.xlsx" and "North pier to Lowmoor" in fares.document.text
+    assert fares.document.title == "fares.xlsx"
+
+
+def test_an_attachment_is_named_as_one_path_step_unique_in_its_message():
+    from assistant.ingest.mail import file_name
+
+    assert file_name("../../etc/passwd") == ".._.._etc_passwd"
+    assert file_name("notes.pdf", {"notes.pdf"}) == "notes (2).pdf"
+    assert file_name("notes.pdf", {"notes.pdf", "notes (2).pdf"}) == "notes (3).pdf"
+    assert file_name("..") == "attachment" and file_name("a\x1bb.txt") == "a_b.txt"
 
 
 def test_eml_with_only_html_reads_it_as_text(tmp_path):
@@ -505,6 +536,8 @@ QUESTIONS = {
     "parade.odp": "Where does the lantern parade start?",
     "letter.rtf": "How old is the churchyard yew?",
     "ferry.eml": "When does my crossing to Lowmoor depart?",
+    "ferry.eml/ticket.txt": "Which seat do I have on the upper deck?",
+    "ferry.eml/fares.xlsx": "What is the return fare from North pier to Lowmoor?",
     "parish.mbox": "How much did the jumble sale raise?",
     "family.ics": "When is the dentist check-up?",
 }
@@ -532,6 +565,22 @@ def test_every_new_type_is_indexed_and_a_question_finds_it(indexed):
     for name, question in QUESTIONS.items():
         hits = engine.search(question, k=3)
         assert any(h.chunk.path == path_key(folder / name) for h in hits), (name, [h.chunk.path for h in hits])
+
+
+def test_an_emails_attachments_are_documents_of_their_own(indexed):
+    engine, folder, report = indexed
+    store = engine.index.store
+    message = path_key(folder / "ferry.eml")
+    attached = store.attachments_of(message)
+    assert [d.path for d in attached] == [message + "/fares.xlsx", message + "/ticket.txt"]
+    assert all(d.status == "ok" and d.attached_to == message for d in attached)
+    # Counted apart from the files: one message is one file to the person.
+    assert report.attachments == 2 and "; 2 attachments read as documents" in report.summary()
+    assert report.as_dict()["attachments"] == 2
+    # Cited in their own format: a row of the attached workbook, not a place in the message.
+    found = next(p for p in engine.search("What is the return fare from North pier to Lowmoor?", k=3)
+                 if p.chunk.path == message + "/fares.xlsx")
+    assert re.fullmatch(r"sheet Fares, row \d+", found.place), found.place
 
 
 def test_a_found_row_slide_or_message_carries_its_page(indexed):

@@ -8,7 +8,7 @@ from assistant.engine import Engine, FailedFile, IndexStatus
 from assistant.store import DocumentRow
 
 COUNTS = ["documents", "failed", "copies", "partial", "no_text", "chunks", "sentences", "entities", "mentions",
-          "actions"]
+          "actions", "attachments"]
 
 
 def test_as_dict_is_the_status_json_object_in_its_order():
@@ -36,3 +36,4 @@ def test_a_row_of_an_older_database_reads_its_missing_columns_as_none():
                                 "size": 3, "error": None, "title": "A", "n_chars": 3, "n_pages": None,
                                 "indexed_at": 2.0})
     assert row.path == "/d/a.txt" and row.title == "A" and row.copy_of is None and row.indexed_chars is None
+    assert row.attached_to is None

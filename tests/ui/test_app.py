@@ -677,3 +677,24 @@ def test_an_index_out_of_date_beyond_the_app_s_folders_is_told_the_command(make_
             assert app.engine.stale_entity_rules() is not None
 
     asyncio.run(session())
+
+
+def test_an_attachment_opens_the_message_it_came_in(make_engine, tmp_path):
+    # An e-mail's attachment is indexed at MESSAGE.eml/NAME, which is no file: choosing it
+    # opens the message.
+    mail = tmp_path / "docs" / "booking.eml"
+    mail.parent.mkdir()
+    mail.write_text("From: tickets@example.org\nSubject: Booking\n\nSee the attached ticket.\n")
+    app, opened = build_app(make_engine, tmp_path, watch=False)
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            from assistant.ui.widgets.sources import OpenSource
+
+            app.post_message(OpenSource(str(mail / "ticket.pdf")))
+            await wait_for(pilot, lambda: opened, 10, "the message to be opened")
+            app.post_message(OpenSource(str(tmp_path / "gone.eml" / "ticket.pdf")))
+            await pilot.pause()
+            assert opened == [str(mail)]
+
+    asyncio.run(session())
