@@ -19,6 +19,7 @@ from .answer.conversation import Conversations, stopped_answer
 from .answer.export import conversation_text
 from .answer.prompt import NO_ANSWER
 from .answer.record import Answer
+from .answer.shown import ShownAnswer, ShownCitation, ShownSource
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
@@ -45,7 +46,7 @@ __all__ = [
     "Engine", "PARSE_COMPONENTS", "entity_rules",
     # The records the CLI and the terminal UI hold.
     "Answer", "Conversation", "FailedFile", "FolderWatcher", "History", "IndexRun", "IndexStatus", "Message",
-    "Passage", "Scope",
+    "Passage", "Scope", "ShownAnswer", "ShownCitation", "ShownSource",
     # The errors they catch, and the words for them.
     "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
     "disk_trouble", "index_trouble", "left_out_in_words",

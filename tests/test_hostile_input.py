@@ -97,16 +97,18 @@ def test_search_prints_no_terminal_escapes_from_documents(hostile_index, quick_c
 
 
 def test_the_terminal_ui_shows_no_terminal_escapes_from_documents(hostile_index, make_engine):
+    from assistant.engine import ShownAnswer
     from assistant.ui.widgets.chat import search_summary
     from assistant.ui.widgets.sources import describe_source, passage_source
 
     engine = make_engine(hostile_index, config=Config(extractor="none"))
     found = [p.as_dict() for p in engine.search("When does the lighthouse keeper ring the bell?")]
     assert any("lighthouse" in p["path"] for p in found)
-    for p in found:
+    shown = ShownAnswer.from_dict({"mode": "search", "found": found}).found
+    for p in shown:
         text = describe_source(passage_source(p)).plain
         _no_control(text)
-    summary = search_summary("bell", found, None)
+    summary = search_summary("bell", shown, None)
     assert "lighthouse keeper" in summary
     _no_control(summary)
 

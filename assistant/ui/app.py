@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, Label
 
-from ..engine import Engine, FolderWatcher, History, IndexStatus
+from ..engine import Engine, FolderWatcher, History, IndexStatus, ShownAnswer
 from ..safetext import key_path, show_path
 from .controllers.asking import AskController
 from .controllers.conversations import ConversationsController
@@ -272,10 +272,10 @@ class AssistantApp(App):
             if message.role == "user":
                 chat.add_question(message.content)
             else:
-                last = chat.add_answer(message.content, message.evidence)
+                last = chat.add_answer(message.content, ShownAnswer.from_dict(message.evidence))
         self._last_answer = last
         sources = self.query_one(SourcesPane)
-        sources.show(last.evidence if last else {})
+        sources.show(last.shown if last else ShownAnswer())
 
     def on_conversation_list_chosen(self, message: ConversationList.Chosen) -> None:
         if self.answering:
@@ -313,7 +313,7 @@ class AssistantApp(App):
             self._open_conversation(following)
         else:
             self.query_one(ChatLog).clear()
-            self.query_one(SourcesPane).show({})
+            self.query_one(SourcesPane).show(ShownAnswer())
         self._show_conversations()
         self.notify("conversation deleted")
 
@@ -342,19 +342,19 @@ class AssistantApp(App):
         self._show_conversations()
         self.asking.start(question, view)
 
-    def show_sources(self, evidence: dict) -> None:
-        self.query_one(SourcesPane).show(evidence)
+    def show_sources(self, shown: ShownAnswer) -> None:
+        self.query_one(SourcesPane).show(shown)
 
-    def show_answer(self, view: AnswerView, text: str, evidence: dict, stopped: bool) -> None:
-        view.finish(text, evidence, stopped)
-        cited = [c["n"] for c in evidence.get("citations") or evidence.get("found", [])]
-        self.query_one(SourcesPane).show(evidence, cited[0] if cited else None)
+    def show_answer(self, view: AnswerView, text: str, shown: ShownAnswer, stopped: bool) -> None:
+        view.finish(text, shown, stopped)
+        cited = [c.n for c in shown.references]
+        self.query_one(SourcesPane).show(shown, cited[0] if cited else None)
         self.query_one(ChatLog).scroll_end(animate=False)
         self._show_conversations()
 
     def show_answer_failed(self, view: AnswerView, exc: Exception) -> None:
         view.fail(f"could not answer: {exc}")
-        self.query_one(SourcesPane).show({})
+        self.query_one(SourcesPane).show(ShownAnswer())
 
     def action_stop_answer(self) -> None:
         self.asking.stop()
@@ -369,7 +369,7 @@ class AssistantApp(App):
     # -- evidence ------------------------------------------------------------------
     def on_citation_selected(self, message: CitationSelected) -> None:
         self._last_answer = message.answer
-        self.query_one(SourcesPane).show(message.answer.evidence, message.n)
+        self.query_one(SourcesPane).show(message.answer.shown, message.n)
         if not self._pane_shown("sources"):
             self._show_pane("sources", True)  # narrow: the source comes under the chat
         self._back_to_question()

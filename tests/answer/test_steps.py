@@ -221,11 +221,12 @@ def test_two_options_are_compared_by_their_dates_each_cited(engine):
 def test_the_chat_shows_the_steps_under_the_answer():
     from rich.text import Text
 
+    from assistant.engine import ShownAnswer
     from assistant.ui.widgets.chat import mark_answer
 
     body = Text("Gothenburg. Margarethe Olsson was born in Gothenburg [1].")
     steps = [{"question": "Who is the founder of the Kestrel Hill Observatory?", "answer": "Margarethe Olsson"}]
-    mark_answer(body, {"short_answer": "Gothenburg", "steps": steps, "checks": []})
+    mark_answer(body, ShownAnswer.from_dict({"short_answer": "Gothenburg", "steps": steps, "checks": []}))
     assert body.plain.endswith("(looked up: Who is the founder of the Kestrel Hill Observatory? → Margarethe Olsson)")
     assert any(span.style == "bold" and span.end == len("Gothenburg") for span in body.spans)
 

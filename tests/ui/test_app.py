@@ -15,6 +15,7 @@ from helpers import copy_docs
 from rich.text import Text
 from textual.widgets import OptionList
 
+from assistant.answer.shown import ShownAnswer, ShownSource
 from assistant.config import Config
 from assistant.store.history import History
 from assistant.ui.app import AssistantApp
@@ -109,10 +110,10 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             answer = app.query(AnswerView).last()
             assert answer.state == "done", answer.text
             assert len(seen) >= 2, f"the answer did not stream: {seen}"
-            assert any(f"[{c['n']}]" in answer.text for c in answer.evidence["citations"]), answer.text
-            citations = answer.evidence["citations"]
-            assert citations, answer.evidence
-            assert all(c["path"].startswith(str(docs.resolve())) for c in citations)
+            assert any(f"[{c.n}]" in answer.text for c in answer.shown.citations), answer.text
+            citations = answer.shown.citations
+            assert citations, answer.shown
+            assert all(c.path.startswith(str(docs.resolve())) for c in citations)
 
             # Choose a citation: its source is shown with the cited sentence.
             # The buttons are mounted just after the answer ends.
@@ -121,9 +122,9 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             pane = app.query_one(SourcesPane)
             await wait_for(pilot, lambda: pane.current is not None, 10, "the source to be shown")
             assert app.screen is app.screen_stack[0], app.screen  # no dialog or palette opened by the click
-            assert pane.current is not None and pane.current["n"] == citations[0]["n"]
+            assert pane.current is not None and pane.current.n == citations[0].n
             shown = plain(pane.query_one("#source-text"))
-            assert citations[0]["text"] in shown and citations[0]["path"] in shown
+            assert citations[0].text in shown and citations[0].path in shown
 
             # Open it in the system viewer.
             await pilot.press("ctrl+o")
@@ -132,8 +133,8 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             except AssertionError as exc:
                 notes = [n.message for n in app._notifications]
                 raise AssertionError(f"{exc}; focused={app.focused!r} screen={app.screen!r} "
-                                     f"current={pane.current and pane.current['path']} notes={notes}") from None
-            assert opened == [citations[0]["path"]]
+                                     f"current={pane.current and pane.current.path} notes={notes}") from None
+            assert opened == [citations[0].path]
 
             # Switch retriever; it is saved and used for the next question.
             await pilot.press("ctrl+r")
@@ -144,7 +145,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             box.value = "Who built the main telescope of the observatory?"
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.answering, 600, "the second answer")
-            assert app.query(AnswerView).last().evidence["retriever"] == "hybrid"
+            assert app.query(AnswerView).last().shown.retriever == "hybrid"
             first = app.conversation_id
             assert len(app.history.messages(first)) == 4
 
@@ -163,7 +164,7 @@ def test_a_whole_session(make_engine, example_docs, tmp_path):
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.conversation_id == first and len(app.query(QuestionView)) == 2, 10,
                            "the first conversation")
-            assert app.query(AnswerView).first().evidence["citations"]
+            assert app.query(AnswerView).first().shown.citations
 
     asyncio.run(session())
 
@@ -219,14 +220,14 @@ def test_document_text_is_never_markup(make_engine, tmp_path):
             app.query_one(ChatLog).add_question("what is [b]this[/b]?")
             source = {"n": 1, "path": chunk.path, "title": None, "page": None, "score": 0.5,
                       "evidence": {"matched": "[i]x[/i]"}, "text": chunk.text, "highlights": []}
-            app.query_one(SourcesPane).show({"sources": [source], "citations": []})
+            app.query_one(SourcesPane).show(ShownAnswer.from_dict({"sources": [source], "citations": []}))
             await pilot.pause()
             assert plain(app.query(QuestionView).last()) == "what is [b]this[/b]?"
             shown = plain(app.query_one("#source-text"))
             assert hostile in shown and "[i]x[/i]" in shown
 
     asyncio.run(session())
-    assert hostile in describe_source({"n": 1, "path": "p", "text": hostile}).plain
+    assert hostile in describe_source(ShownSource(n=1, path="p", text=hostile)).plain
 
 
 def test_conversations_rename_and_delete(make_engine, tmp_path):
@@ -427,7 +428,7 @@ def test_a_new_question_clears_the_previous_sources(make_engine, example_docs, t
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.ready, 120, "the index to open")
             pane = app.query_one(SourcesPane)
-            assert pane.current is not None and pane.current["path"] == chunk.path
+            assert pane.current is not None and pane.current.path == chunk.path
             with app.engine.index_lock:  # the new answer stays at "searching" (see above)
                 box = app.query_one("#question")
                 box.value = "Who built the telescope of the observatory?"
@@ -458,7 +459,7 @@ def test_the_sources_are_on_screen_before_the_answer_is_written(make_engine, exa
                 await pilot.press("enter")
                 await wait_for(pilot, lambda: pane.query_one("#source-list").option_count > 0, 60, "the sources")
                 assert app.answering and not app._last_answer.text
-                assert pane.current is not None and "observatory" in pane.current["path"]
+                assert pane.current is not None and "observatory" in pane.current.path
             await wait_for(pilot, lambda: not app.answering, 300, "the answer")
             assert app._last_answer.text and pane.query_one("#source-list").option_count > 0
 
@@ -521,15 +522,15 @@ def test_search_in_the_question_box_lists_passages_without_the_model(make_engine
             assert text.startswith("5 passages for") and "kestrel_hill_observatory.md" in text
             assert "founded in 1898" in text
             pane = app.query_one(SourcesPane)
-            assert pane.current["path"].endswith("kestrel_hill_observatory.md")
+            assert pane.current.path.endswith("kestrel_hill_observatory.md")
             assert "why:" in plain(pane.query_one("#source-text"))
             await wait_for(pilot, lambda: len(view.query(".citation")) == 5, 10, "a button per passage")
 
             box.value = "? type:pdf the observatory"
             await pilot.press("enter")
             await wait_for(pilot, lambda: len(app.query(AnswerView)) == 2 and not app.answering, 120, "the search")
-            found = app.query(AnswerView).last().evidence["found"]
-            assert found and all(p["path"].endswith(".pdf") for p in found)
+            found = app.query(AnswerView).last().shown.found
+            assert found and all(p.path.endswith(".pdf") for p in found)
             assert "in *.pdf" in plain(app.query(AnswerView).last().query_one(".answer-text"))
 
     asyncio.run(session())
@@ -626,7 +627,7 @@ def test_i_dont_know_shows_the_passages_found(make_engine, example_docs, tmp_pat
             view = app.query(AnswerView).last()
             assert view.text.startswith("I don't know")
             assert "passages that were found" in plain(view.query_one(".answer-text"))
-            assert view.evidence["found"] and view.query(".citation")
+            assert view.shown.found and view.query(".citation")
             pane = app.query_one(SourcesPane)
             assert pane.current is not None and "founded" in plain(pane.query_one("#source-text"))
 

@@ -90,7 +90,7 @@ def test_choosing_a_source_gives_the_typing_back_to_the_question(plan_app):
             # Where the second entry is drawn (an entry may take more than one line).
             await pilot.click(listing, offset=(4, listing.styles.gutter.top + listing._index_to_line[1]))
             await pilot.pause()
-            assert pane.current is not None and pane.current["n"] == 2, pane.current
+            assert pane.current is not None and pane.current.n == 2, pane.current
             await pilot.press("o", "k")
             await pilot.pause()
             assert box.value == "ok" and app.focused is box, (box.value, app.focused)
@@ -99,14 +99,14 @@ def test_choosing_a_source_gives_the_typing_back_to_the_question(plan_app):
             listing.focus()
             await pilot.press("down", "enter")
             await pilot.pause()
-            assert pane.current["n"] == 3 and app.focused is box, (pane.current["n"], app.focused)
+            assert pane.current.n == 3 and app.focused is box, (pane.current.n, app.focused)
             await pilot.press("a")
             assert box.value == "oka"
 
             listing.focus()
             await pilot.press("down", "o")  # in the list: opens the highlighted source
             await pilot.pause()
-            assert pane.current["n"] == 4 and opened == [pane.current["path"]], (opened, notes(app))
+            assert pane.current.n == 4 and opened == [pane.current.path], (opened, notes(app))
             assert box.value == "oka"
             box.focus()
             await pilot.press("ctrl+o")
@@ -117,7 +117,7 @@ def test_choosing_a_source_gives_the_typing_back_to_the_question(plan_app):
             view = app.query(AnswerView).last()
             await pilot.click(view.query(".citation")[1])
             await pilot.pause()
-            assert pane.current["n"] == 2 and app.focused is box, app.focused
+            assert pane.current.n == 2 and app.focused is box, app.focused
 
     asyncio.run(session())
 
@@ -180,7 +180,7 @@ def test_every_citation_can_be_clicked_under_its_answer(plan_app, size):
                 assert shown.clip.contains_region(shown.region), (label, shown)
             await pilot.click(buttons[-1])
             await pilot.pause()
-            assert app.query_one(SourcesPane).current["n"] == buttons[-1].citation_n == 5
+            assert app.query_one(SourcesPane).current.n == buttons[-1].citation_n == 5
 
     asyncio.run(session())
 
@@ -199,10 +199,10 @@ def test_each_source_entry_says_where_it_is_and_how_it_starts(plan_app):
             assert len(entries) == 5
             bodies = [" ".join(e.split(" ", 1)[1].split()) for e in entries]  # without "[n]"
             assert len(set(bodies)) == 5, entries
-            found = pane.evidence["found"]
+            found = pane.shown.found
             for entry, passage in zip(entries, found):
                 assert "harbor_plan.md" in entry, entry
-                sentence = passage["sentence"]["text"]
+                sentence = passage.sentence.text
                 if not sentence.startswith("# "):  # the title line is in no section
                     assert "§ " in entry, entry  # the section the passage is in
                 words = " ".join(sentence.lstrip("# ").split()[:3])

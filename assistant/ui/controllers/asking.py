@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...engine import NO_ANSWER, Scope, ScopeError, stopped_answer
+from ...engine import NO_ANSWER, Scope, ScopeError, ShownAnswer, stopped_answer
 from ..input_syntax import parse_request
 from ..widgets.chat import search_summary
 from ..widgets.sources import add_sections
@@ -79,14 +79,19 @@ class AskController:
             self.host.call_from_thread(self.failed, view, exc)
             return
         retriever = self.config.retriever
-        evidence = {"mode": "search", "question": query, "retriever": retriever,
-                    "found": [p.as_dict() for p in found]}
-        add_sections(evidence, self.engine.index.store.texts_before)
-        text = search_summary(query, evidence["found"], scope.describe() if scope else None)
+        shown = self.shown({"mode": "search", "question": query, "retriever": retriever,
+                            "found": [p.as_dict() for p in found]})
+        text = search_summary(query, shown.found, scope.describe() if scope else None)
         if conversation_id is not None:
+            evidence = shown.as_dict()
             self.conversations.kept(
                 lambda: self.session.history.add(conversation_id, "assistant", text, retriever, evidence))
-        self.host.call_from_thread(self.finished, view, text, evidence, False)
+        self.host.call_from_thread(self.finished, view, text, shown, False)
+
+    def shown(self, evidence: dict) -> ShownAnswer:
+        """The answer's (or search's) JSON as the UI holds it, each source in its section:
+        where a live answer enters the UI (a reopened one enters as `ShownAnswer.from_dict`)."""
+        return add_sections(ShownAnswer.from_dict(evidence), self.engine.index.store.texts_before)
 
     def answer(self, question: str, conversation_id: int | None, view: AnswerSink, stop: threading.Event,
                scope=None) -> None:
@@ -98,9 +103,7 @@ class AskController:
             self.host.call_from_thread(view.set_draft, text)
 
         def sources(early) -> None:  # on screen while the model writes; the answer's own follow
-            evidence = early.as_dict(with_text=True)
-            add_sections(evidence, self.engine.index.store.texts_before)
-            self.host.call_from_thread(self.host.show_sources, evidence)
+            self.host.call_from_thread(self.host.show_sources, self.shown(early.as_dict(with_text=True)))
 
         try:
             turns = self.engine.conversations().turns(conversation_id)
@@ -111,21 +114,21 @@ class AskController:
         except Exception as exc:  # noqa: BLE001 - a failed answer must not take the app down
             self.host.call_from_thread(self.failed, view, exc)
             return
-        evidence = answer.as_dict(with_text=True)
-        add_sections(evidence, self.engine.index.store.texts_before)
+        shown = self.shown(answer.as_dict(with_text=True))
         stopped = stop.is_set()
         if stopped:
-            evidence["stopped"] = True  # reopened, it still reads as stopped
+            shown = shown.with_stop()  # reopened, it still reads as stopped
         # Kept as shown, so a stopped answer reopened later still says it was stopped.
         text = stopped_answer(answer.text) if stopped else answer.text
         if conversation_id is not None:
+            evidence = shown.as_dict()
             self.conversations.kept(
                 lambda: self.session.history.add(conversation_id, "assistant", text, answer.retriever, evidence))
-        self.host.call_from_thread(self.finished, view, text, evidence, stopped)
+        self.host.call_from_thread(self.finished, view, text, shown, stopped)
 
-    def finished(self, view: AnswerSink, text: str, evidence: dict, stopped: bool) -> None:
+    def finished(self, view: AnswerSink, text: str, shown: ShownAnswer, stopped: bool) -> None:
         self.answering = False
-        self.host.show_answer(view, text, evidence, stopped)
+        self.host.show_answer(view, text, shown, stopped)
 
     def failed(self, view: AnswerSink, exc: Exception) -> None:
         self.answering = False

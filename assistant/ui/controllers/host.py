@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 if TYPE_CHECKING:
-    from ...engine import IndexStatus
+    from ...engine import IndexStatus, ShownAnswer
 
 
 class Host(Protocol):
@@ -46,10 +46,10 @@ class Host(Protocol):
     def index_opened(self, info: IndexStatus) -> None:
         """The index is open: the last conversation, the list, the status, the question box."""
 
-    def show_sources(self, evidence: dict) -> None:
+    def show_sources(self, shown: ShownAnswer) -> None:
         """The sources an answer reads, as soon as they are chosen (before it is written)."""
 
-    def show_answer(self, view: Any, text: str, evidence: dict, stopped: bool) -> None:
+    def show_answer(self, view: Any, text: str, shown: ShownAnswer, stopped: bool) -> None:
         """An answer (or a search) written to its end, and its sources."""
 
     def show_answer_failed(self, view: Any, exc: Exception) -> None:

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from ...engine import ShownAnswer, ShownCitation, ShownSource
 from ...safetext import clean, show_path
 
 CITATION_LABEL = 30  # "[n] short title p.3": at most this many columns, so that several fit a line
@@ -55,12 +56,12 @@ class AnswerView(Vertical):
     """One answer: accepted text, the not-yet-checked draft (dim) while it streams, then
     a button per citation."""
 
-    def __init__(self, text: str = "", evidence: dict | None = None):
+    def __init__(self, text: str = "", shown: ShownAnswer | None = None):
         super().__init__(classes="answer")
         self.accepted = text
         self.draft = ""
-        self.evidence: dict = evidence or {}
-        self.state = "streaming" if evidence is None else "stopped" if was_stopped(text, evidence) else "done"
+        self.shown = shown or ShownAnswer()
+        self.state = "streaming" if shown is None else "stopped" if was_stopped(text, shown) else "done"
 
     def compose(self):
         yield Static(self._render_text(), classes="answer-text")
@@ -74,10 +75,15 @@ class AnswerView(Vertical):
     def text(self) -> str:
         return self.accepted
 
+    @property
+    def evidence(self) -> dict:
+        """The answer's JSON form, as the history keeps it."""
+        return self.shown.as_dict()
+
     def _render_text(self) -> Text:
         body = Text(clean(self.accepted, mark="\ufffd"))
         if self.state == "done":
-            mark_answer(body, self.evidence)
+            mark_answer(body, self.shown)
         if self.draft:
             body.append(clean(self.draft), style="dim italic")
         if self.state == "streaming" and not (self.accepted or self.draft):
@@ -96,9 +102,9 @@ class AnswerView(Vertical):
         self.draft = draft
         self._refresh()
 
-    def finish(self, text: str, evidence: dict, stopped: bool = False) -> None:
+    def finish(self, text: str, shown: ShownAnswer, stopped: bool = False) -> None:
         """`text` is the answer as it is kept (a stopped one already says so)."""
-        self.accepted, self.draft, self.evidence = text, "", evidence
+        self.accepted, self.draft, self.shown = text, "", shown
         self.state = "stopped" if stopped else "done"
         self._refresh()
         self._show_citations()
@@ -110,11 +116,11 @@ class AnswerView(Vertical):
 
     def _show_citations(self) -> None:
         labels, shown = [], set()
-        for c in self.evidence.get("citations") or self.evidence.get("found", []):
-            if c["n"] in shown:
+        for c in self.shown.references:
+            if c.n in shown:
                 continue  # a source cited by several sentences: one button
-            shown.add(c["n"])
-            labels.append((c["n"], citation_label(c)))
+            shown.add(c.n)
+            labels.append((c.n, citation_label(c)))
         self.query_one(CitationLines).show(labels)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -124,12 +130,12 @@ class AnswerView(Vertical):
             self.post_message(CitationSelected(self, n))
 
 
-def citation_label(citation: dict, limit: int = CITATION_LABEL) -> str:
-    """A citation's button: "[n] title p. 3" ("slide 4", "sheet Budget, row 14"), the title
-    shortened to fit `limit` columns."""
-    name = clean(citation.get("title")) or show_path(citation["path"].rsplit("/", 1)[-1])
-    located = citation.get("place") or (f"p. {citation['page']}" if citation.get("page") else "")
-    head, page = f"[{citation['n']}] ", f" {clean(located)}" if located else ""
+def citation_label(citation: ShownCitation | ShownSource, limit: int = CITATION_LABEL) -> str:
+    """A citation's (or a passage's) button: "[n] title p. 3" ("slide 4", "sheet Budget,
+    row 14"), the title shortened to fit `limit` columns."""
+    name = clean(citation.title) or show_path(citation.path.rsplit("/", 1)[-1])
+    located = citation.place or (f"p. {citation.page}" if citation.page else "")
+    head, page = f"[{citation.n}] ", f" {clean(located)}" if located else ""
     return head + _cut(" ".join(name.split()), max(4, limit - cell_len(head) - cell_len(page))) + page
 
 
@@ -188,45 +194,45 @@ def citation_button(n: int, label: str) -> Button:
     return button
 
 
-def was_stopped(text: str, evidence: dict) -> bool:
+def was_stopped(text: str, shown: ShownAnswer) -> bool:
     """A stopped answer, as kept in the history (answers kept before the mark was written
     are known by their ending)."""
-    return bool(evidence.get("stopped")) or text.endswith("(stopped)")
+    return shown.stopped or text.endswith("(stopped)")
 
 
-def mark_answer(body: Text, evidence: dict) -> None:
+def mark_answer(body: Text, shown: ShownAnswer) -> None:
     """The short answer in bold; sentences whose names, numbers or dates their citations do
     not state in yellow, with the reason; the follow-up as it was understood and the steps
     of an answer found in steps, dim."""
     plain = body.plain
-    short = evidence.get("short_answer")
+    short = shown.short_answer
     if short and plain.lower().startswith(short.lower()):
         body.stylize("bold", 0, len(short))
-    for check in evidence.get("checks", []):
-        if check.get("supported"):
+    for check in shown.checks:
+        if check.supported:
             continue
-        at = plain.find(check["sentence"])
+        at = plain.find(check.sentence)
         if at >= 0:
-            body.stylize("yellow", at, at + len(check["sentence"]))
-        body.append(f"\n⚠ not supported by its citations: {clean(check['reason'])}", style="yellow italic")
-    if evidence.get("found") and evidence.get("mode") != "search" and not evidence.get("stopped"):
+            body.stylize("yellow", at, at + len(check.sentence))
+        body.append(f"\n⚠ not supported by its citations: {clean(check.reason)}", style="yellow italic")
+    if shown.found and shown.mode != "search" and not shown.stopped:
         body.append("\nThe passages that were found are below and on the right; none of them states it.", style="dim")
-    if evidence.get("understood_as"):
-        body.append(f"\n(understood as: {clean(evidence['understood_as'])})", style="dim")
-    for step in evidence.get("steps") or []:
-        body.append(f"\n(looked up: {clean(step['question'])} → {clean(step['answer'] or '')})", style="dim")
+    if shown.understood_as:
+        body.append(f"\n(understood as: {clean(shown.understood_as)})", style="dim")
+    for step in shown.steps:
+        body.append(f"\n(looked up: {clean(step.question)} → {clean(step.answer)})", style="dim")
 
 
-def search_summary(query: str, found: list[dict], scope: str | None) -> str:
+def search_summary(query: str, found: tuple[ShownSource, ...], scope: str | None) -> str:
     """A search's entry in the chat: each passage's place and its best sentence."""
     where = f" in {scope}" if scope else ""
     if not found:
         return f"No passages found for \"{query}\"{where}."
     lines = [f"{len(found)} passages for \"{query}\"{where}:"]
     for p in found:
-        name = show_path(p["path"].rsplit("/", 1)[-1]) + (f", {clean(p['place'])}" if p.get("place") else "")
-        sentence = " ".join(clean((p.get("sentence") or {}).get("text", "")).split())
-        lines.append(f"[{p['n']}] {name}: {sentence}")
+        name = show_path(p.path.rsplit("/", 1)[-1]) + (f", {clean(p.place)}" if p.place else "")
+        sentence = " ".join(clean(p.sentence.text if p.sentence else "").split())
+        lines.append(f"[{p.n}] {name}: {sentence}")
     return "\n".join(lines)
 
 
@@ -240,8 +246,8 @@ class ChatLog(VerticalScroll):
         self.scroll_end(animate=False)
         return view
 
-    def add_answer(self, text: str = "", evidence: dict | None = None) -> AnswerView:
-        view = AnswerView(text, evidence)
+    def add_answer(self, text: str = "", shown: ShownAnswer | None = None) -> AnswerView:
+        view = AnswerView(text, shown)
         self.mount(view)
         self.scroll_end(animate=False)
         return view

@@ -4,6 +4,8 @@ sentence highlighted, and why the retriever chose it."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from types import MappingProxyType
 from typing import Callable
 
 from rich.text import Text
@@ -12,6 +14,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from ...engine import ShownAnswer, ShownSource
 from ...safetext import clean, show_path
 
 
@@ -41,43 +44,44 @@ def last_heading(text: str, before: int | None = None) -> str | None:
     return headings[-1] if headings else None
 
 
-def _cited_at(item: dict) -> int:
+def _cited_at(item: ShownSource) -> int:
     """Where a source's cited (or a passage's best) sentence starts in its chunk text; for
     a source cited by no sentence, where its first line that is no heading starts."""
-    if item.get("highlights"):
-        return item["highlights"][0][0]
-    if item.get("sentence") and item.get("start") is not None:
-        return item["sentence"]["start"] - item["start"]
-    text = item.get("text") or ""
-    first = next((m for m in re.finditer(r"^[ \t]*[^#\s].*$", text, re.MULTILINE)), None)
-    return first.start() if first else len(text)
+    if item.highlights:
+        return item.highlights[0][0]
+    if item.sentence and item.sentence.start is not None and item.start is not None:
+        return item.sentence.start - item.start
+    first = next((m for m in re.finditer(r"^[ \t]*[^#\s].*$", item.text, re.MULTILINE)), None)
+    return first.start() if first else len(item.text)
 
 
-def add_sections(evidence: dict, texts_before: Callable[[int, str], list[str]]) -> None:
+def add_sections(shown: ShownAnswer, texts_before: Callable[[int, str], list[str]]) -> ShownAnswer:
     """Each source and passage without a page gets the section it is in: the last heading
     before its sentence, in its chunk or else in the chunks before it (`texts_before`,
     Store.texts_before: the earlier chunks of its document that hold a "#", nearest first)."""
-    for item in [*evidence.get("sources", []), *evidence.get("found", [])]:
-        if item.get("page") or item.get("section") or item.get("chunk_id") is None:
-            continue
-        heading = last_heading(item.get("text") or "", _cited_at(item))
-        for text in texts_before(item["chunk_id"], "#") if heading is None else []:
+
+    def section_of(item: ShownSource) -> str | None:
+        if item.page or item.section or item.chunk_id is None:
+            return item.section
+        heading = last_heading(item.text, _cited_at(item))
+        for text in texts_before(item.chunk_id, "#") if heading is None else []:
             heading = last_heading(text)
             if heading is not None:
                 break
-        if heading is not None:
-            item["section"] = heading
+        return heading
+
+    return shown.with_sections(section_of)
 
 
-def source_place(source: dict) -> str:
+def source_place(source: ShownSource) -> str:
     """Where a source is: its page, slide or row ("p. 3", "sheet Budget, row 14"), else the
     section its sentence is in, else nothing."""
-    if source.get("place"):
-        return clean(source["place"])
-    if source.get("page"):
-        return f"p. {source['page']}"
-    heading = source.get("section") or last_heading(source.get("text") or "", _cited_at(source))
-    if not heading or _words(heading) == _words(source.get("title") or ""):
+    if source.place:
+        return clean(source.place)
+    if source.page:
+        return f"p. {source.page}"
+    heading = source.section or last_heading(source.text, _cited_at(source))
+    if not heading or _words(heading) == _words(source.title or ""):
         return ""  # the document's title line names no section of it
     return f"§ {_fit(clean(heading), 40)}"
 
@@ -86,23 +90,23 @@ def _words(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def source_lead(source: dict) -> str:
+def source_lead(source: ShownSource) -> str:
     """How a source starts: its cited (or best) sentence, else the chunk's first line that
     is not a heading; a few words, on one line."""
-    text = source.get("text") or ""
-    if source.get("highlights"):
-        start, end = source["highlights"][0]
+    text = source.text
+    if source.highlights:
+        start, end = source.highlights[0]
         heading = _HEADING.match(text[start:end].strip())  # a heading, without its "#"s
         return _fit(clean(heading.group(1) if heading else text[start:end]), LEAD_CHARS)
     lines = [line for line in text.splitlines() if line.strip() and not _HEADING.match(line)]
     return _fit(clean(lines[0] if lines else text), LEAD_CHARS)
 
 
-def source_entry(source: dict, cited: bool) -> Text:
+def source_entry(source: ShownSource, cited: bool) -> Text:
     """An entry of the sources list: "[n] file · p. 3" (or "· § Section"), and under it the
     start of its sentence, so that five passages of one document read apart."""
-    label = Text(f"[{source['n']}] ", style="bold" if cited else "dim")
-    label.append(show_path(source["path"].rsplit("/", 1)[-1]))
+    label = Text(f"[{source.n}] ", style="bold" if cited else "dim")
+    label.append(show_path(source.path.rsplit("/", 1)[-1]))
     place = source_place(source)
     if place:
         label.append(f" · {place}")
@@ -112,50 +116,49 @@ def source_entry(source: dict, cited: bool) -> Text:
     return label
 
 
-def describe_source(source: dict) -> Text:
+def describe_source(source: ShownSource) -> Text:
     """The header, the chunk text (cited sentences highlighted) and the "why"."""
     out = Text()
-    located = source_place(source) if source.get("place") or source.get("page") else ""
-    where = show_path(source["path"]) + (f", {located}" if located else "")
-    out.append(f"[{source['n']}] ", style="bold")
+    located = source_place(source) if source.place or source.page else ""
+    where = show_path(source.path) + (f", {located}" if located else "")
+    out.append(f"[{source.n}] ", style="bold")
     out.append(where, style="bold underline")
     out.append("\n")
-    body = Text(clean(source.get("text", ""), mark="\ufffd"))
-    for start, end in source.get("highlights", []):
+    body = Text(clean(source.text, mark="\ufffd"))
+    for start, end in source.highlights:
         body.stylize("bold reverse", start, end)
-    for start, end in source.get("span_highlights", []):
+    for start, end in source.span_highlights:
         body.stylize("bold black on yellow", start, end)  # the short answer, inside its sentence
     out.append_text(body)
     out.append("\n\nwhy: ", style="bold")
-    out.append(f"score {source.get('score', 0):.4f}")
-    for key, value in (source.get("evidence") or {}).items():
+    out.append(f"score {source.score:.4f}")
+    for key, value in source.evidence.items():
         out.append(f"\n  {key}: ", style="italic")
         out.append(clean(_short(value)))
     return out
 
 
-def passage_source(passage: dict) -> dict:
-    """A passage found by a search (passages.Passage.as_dict) as the pane shows a source:
-    its best sentence highlighted, the query's words in it marked, its reasons as "why"."""
-    sentence = passage.get("sentence")
-    highlights, marks = [], []
-    if sentence:
-        at = sentence["start"] - passage["start"]
-        highlights = [[at, sentence["end"] - passage["start"]]]
-        marks = [[at + a, at + b] for a, b in sentence.get("marks", [])]
-    why = {"why": passage.get("reasons", [])}
-    if passage.get("copies"):
-        why["identical copies"] = [show_path(copy) for copy in passage["copies"]]
-    return {**{k: passage.get(k) for k in ("n", "path", "title", "page", "place", "text", "score", "section")},
-            "highlights": highlights, "span_highlights": marks, "evidence": why}
+def passage_source(passage: ShownSource) -> ShownSource:
+    """A passage found by a search as the pane shows a source: its best sentence
+    highlighted, the query's words in it marked, its reasons as "why"."""
+    sentence = passage.sentence
+    highlights, marks = (), ()
+    if sentence and sentence.start is not None and sentence.end is not None and passage.start is not None:
+        at = sentence.start - passage.start
+        highlights = ((at, sentence.end - passage.start),)
+        marks = tuple((at + a, at + b) for a, b in sentence.marks)
+    why = {"why": list(passage.reasons)}
+    if passage.copies:
+        why["identical copies"] = [show_path(copy) for copy in passage.copies]
+    return replace(passage, highlights=highlights, span_highlights=marks, evidence=MappingProxyType(why))
 
 
-def shown_sources(evidence: dict) -> list[dict]:
+def shown_sources(shown: ShownAnswer) -> tuple[ShownSource, ...]:
     """What the pane lists for an answer or a search: the passages found where there are
     (a search; an "I don't know"), else the sources the answer was written from."""
-    if evidence.get("found"):
-        return [passage_source(p) for p in evidence["found"]]
-    return evidence.get("sources", [])
+    if shown.found:
+        return tuple(passage_source(p) for p in shown.found)
+    return shown.sources
 
 
 def _short(value, limit: int = 300) -> str:
@@ -168,8 +171,8 @@ class SourcesPane(Widget):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.evidence: dict = {}
-        self.current: dict | None = None
+        self.shown = ShownAnswer()
+        self.current: ShownSource | None = None
 
     def compose(self):
         yield Static(Text("Sources", style="bold"), id="sources-title")
@@ -180,29 +183,29 @@ class SourcesPane(Widget):
     def searching(self) -> None:
         """Empty until the new answer's sources are chosen (`show`, before it is written):
         the last answer's are not this one's."""
-        self.evidence, self.current = {}, None
+        self.shown, self.current = ShownAnswer(), None
         self.query_one("#source-list", OptionList).clear_options()
         self.query_one("#source-text", Static).update(Text("searching your documents…", style="dim italic"))
 
-    def show(self, evidence: dict, n: int | None = None) -> None:
-        self.evidence = evidence
-        sources = shown_sources(evidence)
+    def show(self, answer: ShownAnswer, n: int | None = None) -> None:
+        self.shown = answer
+        sources = shown_sources(answer)
         options = self.query_one("#source-list", OptionList)
         options.clear_options()
-        cited = {c["n"] for c in evidence.get("citations", [])}
+        cited = {c.n for c in answer.citations}
         for s in sources:
-            options.add_option(Option(source_entry(s, s["n"] in cited), id=str(s["n"])))
+            options.add_option(Option(source_entry(s, s.n in cited), id=str(s.n)))
         if not sources:
             self.current = None
             self.query_one("#source-text", Static).update(Text("No sources.", style="dim"))
             return
-        chosen = n if n in {s["n"] for s in sources} else sources[0]["n"]
+        chosen = n if n in {s.n for s in sources} else sources[0].n
         self.select(chosen)
 
     def select(self, n: int) -> None:
-        sources = shown_sources(self.evidence)
+        sources = shown_sources(self.shown)
         for i, s in enumerate(sources):
-            if s["n"] == n:
+            if s.n == n:
                 self.current = s
                 self.query_one("#source-list", OptionList).highlighted = i
                 self.query_one("#source-text", Static).update(describe_source(s))
@@ -210,7 +213,7 @@ class SourcesPane(Widget):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        if event.option.id is not None and (self.current is None or str(self.current["n"]) != event.option.id):
+        if event.option.id is not None and (self.current is None or str(self.current.n) != event.option.id):
             self.select(int(event.option.id))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -223,4 +226,4 @@ class SourcesPane(Widget):
 
     def action_open(self) -> None:
         if self.current is not None:
-            self.post_message(OpenSource(self.current["path"]))
+            self.post_message(OpenSource(self.current.path))
