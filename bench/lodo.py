@@ -9,6 +9,11 @@ the held-out sets are scored with the signals so chosen. A signal that helps
 only the set it was written on is switched off by the others' vote.
 
     .venv/bin/python bench/lodo.py [--sets 2wiki_dev200,musique_100,hotpotqa_100] [--build]
+    .venv/bin/python bench/lodo.py --grid relation_bonus=0,0.0625,0.125,0.1875,0.25 [--sets ...]
+
+With `--grid NAME=V1,V2,...`, one weight (an argument of auto's constructor) is measured
+at each value instead, and each dataset held out is scored with the value the other
+datasets' mean R@5 chooses (a tie keeps the value nearer the default, the last one given).
 
 Uses the cached indexes of bench/run.py (`--build` builds a missing one: minutes each);
 prints two Markdown tables (per-signal R@5 change per set, and the held-out table) for
@@ -64,7 +69,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sets", default="2wiki_dev200,musique_100,hotpotqa_100")
     parser.add_argument("--build", action="store_true", help="build a set's index where none is cached")
+    parser.add_argument("--grid", help="NAME=V1,V2,...: one weight at each value (the default last)")
     args = parser.parse_args()
+    if args.grid:
+        return grid_main(args)
     r5: dict[str, dict[str, float]] = {}  # set -> setting ("default" or a signal off) -> R@5
     for name in args.sets.split(","):
         opened = engine_for(name, args.build)
@@ -109,6 +117,48 @@ def held_out_table(r5: dict[str, dict[str, float]]) -> str:
         estimate = r5[held]["default"] + sum(r5[held][sig] - r5[held]["default"] for sig in off)
         lines.append(f"| {held} | {r5[held]['default']:.2f} | {', '.join(off) or 'none'} | "
                      f"{estimate:.2f}{' (sum of single changes)' if len(off) > 1 else ''} |")
+    return "\n".join(lines)
+
+
+def grid_main(args) -> int:
+    weight, values = args.grid.split("=", 1)
+    grid = [float(v) for v in values.split(",")]
+    r5: dict[str, dict[float, float]] = {}  # set -> value -> R@5 (C@5 for a folder set)
+    for name in args.sets.split(","):
+        opened = engine_for(name, args.build)
+        if opened is None:
+            continue
+        engine, ds, groups, as_files = opened
+        r5[name] = {}
+        for value in grid:
+            r5[name][value] = measure(engine, "auto", {weight: value}, ds, groups, as_files)[0]["C@5" if as_files else "R@5"]
+            print(f"{name} {weight}={value:g}: {r5[name][value]:.2f}", file=sys.stderr, flush=True)
+        engine.close()
+    print(grid_table(weight, grid, r5))
+    print()
+    print(grid_held_out_table(weight, grid, r5))
+    return 0
+
+
+def grid_table(weight: str, grid: list[float], r5: dict[str, dict[float, float]]) -> str:
+    sets = list(r5)
+    lines = [f"| {weight} | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
+    for value in grid:
+        lines.append(f"| {value:g} | " + " | ".join(f"{r5[s][value]:.2f}" for s in sets) + " |")
+    return "\n".join(lines)
+
+
+def grid_held_out_table(weight: str, grid: list[float], r5: dict[str, dict[float, float]]) -> str:
+    """Each dataset scored at the value that is best for the mean of the other datasets'
+    sets; a tie goes to the value later in the grid (the default is given last)."""
+    lines = [f"| held out | R@5 at the default | {weight} the others choose | R@5 there |", "|---|---:|---:|---:|"]
+    for held in r5:
+        others = [s for s in r5 if family(s) != family(held)]
+        if not others:
+            continue
+        means = {v: statistics.mean(r5[s][v] for s in others) for v in grid}
+        best = max(reversed(grid), key=lambda v: round(means[v], 6))
+        lines.append(f"| {held} | {r5[held][grid[-1]]:.2f} | {best:g} | {r5[held][best]:.2f} |")
     return "\n".join(lines)
 
 
