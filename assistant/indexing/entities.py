@@ -22,7 +22,7 @@ from .progress import _Timer
 from .report import IndexReport
 from .work import _Pending
 
-# Mention kinds the entity layer does not keep (see _extract).
+# Mention kinds the entity layer does not keep (see extract).
 STORED_NOT = frozenset(TIME_LABELS)
 # A class description written by a describing extractor (llm) is cut here.
 DESCRIPTION_CHARS = 400
@@ -31,19 +31,21 @@ NAME_WEIGHT = 0.5
 
 
 class EntityLayer:
-    """The part of `Indexer` (indexer.py) that parses for the entity layer and keeps the
-    classes' vectors. The Indexer sets what it reads:"""
+    """A run's entity layer, one of the `Indexer`'s parts (indexer.py): it parses each batch
+    for the entity graph (`extract`, the pipeline's parse stage) and keeps the classes'
+    vectors at the end of a run (`refresh`, `compute_class_vectors`)."""
 
-    index: Index
-    store: Store
-    write_lock: contextlib.AbstractContextManager
-    embedder: Embedder
-    extractor: Extractor | None
-    coref: CorefResolver | None
-    aboutness: bool
-    on_wait: Callable[[str], None] | None
+    def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager, embedder: Embedder,
+                 extractor: Extractor | None, coref: CorefResolver | None, aboutness: bool):
+        self.index = index
+        self.store: Store = index.store
+        self.write_lock = write_lock
+        self.embedder = embedder
+        self.extractor = extractor
+        self.coref = coref
+        self.aboutness = aboutness
 
-    def _extract(self, batch: list[_Pending], planned: list, report: IndexReport,
+    def extract(self, batch: list[_Pending], planned: list, report: IndexReport,
                  tick: Callable[[float, str], None] = lambda f, stage: None):
         """Sentence graphs per document/chunk/sentence, coreference resolved; the resolved
         text of every sentence; and, from an extractor that describes what it finds (llm),
@@ -113,7 +115,7 @@ class EntityLayer:
                 resolved.append(doc_resolved)
         return graphs, resolved, notes
 
-    def refresh_entities(self, report: IndexReport) -> None:
+    def refresh(self, report: IndexReport) -> None:
         """Embed the entity classes this run touched; drop orphans' vectors.
 
         A class's vector is GroundedKG's basic node embedding, `NAME_WEIGHT * name + (1 -
@@ -127,16 +129,16 @@ class EntityLayer:
 
     def compute_class_vectors(self) -> IndexReport:
         """Compute the entity classes' vectors this index lacks, and keep them from now on:
-        done once, when a retriever that reads them is first used on the index."""
-        with self.index.writing(on_wait=self.on_wait):
-            report = IndexReport()
-            t0 = time.perf_counter()
-            self._refresh_class_vectors(report)
-            with self.write_lock:
-                self.store.keep_class_vectors()
-                self.index.vectors_updated()
-            report.wall_seconds = time.perf_counter() - t0
-            return report
+        done once, when a retriever that reads them is first used on the index (under the
+        index's writer lock, which the Indexer takes)."""
+        report = IndexReport()
+        t0 = time.perf_counter()
+        self._refresh_class_vectors(report)
+        with self.write_lock:
+            self.store.keep_class_vectors()
+            self.index.vectors_updated()
+        report.wall_seconds = time.perf_counter() - t0
+        return report
 
     def _refresh_class_vectors(self, report: IndexReport) -> None:
         dirty = self.store.dirty_entities()
@@ -161,7 +163,7 @@ class EntityLayer:
                                                 matrix.reshape(len(ids), self.index.dim), name="entity_descriptions")
 
     def _class_vectors(self, classes: list[tuple[int, str]], written: dict[int, str]) -> dict[int, np.ndarray]:
-        """entity id -> its unit vector (see refresh_entities)."""
+        """entity id -> its unit vector (see refresh)."""
         if not classes:
             return {}
         chunk_sets = self.store.entity_chunks([eid for eid, _ in classes])

@@ -29,19 +29,24 @@ FORGOTTEN = "forgotten (`assistant index PATH` brings it back)"
 
 
 class Examiner:
-    """The part of `Indexer` (indexer.py) that examines files and records what becomes of
-    them outside the pipeline. The Indexer sets what it reads:"""
+    """What each file found needs, one of the `Indexer`'s parts (indexer.py): it examines
+    a file, reads it under its budget (`reader`), and records what becomes of it outside
+    the pipeline (unchanged, moved, a copy, failed, removed). `again`: a run that reads
+    unchanged files anew (their chunk vectors kept in `reusable` for the pipeline);
+    `run_hashes`: the content of each file this run indexes, by hash."""
 
-    index: Index
-    store: Store
-    write_lock: contextlib.AbstractContextManager
-    budget: FileBudget
-    reader: IsolatedLoader
-    _again: bool
-    _run_hashes: dict[str, str]
-    _reusable: dict[str, np.ndarray]
+    def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager, budget: FileBudget,
+                 reader: IsolatedLoader, reusable: dict[str, np.ndarray]):
+        self.index = index
+        self.store: Store = index.store
+        self.write_lock = write_lock
+        self.budget = budget
+        self.reader = reader
+        self.reusable = reusable
+        self.again = False
+        self.run_hashes: dict[str, str] = {}
 
-    def _lift_exclusions(self, roots: list[Path]) -> list[Path]:
+    def lift_exclusions(self, roots: list[Path]) -> list[Path]:
         """Naming a forgotten path to index (or a path inside a forgotten folder) adds it
         back; the exclusions left, for the walk to skip."""
         excluded = [key_path(p) for p in self.store.exclusions()]
@@ -50,7 +55,7 @@ class Examiner:
             self.store.lift_exclusions([path_key(e) for e in lifted])
         return [e for e in excluded if e not in lifted]
 
-    def _newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules,
+    def newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules,
                        left_out: set[str] = frozenset()) -> list[str]:
         """Indexed files still on disk that the ignore rules of a folder being indexed now
         leave out (a pattern or an .assistantignore added since), or that the walk skipped
@@ -70,39 +75,39 @@ class Examiner:
                 out.append(doc.path)
         return out
 
-    def _examine(self, path: Path, report: IndexReport, moved_from: dict[str, DocumentRow]) -> _Pending | None:
+    def examine(self, path: Path, report: IndexReport, moved_from: dict[str, DocumentRow]) -> _Pending | None:
         key = path_key(path)
         with _Timer(report, "load"):
             try:
                 st = path.stat()
             except OSError as exc:
-                self._fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
+                self.fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
                 return None
             old = self.store.document(key)
             half_done = old is not None and old.status == "partial"
             # Indexing again: an unchanged file is read anew all the same.
-            unchanged = old is not None and not self._again
+            unchanged = old is not None and not self.again
             if unchanged and old.mtime == st.st_mtime and old.size == st.st_size and not half_done:
                 report.unchanged += 1
                 self._note_still_failed(old, report)
                 return None
             if st.st_size > self.budget.max_file_mb * 1024 * 1024:
-                self._fail(key, f"larger than {self.budget.max_file_mb} MB (the max_file_mb setting); skipped",
+                self.fail(key, f"larger than {self.budget.max_file_mb} MB (the max_file_mb setting); skipped",
                            st.st_mtime, st.st_size, None, report)
                 return None
             unpacked = too_large_unpacked(path, st.st_size, self.budget.max_file_mb)
             if unpacked is not None:
-                self._fail(key, unpacked, st.st_mtime, st.st_size, None, report)
+                self.fail(key, unpacked, st.st_mtime, st.st_size, None, report)
                 return None
             try:
                 digest = _file_digest(path)
             except OSError as exc:
-                self._fail(key, f"cannot read: {exc.strerror or exc}", st.st_mtime, st.st_size, None, report)
+                self.fail(key, f"cannot read: {exc.strerror or exc}", st.st_mtime, st.st_size, None, report)
                 return None
             if half_done and old.content_hash == digest:
                 return self._resumed(path, key, old, st, report)
-            if self._again and old is not None and old.content_hash == digest:
-                self._reusable.update(self.store.chunk_vectors_by_text(key))
+            if self.again and old is not None and old.content_hash == digest:
+                self.reusable.update(self.store.chunk_vectors_by_text(key))
             if unchanged and old.content_hash == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
                 self.store.touch_document(key, st.st_mtime, st.st_size)
@@ -124,10 +129,10 @@ class Examiner:
             document = self._load(key, path, st, digest, report)
             if document is None:
                 return None
-        self._run_hashes[digest] = key
+        self.run_hashes[digest] = key
         return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
 
-    def _with_attachments(self, item: _Pending | None) -> list[_Pending]:
+    def with_attachments(self, item: _Pending | None) -> list[_Pending]:
         """A document read anew and, before it, the attachments it carries (an e-mail's),
         each a document of its own at `PATH/NAME`; the attachments it no longer carries
         leave the index. Written before their message, so that a run stopped between them
@@ -156,7 +161,7 @@ class Examiner:
             report.skipped.append((key, str(exc)))
             return None
         except LoadError as exc:
-            self._fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
+            self.fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
             return None
 
     def _resumed(self, path: Path, key: str, old: DocumentRow, st, report: IndexReport) -> _Pending | None:
@@ -164,14 +169,14 @@ class Examiner:
         document = self._load(key, path, st, old.content_hash, report)
         if document is None:
             return None
-        self._run_hashes[old.content_hash] = key
+        self.run_hashes[old.content_hash] = key
         return _Pending(key, old.content_hash, st.st_mtime, st.st_size, True, document,
                         resume_chars=old.indexed_chars or 0)
 
     def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
         """An identical file is indexed already (or in this run): list this one as its copy,
         so that one content never fills two places in an answer's sources."""
-        original = self._run_hashes.get(digest) or self.store.indexed_with_hash(digest, key)
+        original = self.run_hashes.get(digest) or self.store.indexed_with_hash(digest, key)
         if original is None or original == key or not key_path(original).exists():
             return False
         with self.write_lock:
@@ -187,14 +192,14 @@ class Examiner:
         elif old.status == "no text":
             report.skipped.append((old.path, old.error or "no text"))
 
-    def _fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
+    def fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]
         with self.write_lock:
             removed = self.store.record_failure(key, error, mtime, size, digest)
             self.index.apply_row_changes(removed)
         report.failed.append((key, error))
 
-    def _remove(self, key: str, report: IndexReport) -> None:
+    def remove(self, key: str, report: IndexReport) -> None:
         with self.write_lock:
             removed = self.store.delete_document(key)
             self.index.apply_row_changes(removed)

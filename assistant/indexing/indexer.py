@@ -1,8 +1,10 @@
 """The indexer's runs: `Indexer.index_paths` (the walk, then what each file needs, in
 batches, large documents last a section at a time, vanished and ignored documents
 removed), `index_texts` (in-memory documents), `forget`, and the end of every run (stale
-copies promoted, the entity classes' vectors, the database compacted). The steps are its
-parts: `Examiner` (examine.py), `BatchPipeline` (pipeline.py), `EntityLayer` (entities.py)."""
+copies promoted, the entity classes' vectors, the database compacted). Its parts are
+objects of their own, each with its own state, which the Indexer wires together:
+`examiner` (examine.py: what each file needs), `pipeline` (pipeline.py: the stages a batch
+goes through) and `entities` (entities.py: the entity layer's parse and class vectors)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from .report import IndexReport
 from .work import _Pending
 
 
-class Indexer(Examiner, BatchPipeline, EntityLayer):
+class Indexer:
     def __init__(
         self, index: Index, embedder: Embedder, splitter: SentenceSplitter, chunk_tokens: int = 200,
         extractor: Extractor | None = None, coref: CorefResolver | None = None,
@@ -48,29 +50,30 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         self.write_lock = write_lock or contextlib.nullcontext()
         self.store = index.store
         self.embedder = embedder
-        self.splitter = splitter
-        self.extractor = extractor
-        self.coref = coref
-        # One vector per sentence (float16 blob + the "sentences" hnswlib set), read by the
-        # grounded retriever; only with the entity layer, the one thing that uses them.
-        self.sentence_vectors = sentence_vectors and extractor is not None
-        self.aboutness = aboutness
         # Told when another process holds the index's writer lock and this run waits for it
         # (None: a line on stderr).
         self.on_wait: Callable[[str], None] | None = None
         self.ignore = list(ignore)  # the config's gitignore-style patterns (walk.IgnoreRules)
         # Links leading out of the folders being indexed are followed (the config's setting).
         self.follow_links_outside = follow_links_outside
-        self._run_hashes: dict[str, str] = {}
-        self._again = False  # this run indexes unchanged files too (index_paths' `again`)
-        # Chunk text -> its vector, from the unchanged files such a run reads anew: only
+        # Chunk text -> its vector, from the unchanged files a run reads anew (`again`): only
         # their entities need this version's rules, not new vectors.
         self._reusable: dict[str, np.ndarray] = {}
-        self._meter = _Meter([], None)  # the progress of the run in flight
         self.budget = budget or FileBudget()
         self.reader = IsolatedLoader(self.budget.timeout_s, self.budget.memory_mb, ocr=self.budget.ocr)
         # Leave room for the [CLS]/[SEP] tokens the embedder adds around a chunk.
         self.chunk_tokens = min(chunk_tokens, embedder.max_tokens - 2)
+        # The parts: the entity layer, what each file needs, the stages a batch goes through.
+        self.entities = EntityLayer(index, self.write_lock, embedder, extractor, coref, aboutness)
+        self.examiner = Examiner(index, self.write_lock, self.budget, self.reader, self._reusable)
+        # One vector per sentence (float16 blob + the "sentences" hnswlib set), read by the
+        # grounded retriever; only with the entity layer, the one thing that uses them.
+        self.sentence_vectors = sentence_vectors and extractor is not None
+        self.pipeline = BatchPipeline(
+            index, self.write_lock, embedder, splitter, self.chunk_tokens, self.sentence_vectors,
+            extract=self.entities.extract if extractor is not None else None, fail=self.examiner.fail,
+            reusable=self._reusable,
+        )
 
     def close(self) -> None:
         """Stop the reader process (it is started again by the next run)."""
@@ -86,11 +89,12 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         # One writer per index across processes: the whole run under the index's lock file.
         with self.index.writing(on_wait=self.on_wait):
             t0 = time.perf_counter()
-            self._again = again
+            self.examiner.again = again
             try:
                 report = self._index_paths(roots, on_progress, remove_missing)
             finally:
-                self._again, self._reusable = False, {}
+                self.examiner.again = False
+                self._reusable.clear()
             report.wall_seconds = time.perf_counter() - t0
             return report
 
@@ -98,8 +102,8 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         roots = [Path(r).resolve() for r in roots]
         report = IndexReport()
         self._load_vectors()
-        self._run_hashes: dict[str, str] = {}  # content -> the path of this run that indexes it
-        excluded = self._lift_exclusions(roots)
+        self.examiner.run_hashes = {}  # content -> the path of this run that indexes it
+        excluded = self.examiner.lift_exclusions(roots)
         rules = IgnoreRules(self.ignore)
         with _Timer(report, "scan"):
             files = list(iter_files(
@@ -112,16 +116,16 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         report.skipped += [(path_key(e), FORGOTTEN) for e in excluded
                            if e.exists() and any(_is_within(e, r) for r in roots)]
         left_out = {p for p, _ in report.skipped}
-        ignored = self._newly_ignored(roots, present, rules, left_out) if remove_missing else []
+        ignored = self.examiner.newly_ignored(roots, present, rules, left_out) if remove_missing else []
         vanished = self._vanished(roots, present) if remove_missing else []
         by_hash = {d.content_hash: d for d in vanished if d.status == "ok" and d.attached_to is None}
 
         pending: list[_Pending] = []
         large: list[_Pending] = []  # indexed last, a section at a time
         tokens_before = self.embedder.tokens_embedded
-        self._meter = meter = _Meter(files, on_progress)
+        self.pipeline.meter = meter = _Meter(files, on_progress)
         for path in files:
-            items = self._with_attachments(self._examine(path, report, by_hash))
+            items = self.examiner.with_attachments(self.examiner.examine(path, report, by_hash))
             if not items:
                 meter.skipped(path_key(path))
             elif any(len(item.document.text) > limits.SECTION_CHARS for item in items):
@@ -130,26 +134,26 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
                 pending += items
             if (len(pending) >= limits.BATCH_DOCUMENTS
                     or sum(len(p.document.text) for p in pending) >= limits.BATCH_CHARS):
-                self._process(pending, report)
+                self.pipeline.process(pending, report)
                 pending = []
             if sum(len(p.document.text) for p in large) > limits.DEFERRED_CHARS:
                 if pending:
-                    self._process(pending, report)
+                    self.pipeline.process(pending, report)
                 pending = []
-                self._process_large(large, report)
+                self.pipeline.process_large(large, report)
                 large = []
             meter.emit(report, path_key(path), "reading")
         if pending:
-            self._process(pending, report)
-        self._process_large(large, report)
-        self._meter = _Meter([], None)
+            self.pipeline.process(pending, report)
+        self.pipeline.process_large(large, report)
+        self.pipeline.meter = _Meter([], None)
         with _Timer(report, "write"), self.write_lock:
             for doc in vanished:
                 # Moved documents were renamed in place by _examine; the rest are gone.
                 if self.store.document(doc.path) is not None:
-                    self._remove(doc.path, report)
+                    self.examiner.remove(doc.path, report)
             for path in ignored:
-                self._remove(path, report)
+                self.examiner.remove(path, report)
         self._promote_stale_copies(report)
         self.refresh_entities(report)
         self._finish(report)
@@ -194,12 +198,12 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
                 doc = LoadedDocument(text=text, pages=[], title=title)
                 pending.append(_Pending(key, digest, 0.0, len(text), old is not None, doc))
             if len(pending) >= limits.BATCH_DOCUMENTS:
-                self._process(pending, report)
+                self.pipeline.process(pending, report)
                 pending = []
             if on_progress:
                 on_progress(Progress(done, total or done, report.chunks, key))
         if pending:
-            self._process(pending, report)
+            self.pipeline.process(pending, report)
         self.refresh_entities(report)
         self._finish(report)
         report.embedder_tokens = self.embedder.tokens_embedded - tokens_before
@@ -230,16 +234,26 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
         with self.write_lock:
             for doc in self.store.documents():
                 if _is_within(key_path(doc.path), root) and self.store.document(doc.path) is not None:
-                    self._remove(doc.path, report)  # (an attachment went with its message)
+                    self.examiner.remove(doc.path, report)  # (an attachment went with its message)
         if report.removed or root.exists():
             # So that the next rescan of the folder around it does not bring it back.
             self.store.exclude(path_key(root))
-        self._run_hashes = {}
+        self.examiner.run_hashes = {}
         self._promote_stale_copies(report)
         self.refresh_entities(report)
         with self.write_lock:
             self.index.vectors_updated()
         return report.removed
+
+    def compute_class_vectors(self) -> IndexReport:
+        """The entity classes' vectors this index lacks, computed once and kept from now on
+        (when a retriever that reads them is first used on the index)."""
+        with self.index.writing(on_wait=self.on_wait):
+            return self.entities.compute_class_vectors()
+
+    def refresh_entities(self, report: IndexReport) -> None:
+        """The vectors of the entity classes a run touched (EntityLayer.refresh)."""
+        self.entities.refresh(report)
 
     # -- steps of a run ------------------------------------------------------------
     def _load_vectors(self) -> None:
@@ -258,9 +272,9 @@ class Indexer(Examiner, BatchPipeline, EntityLayer):
             with self.write_lock:
                 self.index.apply_row_changes(self.store.delete_document(key))
             path = key_path(key)
-            item = self._examine(path, report, {}) if path.exists() else None
+            item = self.examiner.examine(path, report, {}) if path.exists() else None
             if item is not None:
                 item.existed = True  # it was listed before: to the person it is updated, not new
-            pending += self._with_attachments(item)
-        self._process([p for p in pending if len(p.document.text) <= limits.SECTION_CHARS], report)
-        self._process_large([p for p in pending if len(p.document.text) > limits.SECTION_CHARS], report)
+            pending += self.examiner.with_attachments(item)
+        self.pipeline.process([p for p in pending if len(p.document.text) <= limits.SECTION_CHARS], report)
+        self.pipeline.process_large([p for p in pending if len(p.document.text) > limits.SECTION_CHARS], report)

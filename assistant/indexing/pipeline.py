@@ -14,7 +14,6 @@ import numpy as np
 
 from ..ingest.chunker import chunk_sentences
 from ..nlp.embedder import Embedder
-from ..nlp.extract import Extractor
 from ..nlp.sentences import SentenceSplitter
 from ..store import Index, Store
 from ..store.blobs import round8s
@@ -25,22 +24,27 @@ from .work import _Pending, _Work
 
 
 class BatchPipeline:
-    """The part of `Indexer` (indexer.py) that takes examined documents through the
-    stages; the parse stage is `EntityLayer._extract` (entities.py), a failure is
-    recorded by `Examiner._fail` (examine.py). The Indexer sets what it reads:"""
+    """The stages a batch goes through, one of the `Indexer`'s parts (indexer.py). The parse
+    stage is `extract` (EntityLayer.extract; None: no entity layer), a document with no
+    text is recorded by `fail` (Examiner.fail); `reusable` holds the vectors of chunks read
+    anew unchanged (Examiner fills it), `meter` the run's progress (the Indexer sets it)."""
 
-    index: Index
-    store: Store
-    write_lock: contextlib.AbstractContextManager
-    embedder: Embedder
-    splitter: SentenceSplitter
-    extractor: Extractor | None
-    sentence_vectors: bool
-    chunk_tokens: int
-    _reusable: dict[str, np.ndarray]
-    _meter: _Meter
+    def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager, embedder: Embedder,
+                 splitter: SentenceSplitter, chunk_tokens: int, sentence_vectors: bool,
+                 extract: Callable | None, fail: Callable, reusable: dict[str, np.ndarray]):
+        self.index = index
+        self.store: Store = index.store
+        self.write_lock = write_lock
+        self.embedder = embedder
+        self.splitter = splitter
+        self.chunk_tokens = chunk_tokens
+        self.sentence_vectors = sentence_vectors
+        self.extract = extract
+        self.fail = fail
+        self.reusable = reusable
+        self.meter = _Meter([], None)
 
-    def _process_large(self, items: list[_Pending], report: IndexReport) -> None:
+    def process_large(self, items: list[_Pending], report: IndexReport) -> None:
         """Each large document alone, a section at a time, each section written when done."""
         for item in items:
             bounds = section_bounds(item.document.text)
@@ -49,10 +53,10 @@ class BatchPipeline:
                 if end <= item.resume_chars:
                     continue
                 section = replace(item, part=(start, end), first_chunk=first_chunk, last=n == len(bounds) - 1)
-                self._process([section], report, f"part {n + 1}/{len(bounds)}: ")
+                self.process([section], report, f"part {n + 1}/{len(bounds)}: ")
                 first_chunk = self.store.chunk_count(item.path)
 
-    def _process(self, batch: list[_Pending], report: IndexReport, label: str = "") -> None:
+    def process(self, batch: list[_Pending], report: IndexReport, label: str = "") -> None:
         """Split, chunk, extract and embed a batch of documents (or one section of a large
         one) together, then write each document in its own transaction."""
         if not batch:
@@ -60,7 +64,7 @@ class BatchPipeline:
         tick = self._ticker(batch, report, label)
         works = self._plan(batch, report)
         tick("splitting", 0.1)
-        if self.extractor is None:
+        if self.extract is None:
             self._embed_chunks(works, report, lambda f, stage: tick(stage, 0.1 + 0.85 * f))
         else:
             # The chunk vectors need only the chunks: they are computed in a second thread
@@ -69,7 +73,7 @@ class BatchPipeline:
             both = _Concurrent(tick, start=0.1, end=0.9, shares={"parse": 0.6, "embed": 0.4})
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed") as pool:
                 embedding = pool.submit(self._embed_chunks, works, report, both.reporter("embed"))
-                graphs, resolved, notes = self._extract(batch, [w.chunks for w in works], report,
+                graphs, resolved, notes = self.extract(batch, [w.chunks for w in works], report,
                                                         both.reporter("parse"))
                 embedding.result()
             for n, work in enumerate(works):
@@ -83,7 +87,7 @@ class BatchPipeline:
             for work in works:
                 self._write(work, report)
         start, end = batch[0].bounds
-        self._meter.finished([p.path for p in batch], (end - start) / max(1, len(batch[0].document.text)),
+        self.meter.finished([p.path for p in batch], (end - start) / max(1, len(batch[0].document.text)),
                              files=sum(p.last and p.attached_to is None for p in batch))
         tick("written", 0.0)
 
@@ -93,7 +97,7 @@ class BatchPipeline:
         paths = [p.path for p in batch]
         start, end = batch[0].bounds
         scale = (end - start) / max(1, len(batch[0].document.text))
-        return lambda stage, share: self._meter.emit(report, paths[-1], label + stage, paths, share * scale)
+        return lambda stage, share: self.meter.emit(report, paths[-1], label + stage, paths, share * scale)
 
     def _plan(self, batch: list[_Pending], report: IndexReport) -> list[_Work]:
         """Sentences (spaCy, all texts at once) and the chunks they pack into, per document."""
@@ -114,7 +118,7 @@ class BatchPipeline:
                       tick: Callable[[float, str], None] = lambda f, stage: None) -> None:
         """Chunk vectors, a slice at a time so that progress moves through a long file."""
         texts = [text for work in works for text in work.chunk_texts()]
-        new = [i for i, text in enumerate(texts) if text not in self._reusable]
+        new = [i for i, text in enumerate(texts) if text not in self.reusable]
         parts = []
         with _Timer(report, "embed"):
             for start in range(0, len(new), limits.EMBED_SLICE):
@@ -123,12 +127,12 @@ class BatchPipeline:
                 tick(done / len(new), f"embedding {done}/{len(new)} chunks")
         vectors = np.zeros((len(texts), self.embedder.dim), dtype=np.float32)
         for i, text in enumerate(texts):
-            if text in self._reusable:
-                vectors[i] = self._reusable[text]
+            if text in self.reusable:
+                vectors[i] = self.reusable[text]
         if new:
             vectors[new] = np.concatenate(parts)
         for text in texts:  # used: a large folder read anew need not hold all its vectors at once
-            self._reusable.pop(text, None)
+            self.reusable.pop(text, None)
         # Stored as int8 steps of each vector's own scale (a quarter of the bytes; a cosine
         # moves by at most 0.0015 on random unit vectors), and rounded now so that the set
         # built here equals one rebuilt from the blobs.
@@ -151,7 +155,7 @@ class BatchPipeline:
         """One document (or section) in its own transaction, its vectors beside it."""
         item = work.item
         if not work.chunks and item.part is None:
-            self._fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
+            self.fail(item.path, "no text to index", item.mtime, item.size, item.content_hash, report)
             return
         chunk_rows, sentence_rows = work.rows()
         doc = item.document

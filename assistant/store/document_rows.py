@@ -49,7 +49,7 @@ class DocumentRows:
                 removed, doc_id = RowIds(), row[0]
                 self.db["documents"].update(doc_id, doc)
             else:
-                # Its attachments stay: they are written before it (Examiner._with_attachments).
+                # Its attachments stay: they are written before it (Examiner.with_attachments).
                 removed = self._delete_document_rows(doc["path"], attachments=False)
                 doc_id = self.db["documents"].insert(doc).last_pk
             added = RowIds()
