@@ -216,14 +216,14 @@ class Engine:
         runs on this index; an index that keeps them already has them all."""
         store = self.index.store
         with self.index_lock:
-            if store.keeps_class_vectors():
+            if store.meta.keeps_class_vectors():
                 return  # every indexing run keeps them current
-            missing = store.dirty_entities()
+            missing = store.entities.dirty_entities()
         if not missing:
             # Nothing to compute yet (an empty index): the runs to come compute them, as
             # this retriever, made once, will read them.
             if not store.read_only:
-                store.keep_class_vectors()
+                store.meta.keep_class_vectors()
             return
         note = self.on_note or to_stderr
         note(f"{retriever} reads the entity classes' vectors: computing them for this index, once "
@@ -241,7 +241,7 @@ class Engine:
 
         if (isinstance(make(self.config.retriever, self.resources), ReadsClassVectors)
                 or isinstance(self.extractor, DescribesClasses)):
-            self.index.store.keep_class_vectors()
+            self.index.store.meta.keep_class_vectors()
 
     # -- actions -------------------------------------------------------------------
     def check_extractor(self) -> None:
@@ -250,11 +250,11 @@ class Engine:
         from .store import IndexMismatch
 
         store = self.index.store
-        built = store.get_meta("extractor")
+        built = store.meta.get_meta("extractor")
         wanted = self.config.extractor or "none"
-        if built is None or store.counts()["documents"] == 0:
-            store.set_meta("extractor", wanted)
-            store.set_meta("entity_rules", entity_rules(wanted, self.config.aboutness))
+        if built is None or store.meta.counts()["documents"] == 0:
+            store.meta.set_meta("extractor", wanted)
+            store.meta.set_meta("entity_rules", entity_rules(wanted, self.config.aboutness))
         elif built != wanted:
             raise IndexMismatch(
                 f"the index in {self.index_dir} was built with the '{built}' extractor, not '{wanted}'; "
@@ -264,7 +264,7 @@ class Engine:
     def entity_rules(self, store=None) -> str:
         """This version's rules for the index's extractor (the one it keeps)."""
         store = store or self.index.store
-        return entity_rules(store.get_meta("extractor") or self.config.extractor, self.config.aboutness)
+        return entity_rules(store.meta.get_meta("extractor") or self.config.extractor, self.config.aboutness)
 
     def stale_entity_rules(self, store=None) -> tuple[str, str] | None:
         """(the rules the index's entities were extracted by, this version's) where they
@@ -272,9 +272,9 @@ class Engine:
         agree, and for an index without entities."""
         store = store or self.index.store
         now = self.entity_rules(store)
-        if now == "none" or store.counts()["documents"] == 0:
+        if now == "none" or store.meta.counts()["documents"] == 0:
             return None
-        built = store.get_meta("entity_rules")
+        built = store.meta.get_meta("entity_rules")
         return None if built == now else (built or "unrecorded", now)
 
     def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None,
@@ -287,7 +287,7 @@ class Engine:
             report = self.indexer.index_paths(paths, on_progress=on_progress, again=again)
             left_out.record(self.index.store, paths, report.skipped)
             if again and self.holds_only(paths):
-                self.index.store.set_meta("entity_rules", self.entity_rules())
+                self.index.store.meta.set_meta("entity_rules", self.entity_rules())
             return report
 
     def holds_only(self, roots: list[Path]) -> bool:
@@ -309,7 +309,7 @@ class Engine:
         follow-up ("and when was it founded?") is read before anything is retrieved;
         `on_sources` gets the answer once its sources are chosen, before the model writes."""
         question = valid_text(question)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
-        if self.index.store.counts()["chunks"] == 0:
+        if self.index.store.meta.counts()["chunks"] == 0:
             # Said before any model is loaded (or its parts joined: minutes, the first time).
             if on_token:
                 on_token(EMPTY_INDEX)
@@ -431,18 +431,18 @@ class Engine:
             # which a full or read-only disk would refuse.
             return self._empty_status()
         store = self.index.store if "index" in self.__dict__ else Store(db)
-        last = store.last_update()
+        last = store.meta.last_update()
         size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
         return IndexStatus(
             index=str(self.index_dir),
-            embedder=store.get_meta("embedder"),
-            entity_rules=store.get_meta("entity_rules"),
+            embedder=store.meta.get_meta("embedder"),
+            entity_rules=store.meta.get_meta("entity_rules"),
             entity_rules_now=self.entity_rules(store),
             stale_entity_rules=self.stale_entity_rules(store) is not None,
-            **store.counts(),
+            **store.meta.counts(),
             size_bytes=size,
             last_update=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(last)) if last else None,
-            failures=[FailedFile(d.path, d.error) for d in store.documents() if d.status == "error"],
+            failures=[FailedFile(d.path, d.error) for d in store.docs.documents() if d.status == "error"],
             # What the last run over each folder did not read, by reason (store/left_out.py).
             left_out=left_out.totals(store),
             left_out_by_folder=left_out.by_folder(store),

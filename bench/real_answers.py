@@ -129,7 +129,7 @@ def ask_all(engine: Engine, questions: list[dict], progress) -> list[dict]:
 def judged_row(engine: Engine, q: dict, answer) -> dict:
     store = engine.index.store
     ids = [h.chunk_id for h in answer.hits[: engine.config.k]]
-    retrieved = [c.text for c in store.chunks(ids).values()]
+    retrieved = [c.text for c in store.passages.chunks(ids).values()]
     facts = q.get("key_facts") or []
     verdict = judge(answer.text, facts, [c.text for c in answer.citations], retrieved, q["question"])
     return {

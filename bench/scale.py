@@ -458,7 +458,7 @@ def freshness(engine, folder: Path, manifest: dict) -> dict:
         # The changed file deleted: its made-up sentence is a query only its chunks answer.
         step = timed_change(engine, folder, target.unlink)
         seen = found(engine, CHANGED, key, None)
-        gone = not any(seen[n] for n in CHECK_RETRIEVERS) and engine.index.store.document(key) is None
+        gone = not any(seen[n] for n in CHECK_RETRIEVERS) and engine.index.store.docs.document(key) is None
         out["deleted"] = {**step, "still_returned": seen, "passed": step["error"] is None and gone}
     finally:
         def restore():
@@ -498,7 +498,7 @@ def folder_deletion(engine, folder: Path) -> dict:
     try:
         store = engine.index.store
         left = {
-            "documents": sum(1 for d in store.documents() if d.path.startswith(prefix + os.sep)),
+            "documents": sum(1 for d in store.docs.documents() if d.path.startswith(prefix + os.sep)),
             "empty_classes": store.db.execute("select count(*) from entities where n_mentions <= 0").fetchone()[0],
             "stray_mentions": store.db.execute(
                 "select count(*) from mentions where document_id not in (select id from documents)").fetchone()[0],

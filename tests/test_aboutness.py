@@ -88,11 +88,11 @@ def test_the_subject_class_makes_the_file_its_home(tmp_path, make_engine):
     engine = _index(tmp_path, make_engine, aboutness=True)
     graph = entity_graph(engine.resources)
     row = graph.keys[next(k for k in graph.keys if "mandoki" in k)]
-    homes = {engine.index.store.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])].path.rsplit("/", 1)[-1]
+    homes = {engine.index.store.passages.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])].path.rsplit("/", 1)[-1]
              for c in graph.title_chunks.get(row, [])}
     assert homes == {"notes-march.txt"}
     # Coreference reads the subject as the antecedent of "He" in the next sentence.
-    sentences = engine.index.store.sentences_of([int(graph.chunk_ids[c]) for c in graph.title_chunks[row]])
+    sentences = engine.index.store.passages.sentences_of([int(graph.chunk_ids[c]) for c in graph.title_chunks[row]])
     resolved = [s.resolved_text for rows in sentences.values() for s in rows if s.resolved_text]
     assert any(t.startswith("Luis Mandoki directed") for t in resolved)
 
@@ -124,7 +124,7 @@ def test_a_section_is_about_what_its_heading_names(tmp_path, make_engine):
     assert not any("Results" in text for _, text in rows)
     graph = entity_graph(engine.resources)
     row = graph.keys["harrowmere museum"]
-    (chunk,) = [engine.index.store.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])] for c in graph.title_chunks[row]]
+    (chunk,) = [engine.index.store.passages.chunks([int(graph.chunk_ids[c])])[int(graph.chunk_ids[c])] for c in graph.title_chunks[row]]
     assert "opened in 1867" in chunk.text
 
 

@@ -28,7 +28,7 @@ def message(path: Path, *attachments: tuple[str, bytes]) -> Path:
 
 def documents(engine) -> dict[str, str | None]:
     """Each indexed path and the message it is attached to."""
-    return {d.path: d.attached_to for d in engine.index.store.documents()}
+    return {d.path: d.attached_to for d in engine.index.store.docs.documents()}
 
 
 def vectors_in_step(engine) -> bool:

@@ -203,7 +203,7 @@ def test_each_odd_but_readable_file_is_indexed_and_findable(indexed):
     engine, folder, _ = indexed
     store = engine.index.store
     for name, (_, phrase) in INDEXED.items():
-        row = store.document(path_key(folder / "bad" / name))
+        row = store.docs.document(path_key(folder / "bad" / name))
         assert row is not None and row.status == "ok", (name, row and row.error)
         hits = engine.search(phrase, k=5)
         assert any(h.chunk.path == path_key(folder / "bad" / name) for h in hits), name
@@ -213,13 +213,13 @@ def test_every_good_document_is_still_answerable(indexed):
     engine, folder, report = indexed
     store = engine.index.store
     good = sorted((folder / "good").iterdir())
-    assert {path_key(p) for p in good} <= {d.path for d in store.documents() if d.status == "ok"}
+    assert {path_key(p) for p in good} <= {d.path for d in store.docs.documents() if d.status == "ok"}
     for path in good:
         # A sentence of the document, asked back: the document is the first passage.
         chunk_ids = [c for (c,) in store.db.execute(
             "select c.id from chunks c join documents d on d.id = c.document_id where d.path = ? order by c.ord",
             [path_key(path)])]
-        long_ones = [s.text for rows in store.sentences_of(chunk_ids).values() for s in rows if len(s.text) > 60]
+        long_ones = [s.text for rows in store.passages.sentences_of(chunk_ids).values() for s in rows if len(s.text) > 60]
         sentence = long_ones[1]
         hits = engine.search(sentence, k=3)
         assert hits and hits[0].chunk.path == path_key(path), (path.name, sentence)

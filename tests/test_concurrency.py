@@ -37,10 +37,10 @@ def test_readers_see_the_index_between_batches(make_engine, tmp_path):
     def read() -> None:
         while not done.is_set():
             with engine.index_lock:
-                chunks = store.counts()["chunks"]
+                chunks = store.meta.counts()["chunks"]
                 vectors = len(engine.index.vectors("chunks"))
                 hits = retriever.search("Who visited Harrowmere and wrote about the bridge?", 5) if chunks else []
-                rows = store.chunks([h.chunk_id for h in hits])
+                rows = store.passages.chunks([h.chunk_id for h in hits])
             samples.append(chunks)
             if vectors != chunks:
                 problems.append(f"{vectors} vectors for {chunks} chunks")
@@ -58,4 +58,4 @@ def test_readers_see_the_index_between_batches(make_engine, tmp_path):
     assert report.added == 80 and report.ok
     assert not problems, problems[:5]
     # The reader really ran while the index grew (several batches of 32 documents).
-    assert len({s for s in samples if 0 < s < store.counts()["chunks"]}) >= 1, sorted(set(samples))
+    assert len({s for s in samples if 0 < s < store.meta.counts()["chunks"]}) >= 1, sorted(set(samples))

@@ -56,7 +56,7 @@ def top_titles(engine, retriever: str, question: str, k: int = 5) -> list[str]:
     hits = engine.retriever(retriever).search(question, k)
     assert len(hits) == k
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-    rows = engine.index.store.chunks([h.chunk_id for h in hits])
+    rows = engine.index.store.passages.chunks([h.chunk_id for h in hits])
     return [rows[h.chunk_id].path for h in hits]
 
 
@@ -83,7 +83,7 @@ def test_ask_cites_retrieved_documents(engine, wiki):
     store = engine.index.store
     for c in answer.citations:
         assert c.chunk_id in retrieved
-        chunk = store.chunks([c.chunk_id])[c.chunk_id]
+        chunk = store.passages.chunks([c.chunk_id])[c.chunk_id]
         assert c.path == chunk.path == c.title
         assert chunk.text[c.start - chunk.start:c.end - chunk.start] == c.text
     assert {c.path for c in answer.citations} & gold[1]

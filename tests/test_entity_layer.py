@@ -24,7 +24,7 @@ def check_consistent(engine) -> None:
         "select count(*) from entities e where n_mentions != (select count(*) from mentions m where m.entity_id = e.id)"
     ).fetchone()[0]
     assert wrong == 0
-    if not store.keeps_class_vectors():  # no retriever that reads them was used here yet
+    if not store.meta.keeps_class_vectors():  # no retriever that reads them was used here yet
         assert store.db.execute("select count(*) from entities where desc_vec is not null").fetchone()[0] == 0
         assert len(engine.index.vectors("entity_descriptions")) == 0
         return
@@ -42,9 +42,9 @@ def test_entity_classes_follow_their_documents(tmp_path, make_engine, example_do
     store = engine.index.store
     engine.index_paths([docs])
     check_consistent(engine)
-    assert not store.keeps_class_vectors()  # the default retriever reads no class vector
+    assert not store.meta.keeps_class_vectors()  # the default retriever reads no class vector
     engine.retriever("unweaver")  # reads them: computed now, and kept from now on
-    assert store.keeps_class_vectors()
+    assert store.meta.keeps_class_vectors()
     check_consistent(engine)
     olsson = entity(store, "margarethe olsson")
     assert olsson is not None and olsson[1] >= 3
@@ -87,16 +87,16 @@ def test_entity_classes_follow_their_documents(tmp_path, make_engine, example_do
         f.unlink()
     fresh = make_engine(tmp_path / "ix")
     assert len(fresh.index.vectors("entity_descriptions")) == n
-    assert len(fresh.index.vectors()) == fresh.index.store.counts()["chunks"]
+    assert len(fresh.index.vectors()) == fresh.index.store.meta.counts()["chunks"]
     if fresh.indexer.sentence_vectors:
-        assert len(fresh.index.vectors("sentences")) == fresh.index.store.counts()["sentences"]
+        assert len(fresh.index.vectors("sentences")) == fresh.index.store.meta.counts()["sentences"]
 
 
 def test_class_vectors_are_computed_while_indexing_when_the_default_reads_them(tmp_path, make_engine, example_docs):
     docs = copy_docs(example_docs, tmp_path / "docs")
     engine = make_engine(tmp_path / "ix", config=Config(retriever="unweaver"))
     engine.index_paths([docs])
-    assert engine.index.store.keeps_class_vectors()
+    assert engine.index.store.meta.keeps_class_vectors()
     check_consistent(engine)
     hits = engine.search("Who founded the Kestrel Hill Observatory?")
     assert [p.name for p in hits[:3]].count("kestrel_hill_observatory.md") >= 1
@@ -108,7 +108,7 @@ def test_a_retriever_that_reads_class_vectors_on_an_empty_index_gets_them_later(
     engine = make_engine(tmp_path / "ix")
     engine.retriever("unweaver")
     engine.index_paths([copy_docs(example_docs, tmp_path / "docs")])
-    assert engine.index.store.keeps_class_vectors()
+    assert engine.index.store.meta.keeps_class_vectors()
     check_consistent(engine)
     assert len(engine.index.vectors("entity_descriptions")) > 0
 
@@ -119,7 +119,7 @@ def test_forget_removes_entity_rows(tmp_path, make_engine, example_docs):
     engine.index_paths([docs])
     assert engine.forget(docs) == 8
     store = engine.index.store
-    assert store.counts()["entities"] == 0 and store.counts()["mentions"] == 0
+    assert store.meta.counts()["entities"] == 0 and store.meta.counts()["mentions"] == 0
     assert len(engine.index.vectors("entity_descriptions")) == 0
     check_consistent(engine)
 
@@ -135,7 +135,7 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
         engine.index_paths([docs])
         store = engine.index.store
         check_consistent(engine)
-        n_sentences = store.counts()["sentences"]
+        n_sentences = store.meta.counts()["sentences"]
         with_vec = store.db.execute("select count(*) from sentences where vec is not null").fetchone()[0]
         assert with_vec == (n_sentences if on else 0)
         assert len(engine.index.vectors("sentences")) == with_vec
@@ -146,7 +146,7 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
         # VectorSim: stored vectors, or the candidates embedded now on the index without.
         filtered = make("grounded", engine.resources, tau=0.2).search(question, 5)
         assert filtered and all(h.evidence.sentence_similarity >= 0.2 for h in filtered)
-        paths = {store.chunks([h.chunk_id])[h.chunk_id].path for h in hits[:3]}
+        paths = {store.passages.chunks([h.chunk_id])[h.chunk_id].path for h in hits[:3]}
         answers[on] = paths
         # Removing a document removes its sentence vectors with it.
         md = docs / "kestrel_hill_observatory.md"
@@ -155,7 +155,7 @@ def test_sentence_vectors_follow_documents_and_feed_grounded(tmp_path, make_engi
         engine.index_paths([docs])
         check_consistent(engine)
         assert vector_orphans(engine.index) == dict.fromkeys(vector_orphans(engine.index), 0)
-        assert len(engine.index.vectors("sentences")) == (store.counts()["sentences"] if on else 0)
+        assert len(engine.index.vectors("sentences")) == (store.meta.counts()["sentences"] if on else 0)
         md.write_text(text)
     assert any(p.endswith("kestrel_hill_observatory.md") for p in answers[True])
 
@@ -183,8 +183,8 @@ def test_an_older_index_loses_its_entity_vector_file_and_keeps_its_blobs(tmp_pat
     half = decode_vector(vec, dim).astype(np.float16)
     store.db.execute("update entities set desc_vec = ? where id = ?", [half.tobytes(), eid])
     store.db.conn.commit()
-    assert np.allclose(store.embeddings_for([chunk_id])[chunk_id], wide)
-    assert np.allclose(store.entity_vectors([eid])[eid], half.astype(np.float32))
+    assert np.allclose(store.passages.embeddings_for([chunk_id])[chunk_id], wide)
+    assert np.allclose(store.entities.entity_vectors([eid])[eid], half.astype(np.float32))
 
     (docs / "new_note.txt").write_text("Ottoline Brask founded the Ferrow Quay rowing club.\n", encoding="utf-8")
     engine.index_paths([docs])

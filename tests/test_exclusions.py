@@ -30,7 +30,7 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def indexed_paths(engine) -> set[str]:
-    return {d.path for d in engine.index.store.documents()}
+    return {d.path for d in engine.index.store.docs.documents()}
 
 
 # -- forget ---------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def test_a_long_document_is_indexed_in_sections_after_the_other_files(tmp_path, 
     report = engine.index_paths([folder], on_progress=lambda p: stages.append((p.current, p.stage)))
     assert report.ok and report.added == 4, report.as_dict()
     store = engine.index.store
-    docs = {d.path: d for d in store.documents()}
+    docs = {d.path: d for d in store.docs.documents()}
     assert all(d.status == "ok" for d in docs.values())
     # The short files were written before the long one, though it comes first in the walk.
     short_times = [d.indexed_at for p, d in docs.items() if p != str(long_doc)]

@@ -21,13 +21,13 @@ def consistent(engine) -> None:
     store = engine.index.store
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
     assert fts_consistent(store)
-    counts = store.counts()
+    counts = store.meta.counts()
     assert len(engine.index.vectors()) == counts["chunks"]
-    ids, _ = store.chunk_embeddings()
+    ids, _ = store.passages.chunk_embeddings()
     assert len(ids) == counts["chunks"]
     # Every stored vector is searchable under its own chunk id.
     vec = engine.index.vectors()
-    for cid, v in list(store.embeddings_for(ids.tolist()[:40]).items()):
+    for cid, v in list(store.passages.embeddings_for(ids.tolist()[:40]).items()):
         assert vec.search(v, 1)[0][0] == cid
     # The hnswlib sets hold exactly the stored vectors; with sentence vectors on (the
     # default), every sentence has one, searchable under its own id.
@@ -36,7 +36,7 @@ def consistent(engine) -> None:
         sent = engine.index.vectors("sentences")
         assert len(sent) == counts["sentences"]
         sids = [r[0] for r in store.db.execute("select id from sentences order by id limit 40")]
-        for sid, v in store.sentence_vectors(sids).items():
+        for sid, v in store.passages.sentence_vectors(sids).items():
             top, sim = sent.search(v, 1)[0]
             assert top == sid or sim > 0.999  # or a sentence with the very same text
 
@@ -46,13 +46,13 @@ def report_counts(r) -> dict:
 
 
 def chunk_ids_of(store, path) -> list[int]:
-    d = store.document(str(path))
+    d = store.docs.document(str(path))
     return [r[0] for r in store.db.execute("select id from chunks where document_id = ? order by ord", [d.id])]
 
 
 def bm25_texts(engine, query, path=None) -> list[str]:
     hits = engine.retriever("bm25").search(query, 10)
-    rows = engine.index.store.chunks([h.chunk_id for h in hits])
+    rows = engine.index.store.passages.chunks([h.chunk_id for h in hits])
     return [rows[h.chunk_id].text for h in hits if path is None or rows[h.chunk_id].path == str(path)]
 
 
@@ -65,7 +65,7 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
 
     r = engine.index_paths([docs])
     assert report_counts(r) == {"added": N_EXAMPLES, "updated": 0, "unchanged": 0, "moved": 0, "removed": 0, "failed": 0}
-    assert r.chunks == store.counts()["chunks"] > 0 and r.sentences == store.counts()["sentences"]
+    assert r.chunks == store.meta.counts()["chunks"] > 0 and r.sentences == store.meta.counts()["sentences"]
     assert r.embedder_tokens > 0
     consistent(engine)
     assert engine.status().documents == N_EXAMPLES and engine.status().failures == []
@@ -85,15 +85,15 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
         r = engine.index_paths([docs])
         assert report_counts(r) == {"added": 0, "updated": 1, "unchanged": N_EXAMPLES - 1, "moved": 0, "removed": 0, "failed": 0}
         consistent(engine)
-        rows = store.chunks(chunk_ids_of(store, bakery))
+        rows = store.passages.chunks(chunk_ids_of(store, bakery))
         assert all(new_text[c.start:c.end] == c.text for c in rows.values())
         assert not any("saffron" in c.text for c in rows.values())
         # Old chunks are gone (an id may only live on if the new version reused it).
-        assert set(store.chunks(list(old_ids))) <= set(rows)
+        assert set(store.passages.chunks(list(old_ids))) <= set(rows)
     assert not any("saffron" in t for t in bm25_texts(engine, "saffron orange peel", bakery))
     assert "quince" in bm25_texts(engine, "cardamom quince", bakery)[0]
     hit = engine.retriever("dense").search("buns made with cardamom and stewed quince jelly", 1)[0]
-    assert store.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
+    assert store.passages.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
     assert fts_rowids(store, "saffron") & set(chunk_ids_of(store, bakery)) == set()
 
     # Touched without a change: only the mtime is remembered.
@@ -102,7 +102,7 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     os.utime(history, (st.st_atime + 100, st.st_mtime + 100))
     r = engine.index_paths([docs])
     assert report_counts(r)["unchanged"] == N_EXAMPLES and r.embedder_tokens == 0
-    assert store.document(str(history)).mtime == history.stat().st_mtime
+    assert store.docs.document(str(history)).mtime == history.stat().st_mtime
 
     # Renamed (into a new sub-folder): moved in place, nothing extracted again.
     ids_before = chunk_ids_of(store, history)
@@ -112,9 +112,9 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     r = engine.index_paths([docs])
     assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": N_EXAMPLES - 1, "moved": 1, "removed": 0, "failed": 0}
     assert r.chunks == 0 and r.embedder_tokens == 0 and r.seconds.get("embed", 0) == 0
-    assert store.document(str(history)) is None
+    assert store.docs.document(str(history)) is None
     assert chunk_ids_of(store, renamed) == ids_before
-    assert {c.path for c in store.chunks(ids_before).values()} == {str(renamed)}
+    assert {c.path for c in store.passages.chunks(ids_before).values()} == {str(renamed)}
     consistent(engine)
 
     # Deleted: removed with everything derived from it.
@@ -122,8 +122,8 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     bakery.unlink()
     r = engine.index_paths([docs])
     assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": N_EXAMPLES - 1, "moved": 0, "removed": 1, "failed": 0}
-    assert store.document(str(bakery)) is None and store.chunks(bakery_ids) == {}
-    assert store.counts()["documents"] == N_EXAMPLES - 1
+    assert store.docs.document(str(bakery)) is None and store.passages.chunks(bakery_ids) == {}
+    assert store.meta.counts()["documents"] == N_EXAMPLES - 1
     consistent(engine)
     assert not bm25_texts(engine, "cardamom quince")
 
@@ -133,11 +133,11 @@ def test_incremental_lifecycle(tmp_path, make_engine, example_docs):
     assert report_counts(r)["added"] == 1
     consistent(engine)
     hit = engine.retriever("dense").search("saffron buns with candied orange peel and white icing", 1)[0]
-    assert store.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
+    assert store.passages.chunks([hit.chunk_id])[hit.chunk_id].path == str(bakery)
 
     # A fresh engine on the same directory (another process) sees the same index.
     other = make_engine(tmp_path / "ix", config=config)
-    assert other.status().chunks == store.counts()["chunks"]
+    assert other.status().chunks == store.meta.counts()["chunks"]
     consistent(other)
     assert report_counts(other.index_paths([docs]))["unchanged"] == N_EXAMPLES
 
@@ -176,7 +176,7 @@ def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs)
     (docs / "empty.txt").write_text("The ferry timetable changed in 1790 when the granary closed.\n")
     r = engine.index_paths([docs])
     assert r.added + r.updated == 1 and not r.failed
-    assert engine.index.store.document(str(docs / "empty.txt")).status == "ok"
+    assert engine.index.store.docs.document(str(docs / "empty.txt")).status == "ok"
     assert "timetable" in bm25_texts(engine, "ferry timetable granary")[0]
     assert {f.path for f in engine.status().failures} == {str(docs / n) for n in BAD_FILES if n != "empty.txt"}
     consistent(engine)
@@ -186,7 +186,7 @@ def test_bad_input_is_skipped_with_a_reason(tmp_path, make_engine, example_docs)
     md.write_bytes(PNG_BYTES)
     r = engine.index_paths([docs])
     assert [p for p, _ in r.failed] == [str(md)]
-    assert engine.index.store.document(str(md)).status == "error"
+    assert engine.index.store.docs.document(str(md)).status == "error"
     assert not bm25_texts(engine, "Olsson Kestrel observatory", md)
     consistent(engine)
 
@@ -207,9 +207,9 @@ def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
     r = engine.indexer.index_texts(items)
     assert r.added == 2 and [p for p, _ in r.failed] == ["corpus/empty"]
     store = engine.index.store
-    assert store.document("corpus/lambert").title == "Lambert, Margrave of Tuscany"
+    assert store.docs.document("corpus/lambert").title == "Lambert, Margrave of Tuscany"
     hit = engine.retriever("dense").search("Who was the son of Adalbert II?", 1)[0]
-    chunk = store.chunks([hit.chunk_id])[hit.chunk_id]
+    chunk = store.passages.chunks([hit.chunk_id])[hit.chunk_id]
     assert chunk.path == "corpus/lambert" and chunk.title == "Lambert, Margrave of Tuscany"
     consistent(engine)
 
@@ -225,16 +225,16 @@ def test_index_texts_and_forget(tmp_path, make_engine, example_docs):
     sub = copy_docs(example_docs, tmp_path / "docs" / "copies")
     engine.index_paths([docs])
     # The copies are identical files: listed, indexed once.
-    assert store.counts()["documents"] == 2 + N_EXAMPLES and store.counts()["copies"] == N_EXAMPLES
+    assert store.meta.counts()["documents"] == 2 + N_EXAMPLES and store.meta.counts()["copies"] == N_EXAMPLES
     assert engine.forget(docs / "copies" / "wren_bakery.rst") == 1
     assert engine.forget(sub) == N_EXAMPLES - 1
     assert engine.forget(sub) == 0
-    assert store.counts()["documents"] == 2 + N_EXAMPLES and store.counts()["copies"] == 0
-    assert not any(d.path.startswith(str(sub)) for d in store.documents())
+    assert store.meta.counts()["documents"] == 2 + N_EXAMPLES and store.meta.counts()["copies"] == 0
+    assert not any(d.path.startswith(str(sub)) for d in store.docs.documents())
     consistent(engine)
     # Forgotten vectors are gone from the saved file too (what another process loads).
     other = make_engine(tmp_path / "ix")
-    assert len(other.index.vectors()) == store.counts()["chunks"]
+    assert len(other.index.vectors()) == store.meta.counts()["chunks"]
 
 
 def test_chunk_budget_follows_the_embedder(tmp_path, make_engine, embedder, example_docs):
@@ -257,7 +257,7 @@ def test_missing_root_removes_nothing_else(tmp_path, make_engine, example_docs, 
     engine.index_paths([docs])
     r = engine.index_paths([tmp_path / missing])
     assert report_counts(r) == {"added": 0, "updated": 0, "unchanged": 0, "moved": 0, "removed": 0, "failed": 0}
-    assert engine.index.store.counts()["documents"] == N_EXAMPLES
+    assert engine.index.store.meta.counts()["documents"] == N_EXAMPLES
 
 
 def test_progress_moves_through_a_long_file(tmp_path, make_engine, example_docs, monkeypatch):
@@ -335,6 +335,6 @@ def test_a_bulk_run_leaves_each_text_once_and_no_free_pages(tmp_path, make_engin
     hit = engine.search("Calder bridge carts warden 7", k=1)[0]
     assert "Warden 7 of the Calder bridge" in hit.chunk.text
     assert not engine.retriever("bm25").search("Harrow light keeper ships", 3)
-    (first, *_) = store.sentences_of([hit.chunk.id])[hit.chunk.id]
+    (first, *_) = store.passages.sentences_of([hit.chunk.id])[hit.chunk.id]
     assert first.text == (folder / "note007.txt").read_text(encoding="utf-8")[first.start:first.end]
     assert first.text.startswith("Warden 7 of the Calder bridge")

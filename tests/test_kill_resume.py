@@ -205,7 +205,7 @@ def documents_recorded(db: Path) -> int:
 # -- what the index holds ----------------------------------------------------------------------------
 def open_index(index_dir: Path) -> Index:
     store = Store(index_dir / DB_NAME)
-    embedder, dim = store.get_meta("embedder"), int(store.get_meta("dim"))
+    embedder, dim = store.meta.get_meta("embedder"), int(store.meta.get_meta("dim"))
     store.close()
     return Index(index_dir, embedder_name=embedder, dim=dim)
 
@@ -214,7 +214,7 @@ def check_vector_files(index: Index) -> dict[str, int]:
     """Every hnswlib file is stamped with the database's version, its stamp lists exactly
     the rows that have a vector, and the file holds those rows' vectors; the set kept in
     memory (chunks, entity classes) holds exactly the stored vectors."""
-    version = index.store.version
+    version = index.store.meta.version
     sizes = {}
     for name, spec in VECTOR_SETS.items():
         table, column = spec.table, spec.column
@@ -264,7 +264,7 @@ def everything(index: Index) -> dict:
     out = snapshot(engine)
     out["rows"] = set(index.store.db.execute(
         "select path, content_hash, status, copy_of, error, title, n_chars from documents").fetchall())
-    out["counts"] = index.store.counts()
+    out["counts"] = index.store.meta.counts()
     return out
 
 
@@ -443,7 +443,7 @@ def schema_of(db: Path) -> tuple[list, str, str | None]:
     try:
         rows = [r for r in store.db.execute("select type, name, tbl_name, sql from sqlite_master order by type, name")
                 if not re.fullmatch(r"t[0-9a-f]{32}", r[1])]
-        return rows, store.version, store.get_meta("schema_version")
+        return rows, store.meta.version, store.meta.get_meta("schema_version")
     finally:
         store.close()
 

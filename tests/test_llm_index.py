@@ -26,11 +26,11 @@ def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path, tiny_generat
     report = engine.index_paths([folder])
     assert report.ok and report.added == 2
     store = engine.index.store
-    assert store.counts()["entities"] > 0
+    assert store.meta.counts()["entities"] > 0
     stats = engine.extractor.stats
     assert stats["llm_calls"] >= 2 and stats["invalid_json"] == 0 and stats["loops"] == 0
     # Grounded: every mention's span lies in its sentence, and the text there names its class.
-    sentences = {s.id: s for rows in store.sentences_of([c for (c,) in store.db.execute("select id from chunks")]).values()
+    sentences = {s.id: s for rows in store.passages.sentences_of([c for (c,) in store.db.execute("select id from chunks")]).values()
                  for s in rows}
     for start, end, sentence_id, name in store.db.execute(
         "select m.start, m.end, m.sentence_id, e.name from mentions m join entities e on e.id = m.entity_id"
@@ -48,7 +48,7 @@ def test_an_index_built_by_the_llm_extractor(make_engine, tmp_path, tiny_generat
         "select e.id, e.description from entities e where e.id in (select entity_id from entity_notes)"
     ).fetchall()
     assert described
-    notes = store.entity_notes([eid for eid, _ in described])
+    notes = store.mentions.entity_notes([eid for eid, _ in described])
     for eid, description in described:
         joined = concat_descriptions(notes[eid])
         if len(joined) <= DESCRIPTION_CHARS:

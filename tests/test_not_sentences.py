@@ -40,7 +40,7 @@ def indexed_folder(tmp_path, example_docs, make_engine):
 
 def stored_sentences(engine, path) -> list[tuple[int, int, str]]:
     store = engine.index.store
-    doc = store.document(str(path))
+    doc = store.docs.document(str(path))
     rows = store.db.execute(f"select s.start, s.end, {SENTENCE_TEXT} from sentences s join chunks c on c.id = s.chunk_id"
                             " where c.document_id = ? order by s.start", [doc.id])
     return [tuple(r) for r in rows]
@@ -68,7 +68,7 @@ def test_no_stored_sentence_is_a_list_marker_or_a_metadata_line(tmp_path, exampl
     ferry = [t for _, _, t in stored_sentences(engine, docs / "ferry.md")]
     assert ferry[0].startswith("The rope ferry at Harrowmere ran from 1790")
     assert "1. The ferryman lived in the toll house." in ferry
-    assert engine.index.store.document(str(docs / "ferry.md")).title == "Ferry Notes"
+    assert engine.index.store.docs.document(str(docs / "ferry.md")).title == "Ferry Notes"
 
 
 def test_a_list_marker_spacy_splits_off_joins_its_item(splitter):

@@ -69,7 +69,7 @@ def test_slim_says_which_of_the_question_s_names_a_passage_holds(indexed):
 def test_identical_files_are_indexed_once(indexed):
     engine, docs = indexed
     store = engine.index.store
-    counts = store.counts()
+    counts = store.meta.counts()
     assert counts["documents"] == 8 and counts["copies"] == 1
     hits = engine.search("Kestrel Hill Observatory director open nights", retriever="dense", k=8)
     paths = [p.chunk.path for p in hits]
@@ -86,15 +86,15 @@ def test_a_copy_takes_over_when_its_original_goes(tmp_path, make_engine, example
     assert engine.index_paths([docs]).copies == 1
     engine.forget(docs / "kestrel_hill_observatory.md")
     store = engine.index.store
-    assert store.document(str(docs / "copy.md")).status == "ok"
-    assert store.counts()["documents"] == 2 and store.counts()["copies"] == 0
+    assert store.docs.document(str(docs / "copy.md")).status == "ok"
+    assert store.meta.counts()["documents"] == 2 and store.meta.counts()["copies"] == 0
     assert engine.search(QUESTION, retriever="dense", k=1)[0].chunk.path == str(docs / "copy.md")
     assert not any(orphan_counts(store).values()) and not any(vector_orphans(engine.index).values())
     # Forgotten, it stays out of a rescan; indexed by name, it is now the copy of the one
     # that took over.
     assert engine.index_paths([docs]).copies == 0
     assert engine.index_paths([docs / "kestrel_hill_observatory.md"]).copies == 1
-    assert store.copies_of([str(docs / "copy.md")]) == {str(docs / "copy.md"): [str(docs / "kestrel_hill_observatory.md")]}
+    assert store.docs.copies_of([str(docs / "copy.md")]) == {str(docs / "copy.md"): [str(docs / "kestrel_hill_observatory.md")]}
 
 
 def test_a_changed_original_leaves_its_copy_indexed_on_its_own(tmp_path, make_engine, example_docs):
@@ -107,7 +107,7 @@ def test_a_changed_original_leaves_its_copy_indexed_on_its_own(tmp_path, make_en
     (docs / "a.md").write_text("The bakery on Mill Lane sells rye bread.\n")
     engine.index_paths([docs])
     store = engine.index.store
-    assert {store.document(str(docs / n)).status for n in ("a.md", "b.md")} == {"ok"}
+    assert {store.docs.document(str(docs / n)).status for n in ("a.md", "b.md")} == {"ok"}
     assert engine.search(QUESTION, retriever="dense", k=1)[0].chunk.path == str(docs / "b.md")
 
 

@@ -92,7 +92,7 @@ def documents(tmp_path: Path) -> set[str]:
 
     store = Store(tmp_path / "ix" / DB_NAME)
     try:
-        return {d.path for d in store.documents() if d.status != "copy"}
+        return {d.path for d in store.docs.documents() if d.status != "copy"}
     finally:
         store.db.close()
 

@@ -369,10 +369,10 @@ def snapshot(engine) -> dict:
 def check_consistent(engine) -> None:
     store = engine.index.store
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
-    counts_ = store.counts()
+    counts_ = store.meta.counts()
     assert len(engine.index.vectors()) == counts_["chunks"]
     # Class vectors (kept once a retriever read them): every class but dates and times.
-    if store.keeps_class_vectors():
+    if store.meta.keeps_class_vectors():
         dates = store.db.execute("select count(*) from entities where kind in ('DATE', 'TIME')").fetchone()[0]
         assert len(engine.index.vectors("entity_descriptions")) == counts_["entities"] - dates
         assert store.db.execute("select count(*) from entities where dirty = 1").fetchone()[0] == 0

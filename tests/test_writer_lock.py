@@ -51,18 +51,18 @@ def test_two_indexer_processes_take_turns(tmp_path):
     for p, (out, err) in zip(procs, outs):
         assert p.returncode == 0, err
     store = Store(index_dir / "index.db")
-    embedder, dim = store.get_meta("embedder"), int(store.get_meta("dim"))
+    embedder, dim = store.meta.get_meta("embedder"), int(store.meta.get_meta("dim"))
     store.close()
     index = Index(index_dir, embedder_name=embedder, dim=dim)
     try:
-        paths = {Path(d.path).parent.name for d in index.store.documents()}
+        paths = {Path(d.path).parent.name for d in index.store.docs.documents()}
         assert paths == {"a", "b"}
-        assert len(index.store.documents()) == 80
+        assert len(index.store.docs.documents()) == 80
         sentence_ids = {r[0] for r in index.store.db.execute("select id from sentences where vec is not null")}
         assert len(sentence_ids) >= 160
         # What the stamped file on disk holds, as a fresh reader loads it.
         vec = index._sets["sentences"]
-        assert vec.load(index.store.version)
+        assert vec.load(index.store.meta.version)
         assert set(vec._ids) == sentence_ids
         assert all(v == 0 for v in vector_orphans(index).values()), vector_orphans(index)
 
@@ -70,7 +70,7 @@ def test_two_indexer_processes_take_turns(tmp_path):
         # left before) is not trusted: a reader rebuilds the set from the SQLite blobs.
         vec.remove(sorted(sentence_ids)[: len(sentence_ids) // 2])
         with index.writing():
-            vec.save(index.store.version)
+            vec.save(index.store.meta.version)
     finally:
         index.close()
     index = Index(index_dir, embedder_name=embedder, dim=dim)

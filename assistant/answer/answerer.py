@@ -77,7 +77,7 @@ class Answerer:
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
         """Best cosine similarity between the question and a retrieved chunk."""
-        embs = self.store.embeddings_for([h.chunk_id for h in hits])
+        embs = self.store.passages.embeddings_for([h.chunk_id for h in hits])
         if not embs:
             return 0.0
         q = self.embedder.encode_one(question)
@@ -155,7 +155,7 @@ class Answerer:
         for one part of a two-part question)."""
         t0 = time.perf_counter()
         with self.read_lock:
-            if self.store.counts()["chunks"] == 0:
+            if self.store.meta.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
             hits = scoped_search(retriever, self.store, search_as or question, k, scope)
             t_retrieve = time.perf_counter() - t0
@@ -164,8 +164,8 @@ class Answerer:
             # reassembles them in document order); the token budget applies in that order.
             reorder = isinstance(retriever, OrdersContext) and relevance >= self.min_relevance
             ordered = retriever.context_order(hits) if reorder else hits
-            chunks = self.store.chunks([h.chunk_id for h in ordered])
-            sentences = self.store.sentences_of([h.chunk_id for h in ordered])
+            chunks = self.store.passages.chunks([h.chunk_id for h in ordered])
+            sentences = self.store.passages.sentences_of([h.chunk_id for h in ordered])
             missing = unmentioned(question, self.store, self.tag) if relevance >= self.min_relevance else []
         answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
         answer.relevance = relevance
@@ -260,7 +260,7 @@ class Answerer:
         if scope is not None:
             return [], None
         with self.read_lock:
-            documents = [{"path": d.path, "title": d.title} for d in self.store.documents() if d.status != "copy"]
+            documents = [{"path": d.path, "title": d.title} for d in self.store.docs.documents() if d.status != "copy"]
         named = named_in(question, documents)
         if not (wants_summary(question) or wants_account(question)):
             return named, None
@@ -273,8 +273,8 @@ class Answerer:
         within an equal share of the context, streamed as it is written."""
         t0 = time.perf_counter()
         with self.read_lock:
-            ids = self.store.chunk_ids_of([path])
-            chunks, sentences = self.store.chunks(ids), self.store.sentences_of(ids)
+            ids = self.store.passages.chunk_ids_of([path])
+            chunks, sentences = self.store.passages.chunks(ids), self.store.passages.sentences_of(ids)
         # Twice a question's context: the prompt is most of the wait on a CPU (a summary read
         # from the whole window took minutes with the 1.5B model on 2 cores).
         budget = max(64, min(2 * self.context_tokens, self.n_ctx - self.answer_tokens

@@ -60,8 +60,8 @@ class Passage:
 def passages(store: Store, question: str, hits: list[Hit]) -> list[Passage]:
     """The hits as passages, in the retriever's order."""
     ids = [h.chunk_id for h in hits]
-    chunks, sentences = store.chunks(ids), store.sentences_of(ids)
-    copies = store.copies_of(sorted({c.path for c in chunks.values()}))
+    chunks, sentences = store.passages.chunks(ids), store.passages.sentences_of(ids)
+    copies = store.docs.copies_of(sorted({c.path for c in chunks.values()}))
     words = question_stems(question)
     out: list[Passage] = []
     for hit in hits:

@@ -27,7 +27,7 @@ def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
     """The words that say what the question is about and that no chunk of the index holds."""
     if tag is None:
         return []
-    return [w for w in _identifying(tag(question)) if not store.mentions(w) and not store.spelled_like(w)]
+    return [w for w in _identifying(tag(question)) if not store.passages.mentions(w) and not store.passages.spelled_like(w)]
 
 
 def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:

@@ -58,7 +58,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
     else:
         total = sum(report.seconds.values())
         console.print(f"{report.summary()}; {report.chunks} chunks, {report.sentences} sentences in {total:.1f}s")
-        counts = engine.index.store.counts()
+        counts = engine.index.store.meta.counts()
         console.print(
             f"index: {counts['documents']} documents, {counts['chunks']} chunks, "
             f"{counts['entities']} entity classes, {counts['mentions']} mentions, {counts['actions']} actions"

@@ -57,7 +57,7 @@ class _Scoring:
         self.ndcgs, self.in_context = [], []
 
     def score(self, q, hits) -> dict:
-        chunks = self.store.chunks([h.chunk_id for h in hits])
+        chunks = self.store.passages.chunks([h.chunk_id for h in hits])
         ranked, context, own = [], [], []
         gold = set(q.gold_pids)
         for h in hits:
@@ -187,7 +187,7 @@ def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
     store = engine.index.store
     hits, seen = [], set()
     for h in engine.retriever(retriever).search(question, k * 3):
-        chunk = store.chunks([h.chunk_id]).get(h.chunk_id)
+        chunk = store.passages.chunks([h.chunk_id]).get(h.chunk_id)
         if chunk is None or chunk.path in seen:
             continue
         seen.add(chunk.path)
@@ -195,7 +195,7 @@ def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
         if len(hits) == k:
             break
     ids = [h.chunk_id for h in hits]
-    sources = engine.answerer.sources_for(question, hits, store.chunks(ids), store.sentences_of(ids), "sentences")
+    sources = engine.answerer.sources_for(question, hits, store.passages.chunks(ids), store.passages.sentences_of(ids), "sentences")
     return source_blocks(sources)
 
 

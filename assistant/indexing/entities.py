@@ -124,7 +124,7 @@ class EntityLayer:
         nor hopped through, so no retriever would read it. Nothing at all until a retriever
         that reads class vectors has been used on this index (Engine.retriever): most never
         do, and the vectors were a fifth of the index."""
-        if self.store.keeps_class_vectors():
+        if self.store.meta.keeps_class_vectors():
             self._refresh_class_vectors(report)
 
     def compute_class_vectors(self) -> IndexReport:
@@ -135,14 +135,14 @@ class EntityLayer:
         t0 = time.perf_counter()
         self._refresh_class_vectors(report)
         with self.write_lock:
-            self.store.keep_class_vectors()
+            self.store.meta.keep_class_vectors()
             self.index.vectors_updated()
         report.wall_seconds = time.perf_counter() - t0
         return report
 
     def _refresh_class_vectors(self, report: IndexReport) -> None:
-        dirty = self.store.dirty_entities()
-        live = self.store.entity_ids()
+        dirty = self.store.entities.dirty_entities()
+        live = self.store.entities.entity_ids()
         gone = [i for i in self.index.vectors("entity_descriptions").ids if i not in live]
         if not dirty and not gone:
             return
@@ -158,7 +158,7 @@ class EntityLayer:
             # Rounded as the blob is, so this set equals one rebuilt from the blobs.
             matrix = round8s(np.array([vectors[i] for i in ids], dtype=np.float32).reshape(len(ids), self.index.dim))
             with self.write_lock:
-                self.store.write_entity_descriptions(rows)
+                self.store.entities.write_entity_descriptions(rows)
                 self.index.apply_vector_changes(gone + [eid for eid, _, _ in dirty], ids,
                                                 matrix.reshape(len(ids), self.index.dim), name="entity_descriptions")
 
@@ -166,11 +166,11 @@ class EntityLayer:
         """entity id -> its unit vector (see refresh)."""
         if not classes:
             return {}
-        chunk_sets = self.store.entity_chunks([eid for eid, _ in classes])
+        chunk_sets = self.store.entities.entity_chunks([eid for eid, _ in classes])
         name_vecs = self.embedder.encode([name for _, name in classes])
         described = [eid for eid, _ in classes if eid in written]
         written_vecs = dict(zip(described, self.embedder.encode([written[e] for e in described]))) if described else {}
-        chunk_vecs = self.store.embeddings_for(sorted({c for cs in chunk_sets.values() for c in cs}))
+        chunk_vecs = self.store.passages.embeddings_for(sorted({c for cs in chunk_sets.values() for c in cs}))
         out = {}
         for (eid, _), nv in zip(classes, name_vecs):
             if eid in written_vecs:
@@ -185,7 +185,7 @@ class EntityLayer:
     def _class_descriptions(self, dirty: list, report: IndexReport) -> dict[int, str]:
         """entity id -> description built from the extractor's per-chunk notes (the only
         descriptions kept as text: nothing reads one made of a class's sentences)."""
-        notes = self.store.entity_notes([r[0] for r in dirty])
+        notes = self.store.mentions.entity_notes([r[0] for r in dirty])
         if not notes:
             return {}
         # Notes come only from a describing extractor, which also describes classes

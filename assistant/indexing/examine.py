@@ -49,10 +49,10 @@ class Examiner:
     def lift_exclusions(self, roots: list[Path]) -> list[Path]:
         """Naming a forgotten path to index (or a path inside a forgotten folder) adds it
         back; the exclusions left, for the walk to skip."""
-        excluded = [key_path(p) for p in self.store.exclusions()]
+        excluded = [key_path(p) for p in self.store.docs.exclusions()]
         lifted = [e for e in excluded if any(_is_within(r, e) for r in roots)]
         if lifted:
-            self.store.lift_exclusions([path_key(e) for e in lifted])
+            self.store.docs.lift_exclusions([path_key(e) for e in lifted])
         return [e for e in excluded if e not in lifted]
 
     def newly_ignored(self, roots: list[Path], present: set[str], rules: IgnoreRules,
@@ -62,7 +62,7 @@ class Examiner:
         (in `left_out`, or in a folder there: a link now leading out, a special file): they
         leave the index."""
         out = []
-        for doc in self.store.documents():
+        for doc in self.store.docs.documents():
             if doc.attached_to is not None:
                 continue  # it goes with its message
             p = key_path(doc.path)
@@ -83,7 +83,7 @@ class Examiner:
             except OSError as exc:
                 self.fail(key, f"cannot read: {exc.strerror or exc}", 0.0, 0, None, report)
                 return None
-            old = self.store.document(key)
+            old = self.store.docs.document(key)
             half_done = old is not None and old.status == "partial"
             # Indexing again: an unchanged file is read anew all the same.
             unchanged = old is not None and not self.again
@@ -107,10 +107,10 @@ class Examiner:
             if half_done and old.content_hash == digest:
                 return self._resumed(path, key, old, st, report)
             if self.again and old is not None and old.content_hash == digest:
-                self.reusable.update(self.store.chunk_vectors_by_text(key))
+                self.reusable.update(self.store.passages.chunk_vectors_by_text(key))
             if unchanged and old.content_hash == digest:
                 # Touched but not changed: remember the new mtime, keep everything else.
-                self.store.touch_document(key, st.st_mtime, st.st_size)
+                self.store.docs.touch_document(key, st.st_mtime, st.st_size)
                 report.unchanged += 1
                 self._note_still_failed(old, report)
                 return None
@@ -118,8 +118,8 @@ class Examiner:
             if source is not None and old is None:
                 # A rename: the content is indexed already, only its path changes.
                 with self.write_lock:
-                    self.store.move_document(source.path, key)
-                    self.store.touch_document(key, st.st_mtime)
+                    self.store.docs.move_document(source.path, key)
+                    self.store.docs.touch_document(key, st.st_mtime)
                     self.index.apply_row_changes(RowIds())
                 report.moved += 1
                 report.moved_paths.append((source.path, key))
@@ -141,14 +141,14 @@ class Examiner:
             return []
         attached = [
             _Pending(f"{item.path}/{a.name}", a.content_hash, item.mtime, a.size,
-                     self.store.document(f"{item.path}/{a.name}") is not None, a.document, attached_to=item.path)
+                     self.store.docs.document(f"{item.path}/{a.name}") is not None, a.document, attached_to=item.path)
             for a in item.document.attachments
         ]
         kept = {a.path for a in attached}
-        for old in self.store.attachments_of(item.path):
+        for old in self.store.docs.attachments_of(item.path):
             if old.path not in kept:
                 with self.write_lock:
-                    self.index.apply_row_changes(self.store.delete_document(old.path))
+                    self.index.apply_row_changes(self.store.docs.delete_document(old.path))
         return [*attached, item]
 
     def _load(self, key: str, path: Path, st, digest: str, report: IndexReport) -> LoadedDocument | None:
@@ -157,7 +157,7 @@ class Examiner:
             return self.reader.load(path)
         except NoText as exc:
             with self.write_lock:
-                self.index.apply_row_changes(self.store.record_no_text(key, str(exc), st.st_mtime, st.st_size, digest))
+                self.index.apply_row_changes(self.store.docs.record_no_text(key, str(exc), st.st_mtime, st.st_size, digest))
             report.skipped.append((key, str(exc)))
             return None
         except LoadError as exc:
@@ -176,11 +176,11 @@ class Examiner:
     def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
         """An identical file is indexed already (or in this run): list this one as its copy,
         so that one content never fills two places in an answer's sources."""
-        original = self.run_hashes.get(digest) or self.store.indexed_with_hash(digest, key)
+        original = self.run_hashes.get(digest) or self.store.docs.indexed_with_hash(digest, key)
         if original is None or original == key or not key_path(original).exists():
             return False
         with self.write_lock:
-            self.index.apply_row_changes(self.store.record_copy(key, original, digest, st.st_mtime, st.st_size))
+            self.index.apply_row_changes(self.store.docs.record_copy(key, original, digest, st.st_mtime, st.st_size))
         report.copies += 1
         return True
 
@@ -195,13 +195,13 @@ class Examiner:
     def fail(self, key, error, mtime, size, digest, report: IndexReport) -> None:
         error = " ".join(str(error).split())[:300]
         with self.write_lock:
-            removed = self.store.record_failure(key, error, mtime, size, digest)
+            removed = self.store.docs.record_failure(key, error, mtime, size, digest)
             self.index.apply_row_changes(removed)
         report.failed.append((key, error))
 
     def remove(self, key: str, report: IndexReport) -> None:
         with self.write_lock:
-            removed = self.store.delete_document(key)
+            removed = self.store.docs.delete_document(key)
             self.index.apply_row_changes(removed)
         report.removed += 1
         report.removed_paths.append(key)
@@ -216,7 +216,7 @@ def _file_digest(path: Path) -> str:
 def holds_only(store, roots: Iterable[Path]) -> bool:
     """Whether every document of the store lies under one of `roots`."""
     roots = [Path(r).resolve() for r in roots]
-    return all(any(_is_within(key_path(d.path), r) for r in roots) for d in store.documents())
+    return all(any(_is_within(key_path(d.path), r) for r in roots) for d in store.docs.documents())
 
 
 def _is_within(path: Path, root: Path) -> bool:

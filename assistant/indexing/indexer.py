@@ -150,7 +150,7 @@ class Indexer:
         with _Timer(report, "write"), self.write_lock:
             for doc in vanished:
                 # Moved documents were renamed in place by _examine; the rest are gone.
-                if self.store.document(doc.path) is not None:
+                if self.store.docs.document(doc.path) is not None:
                     self.examiner.remove(doc.path, report)
             for path in ignored:
                 self.examiner.remove(path, report)
@@ -164,7 +164,7 @@ class Indexer:
         """The documents under `roots` whose file is gone; an attachment goes with its message
         (listed after it: the message's removal takes it along)."""
         vanished = []
-        for doc in self.store.documents():
+        for doc in self.store.docs.documents():
             where = doc.attached_to or doc.path
             p = key_path(where)
             if where not in present and any(_is_within(p, r) for r in roots) and not p.exists():
@@ -191,7 +191,7 @@ class Indexer:
         for key, text, title in items:
             done += 1
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            old = self.store.document(key)
+            old = self.store.docs.document(key)
             if old is not None and old.content_hash == digest and old.status == "ok":
                 report.unchanged += 1
             else:
@@ -211,7 +211,7 @@ class Indexer:
 
     def _finish(self, report: IndexReport) -> None:
         """The end of a run: the vector sets stamped and saved, and after a run that wrote
-        many documents, the database compacted (Store.compact): the full-text indexes
+        many documents, the database compacted (store.meta.compact): the full-text indexes
         merged into one segment each (a document per transaction leaves them in many: the
         class names' index took twice the room) and the freed pages handed back; after a
         run that changed a tenth of the index or more (a first build), every table and
@@ -220,7 +220,7 @@ class Indexer:
         with self.write_lock:
             if changed >= limits.COMPACT_AFTER:
                 with _Timer(report, "compact"):
-                    self.store.compact(rewrite=changed * 10 >= self.store.counts()["documents"])
+                    self.store.meta.compact(rewrite=changed * 10 >= self.store.meta.counts()["documents"])
             self.index.vectors_updated()
 
     def forget(self, root: Path) -> int:
@@ -232,12 +232,12 @@ class Indexer:
         root = Path(root).resolve()
         report = IndexReport()
         with self.write_lock:
-            for doc in self.store.documents():
-                if _is_within(key_path(doc.path), root) and self.store.document(doc.path) is not None:
+            for doc in self.store.docs.documents():
+                if _is_within(key_path(doc.path), root) and self.store.docs.document(doc.path) is not None:
                     self.examiner.remove(doc.path, report)  # (an attachment went with its message)
         if report.removed or root.exists():
             # So that the next rescan of the folder around it does not bring it back.
-            self.store.exclude(path_key(root))
+            self.store.docs.exclude(path_key(root))
         self.examiner.run_hashes = {}
         self._promote_stale_copies(report)
         self.refresh_entities(report)
@@ -264,13 +264,13 @@ class Indexer:
     def _promote_stale_copies(self, report: IndexReport) -> None:
         """Copies whose original was removed or changed hold content no document holds now:
         the first of each becomes the indexed document, the rest its copies."""
-        stale = self.store.stale_copies()
+        stale = self.store.docs.stale_copies()
         if not stale:
             return
         pending = []
         for key in stale:
             with self.write_lock:
-                self.index.apply_row_changes(self.store.delete_document(key))
+                self.index.apply_row_changes(self.store.docs.delete_document(key))
             path = key_path(key)
             item = self.examiner.examine(path, report, {}) if path.exists() else None
             if item is not None:

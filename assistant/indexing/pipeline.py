@@ -48,13 +48,13 @@ class BatchPipeline:
         """Each large document alone, a section at a time, each section written when done."""
         for item in items:
             bounds = section_bounds(item.document.text)
-            first_chunk = self.store.chunk_count(item.path) if item.resume_chars else 0
+            first_chunk = self.store.passages.chunk_count(item.path) if item.resume_chars else 0
             for n, (start, end) in enumerate(bounds):
                 if end <= item.resume_chars:
                     continue
                 section = replace(item, part=(start, end), first_chunk=first_chunk, last=n == len(bounds) - 1)
                 self.process([section], report, f"part {n + 1}/{len(bounds)}: ")
-                first_chunk = self.store.chunk_count(item.path)
+                first_chunk = self.store.passages.chunk_count(item.path)
 
     def process(self, batch: list[_Pending], report: IndexReport, label: str = "") -> None:
         """Split, chunk, extract and embed a batch of documents (or one section of a large
@@ -165,7 +165,7 @@ class BatchPipeline:
             "title": doc.title, "indexed_chars": item.bounds[1],
             "n_chars": len(doc.text), "n_pages": len(doc.pages) or None, "attached_to": item.attached_to,
         }
-        added, removed = self.store.write_document(
+        added, removed = self.store.docs.write_document(
             record, chunk_rows, sentence_rows, work.graphs, work.notes, first_ord=item.first_chunk,
             append=not item.opens_document,
         )

@@ -51,7 +51,8 @@ class LoadedDocument:
 @dataclass
 class Attachment:
     """A file a document carries, read as a document of its own: its name (unique within
-    the document, no "/" in it), the sha256 and size of its bytes, and its text."""
+    the document; a mailbox's is under its message, "message 3/minutes.pdf"), the sha256
+    and size of its bytes, and its text."""
 
     name: str
     content_hash: str

@@ -8,10 +8,10 @@ text part, else the HTML one as text), then the names of its attachments. A sing
 message's attachments that are documents of a supported type are read too, each as a
 document of its own (`LoadedDocument.attachments`), indexed under `MESSAGE.eml/NAME` and
 cited with its own pages ("report.pdf, p. 3"); one that cannot be read is noted after the
-message, and a forwarded message is read as part of it. In a mailbox only the names are
-given: reading every attachment of a whole mailbox would overrun the per-file time
-budget. In a mailbox each message is a page (message 3 is p. 3), opened by its "Message
-N" line.
+message, and a forwarded message is read as part of it. In a mailbox each message is a
+page (message 3 is p. 3), opened by its "Message N" line, and its attachments are
+documents at `BOX.mbox/message N/NAME`, up to MAILBOX_ATTACHMENTS_MB in all (a mailbox
+is one file, read under one file's time budget; those past it are named, not read).
 
 A calendar reads as one paragraph per event (or task), opened by a sentence that says
 what, when and where ("Event: Dentist check-up, Tuesday 5 March 2024, 09:30 to 10:15,
@@ -30,6 +30,7 @@ import hashlib
 import io
 import re
 import zipfile
+from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,8 @@ HEADERS = ("From", "To", "Cc", "Date", "Subject")
 ATTACHMENT_MB = 20
 ATTACHMENT_UNPACKED_MB = 100
 ATTACHMENT_CHARS = 1_000_000
+# What a whole mailbox's attachments may come to; those past it are only named.
+MAILBOX_ATTACHMENTS_MB = 50
 # Mail in a mail: read as an attachment of its own, but not its attachments.
 _NOT_ATTACHED = frozenset({".eml", ".mbox"})
 
@@ -126,10 +129,26 @@ def headers(msg: EmailMessage) -> dict[str, str]:
     return {name: value for name in HEADERS if (value := _header(msg, name))}
 
 
-def _read_attached(msg: EmailMessage) -> tuple[list[str], list[Attachment]]:
-    """What follows a single message's text: a forwarded message (the words of the mail
-    itself), and a note for each attachment that could not be read; and the attachments of
-    a type we read, each a document of its own."""
+class _Allowance:
+    """The bytes of attachments a file may still read (a mailbox's are shared by its messages)."""
+
+    def __init__(self, mb: float | None = None):
+        self.left = None if mb is None else int(mb * 1024 * 1024)
+
+    def take(self, size: int) -> bool:
+        if self.left is None:
+            return True
+        if size > self.left:
+            return False
+        self.left -= size
+        return True
+
+
+def _read_attached(msg: EmailMessage, allowance: _Allowance | None = None) -> tuple[list[str], list[Attachment]]:
+    """What follows a message's text: a forwarded message (the words of the mail itself),
+    and a note for each attachment that could not be read; and the attachments of a type we
+    read, each a document of its own."""
+    allowance = allowance or _Allowance()
     blocks: list[str] = []
     documents: list[Attachment] = []
     taken: set[str] = set()
@@ -141,7 +160,7 @@ def _read_attached(msg: EmailMessage) -> tuple[list[str], list[Attachment]]:
                 blocks.append(f"Attached message:\n\n{text[:ATTACHMENT_CHARS]}")
             continue
         try:
-            found = _attachment(name, part)
+            found = _attachment(name, part, allowance)
         except NoText:  # a photo with no words: nothing to say of it
             continue
         except LoadError as exc:
@@ -158,9 +177,9 @@ def _read_attached(msg: EmailMessage) -> tuple[list[str], list[Attachment]]:
     return blocks, documents
 
 
-def _attachment(name: str, part: EmailMessage) -> tuple[bytes, LoadedDocument] | None:
+def _attachment(name: str, part: EmailMessage, allowance: _Allowance) -> tuple[bytes, LoadedDocument] | None:
     """An attached document's bytes and text; None when it is of no type we read, too
-    large, or empty."""
+    large, or empty. LoadError when the file's allowance of attachments is spent."""
     suffix = PurePath(name).suffix.lower()
     loader = _LOADERS.get(suffix)
     if loader is None or suffix in _NOT_ATTACHED:
@@ -168,6 +187,8 @@ def _attachment(name: str, part: EmailMessage) -> tuple[bytes, LoadedDocument] |
     data = part.get_payload(decode=True) or b""
     if not data or len(data) > ATTACHMENT_MB * 1024 * 1024 or _unpacks_too_far(suffix, data):
         return None
+    if not allowance.take(len(data)):
+        raise LoadError(f"the mailbox's attachments past {MAILBOX_ATTACHMENTS_MB} MB are only named")
     document = loader(data)
     if not document.text.strip():
         return None
@@ -244,16 +265,21 @@ def _load_mbox(data: bytes) -> LoadedDocument:
     if not data.startswith(b"From "):
         raise ValueError("it does not start with a 'From ' line (not an mbox mailbox)")
     bounds = [m for m in _SEPARATOR.finditer(data)]
-    messages = []
+    messages, attachments = [], []
+    allowance = _Allowance(MAILBOX_ATTACHMENTS_MB)
     for number, (m, after) in enumerate(zip(bounds, bounds[1:] + [None]), start=1):
         raw = _ESCAPED_FROM.sub(rb"\1", data[m.end():after.start() if after else len(data)])
         try:
-            text = message_text(_message(raw))
+            msg = _message(raw)
+            notes, attached = _read_attached(msg, allowance)
+            text = "\n\n".join([message_text(msg), *notes])
         except Exception as exc:  # one broken message does not cost the mailbox
-            text = f"(not read: {_one_line(exc)})"
+            text, attached = f"(not read: {_one_line(exc)})", []
         messages.append(f"Message {number} of {len(bounds)}\n{text}")
+        # Each under its message: "message 3/minutes.pdf" (names are unique per message).
+        attachments += [replace(a, name=f"message {number}/{a.name}") for a in attached]
     text, pages = _join_pages(messages)
-    return LoadedDocument(text=text, pages=pages, title=None)
+    return LoadedDocument(text=text, pages=pages, title=None, attachments=attachments)
 
 
 # --- calendars --------------------------------------------------------------------

@@ -81,7 +81,7 @@ class BM25Retriever:
         match = self.fts_query(query)
         if match is None:
             return []
-        found = self.res.store.fts_search(match, k)
+        found = self.res.store.passages.fts_search(match, k)
         return [
             Hit(cid, score, self.name, Evidence(bm25=round(score, 4), bm25_rank=r + 1))
             for r, (cid, score) in enumerate(found)

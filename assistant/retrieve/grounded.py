@@ -49,9 +49,9 @@ class GroundedRetriever:
         self._lemmas = None
 
     def _lemma_vectors(self):
-        version = self.res.index.store.version
+        version = self.res.index.store.meta.version
         if self._lemmas is None or self._lemmas[0] != version:
-            lemmas = self.res.store.action_lemmas()
+            lemmas = self.res.store.entities.action_lemmas()
             vecs = self.res.embedder.encode(lemmas) if lemmas else np.zeros((0, self.res.index.dim), dtype=np.float32)
             self._lemmas = (version, lemmas, vecs)
         return self._lemmas[1], self._lemmas[2]
@@ -61,10 +61,10 @@ class GroundedRetriever:
         store = self.res.store
         ids = [int(graph.entity_ids[r]) for r in rows]
         neighbours: dict[int, set[int]] = {}
-        for a, b in store.co_arguments(ids):
+        for a, b in store.entities.co_arguments(ids):
             neighbours.setdefault(a, set()).add(b)
         wanted = sorted(set(ids) | {b for s in neighbours.values() for b in s})
-        vecs = store.entity_vectors(wanted)
+        vecs = store.entities.entity_vectors(wanted)
         out = {}
         for r, eid in zip(rows, ids):
             v = vecs.get(eid)
@@ -115,8 +115,8 @@ class GroundedRetriever:
         retcount: dict[int, int] = {}
         sentence_chunk: dict[int, int] = {}
         store = self.res.store
-        grounded = [store.sentences_mentioning(int(graph.entity_ids[row]), self.per_node) for row in selected_entities]
-        grounded += [store.sentences_with_action(lemma, self.per_node) for lemma in dict.fromkeys(selected_lemmas)]
+        grounded = [store.entities.sentences_mentioning(int(graph.entity_ids[row]), self.per_node) for row in selected_entities]
+        grounded += [store.entities.sentences_with_action(lemma, self.per_node) for lemma in dict.fromkeys(selected_lemmas)]
         for pairs in grounded:
             for sid, cid in pairs:
                 retcount[sid] = retcount.get(sid, 0) + 1
@@ -125,12 +125,12 @@ class GroundedRetriever:
         if not kept:
             return self.dense.search(query, k)
         # Stored sentence vectors (none on an index built without them).
-        sent_sim = {s: float(v @ q) for s, v in store.sentence_vectors(list(kept)).items()}
+        sent_sim = {s: float(v @ q) for s, v in store.passages.sentence_vectors(list(kept)).items()}
         sids = sorted(kept, key=lambda s: (-kept[s], -sent_sim.get(s, 0.0)))[: max(50, 10 * k)]
         if self.tau is not None:
             missing = [s for s in sids if s not in sent_sim]
             if missing:  # an index without sentence vectors: embed the candidates now
-                texts = store.sentence_texts(missing)
+                texts = store.entities.sentence_texts(missing)
                 vecs = self.res.embedder.encode([texts[s] for s in missing])
                 sent_sim |= {s: float(v @ q) for s, v in zip(missing, vecs)}
             sids = [s for s in sids if sent_sim[s] >= self.tau]

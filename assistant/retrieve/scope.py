@@ -68,18 +68,18 @@ def suffixes_of(kind: str) -> tuple[str, ...]:
 
 def admitted_chunks(store: Store, hits: list[Hit], scope: Scope) -> set[int]:
     """The hits' chunks whose document, or an identical copy of it, the scope admits."""
-    paths = {cid: row.path for cid, row in store.chunks([h.chunk_id for h in hits]).items()}
-    copies = store.copies_of(sorted(set(paths.values())))
+    paths = {cid: row.path for cid, row in store.passages.chunks([h.chunk_id for h in hits]).items()}
+    copies = store.docs.copies_of(sorted(set(paths.values())))
     return {cid for cid, path in paths.items() if any(scope.admits(p) for p in [path, *copies.get(path, [])])}
 
 
 def scope_chunks(store: Store, scope: Scope) -> list[int]:
     """Every chunk of the documents the scope admits, itself or through an identical copy."""
     admitted = set()
-    for doc in store.documents():
+    for doc in store.docs.documents():
         if scope.admits(doc.path):
             admitted.add(doc.copy_of if doc.status == "copy" else doc.path)
-    return store.chunk_ids_of(sorted(p for p in admitted if p))
+    return store.passages.chunk_ids_of(sorted(p for p in admitted if p))
 
 
 def scoped_search(retriever: Retriever, store: Store, query: str, k: int, scope: Scope | None) -> list[Hit]:

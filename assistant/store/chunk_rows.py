@@ -1,27 +1,20 @@
 """Chunks and their sentences as they are read back: the rows the answerer shows, their
 stored vectors, the texts before a passage, and the full-text (FTS5) search over chunk
-text. Mixed into Store (db.py), whose connection and lock it uses."""
+text. A repository of Store (db.py): its connection and lock."""
 
 from __future__ import annotations
 
 import sqlite3
-import threading
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .blobs import decode_vector, from_blob16
 from .entity_rows import SENTENCE_TEXT
+from .repository import Repository
 from .row_types import ChunkRow, SentenceRow
 
-if TYPE_CHECKING:
-    import sqlite_utils
 
-
-class ChunkRows:
-    db: "sqlite_utils.Database"
-    lock: threading.RLock
-
+class ChunkRows(Repository):
     def chunk_count(self, path: str) -> int:
         """How many chunks the document at `path` has (0 if it is not indexed)."""
         with self.lock:
@@ -41,7 +34,7 @@ class ChunkRows:
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
         ids = np.array([r[0] for r in rows], dtype=np.int64)
-        vecs = np.stack([decode_vector(r[1], self.dim) for r in rows])
+        vecs = np.stack([decode_vector(r[1], self.store.meta.dim) for r in rows])
         return ids, vecs
 
     def chunk_vectors_by_text(self, path: str) -> dict[str, np.ndarray]:
@@ -51,7 +44,7 @@ class ChunkRows:
                " where d.path = ? and c.embedding is not null")
         with self.lock:
             rows = self.db.execute(sql, [path]).fetchall()
-        dim = self.dim
+        dim = self.store.meta.dim
         return {text: decode_vector(blob, dim) for text, blob in rows}
 
     def embeddings_for(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
@@ -60,7 +53,7 @@ class ChunkRows:
         marks = ",".join("?" * len(chunk_ids))
         with self.lock:
             rows = self.db.execute(f"select id, embedding from chunks where id in ({marks})", list(chunk_ids)).fetchall()
-        dim = self.dim  # (a read of the meta table: once, not per row)
+        dim = self.store.meta.dim  # (a read of the meta table: once, not per row)
         return {r[0]: decode_vector(r[1], dim) for r in rows if r[1] is not None}
 
     def sentence_vectors(self, sentence_ids: list[int]) -> dict[int, np.ndarray]:

@@ -6,10 +6,15 @@ one transaction per document, WAL so that readers (the chat) see a consistent st
 the indexer writes.
 
 `Store` is the one object the rest of the code holds: the connection and its lock, opened
-here, shared by the repositories it is made of, each a mixin in a module of its own:
-DocumentRows (document_rows.py), ChunkRows (chunk_rows.py), MentionRows (mention_rows.py),
-EntityRows (entity_rows.py), MetaRows (meta_rows.py) and the tables themselves, Schema
-(schema.py). The values they hand back are in row_types.py.
+here, and the repositories it is made of, each an object in a module of its own that
+reaches the tables through them (repository.py): `store.docs` (DocumentRows,
+document_rows.py: documents, copies, moves, deletes, forgotten paths), `store.passages`
+(ChunkRows, chunk_rows.py: chunks, sentences, full-text search), `store.mentions`
+(MentionRows, mention_rows.py: a sentence's graph written, mentions and notes read),
+`store.entities` (EntityRows, entity_rows.py: what the entity retrievers read, the
+classes' vectors) and `store.meta` (MetaRows, meta_rows.py: meta keys, counts, upkeep);
+the tables themselves are made by Schema (schema.py). The values they hand back are in
+row_types.py.
 """
 
 from __future__ import annotations
@@ -46,12 +51,17 @@ def on_read_only_file_system(path: Path) -> bool:
         return False
 
 
-class Store(DocumentRows, ChunkRows, MentionRows, EntityRows, MetaRows, Schema):
+class Store:
     """One index database: its connection and lock, opened (and its schema made) here;
-    the reads and writes are those of the repositories mixed in (see the module's doc)."""
+    the reads and writes are its repositories' (see the module's doc)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self.docs = DocumentRows(self)
+        self.passages = ChunkRows(self)
+        self.mentions = MentionRows(self)
+        self.entities = EntityRows(self)
+        self.meta = MetaRows(self)
         # An index on a read-only file system still answers: SQLite reads it as immutable
         # (no lock, no -wal or -shm file to create); any write fails as read-only.
         self.read_only = on_read_only_file_system(self.path)
@@ -85,7 +95,7 @@ class Store(DocumentRows, ChunkRows, MentionRows, EntityRows, MetaRows, Schema):
             self.db.execute("PRAGMA foreign_keys=ON")
             # sqlite3 connections are not safe to use from two threads at once.
             self.lock = threading.RLock()
-            self._create_schema()
+            Schema(self).create()
 
     def _connect(self) -> "sqlite_utils.Database":
         if self.read_only:
@@ -121,12 +131,3 @@ class Store(DocumentRows, ChunkRows, MentionRows, EntityRows, MetaRows, Schema):
 
     def close(self) -> None:
         self.db.conn.close()
-
-    # -- shared by the repositories ----------------------------------------------------
-    def _grouped(self, sql: str, keys: list) -> dict:
-        """key -> values, from `sql` ("select key, value ... in ({marks}) ...") run over the
-        keys 500 at a time (SQLite's limit on bound parameters)."""
-        out: dict = {}
-        for key, value in self._in_parts(sql, list(keys)):
-            out.setdefault(key, []).append(value)
-        return out

@@ -1,26 +1,19 @@
 """The documents' rows: writing a document with its chunks and sentences in one
 transaction, recording a failure or an identical copy, moves, touches and deletes (a
 delete takes everything derived from the document along), and the paths the person
-forgot (exclusions). Mixed into Store (db.py), whose connection and lock it uses; a
+forgot (exclusions). A repository of Store (db.py): its connection and lock; a
 document's extracted graphs are written by MentionRows (mention_rows.py)."""
 
 from __future__ import annotations
 
-import threading
 import time
-from typing import TYPE_CHECKING
 
 from .entity_rows import DOC_CHUNKS, DOC_SENTENCES
+from .repository import Repository
 from .row_types import DocumentRow, RowIds
 
-if TYPE_CHECKING:
-    import sqlite_utils
 
-
-class DocumentRows:
-    db: "sqlite_utils.Database"
-    lock: threading.RLock
-
+class DocumentRows(Repository):
     def document(self, path: str) -> DocumentRow | None:
         rows = list(self.db["documents"].rows_where("path = ?", [path]))
         return DocumentRow.from_row(rows[0]) if rows else None
@@ -61,10 +54,10 @@ class DocumentRows:
                     sentence_id = self._insert("sentences", {**sent, "document_id": doc_id, "chunk_id": chunk_id})
                     added.sentences.append(sentence_id)
                     if graphs is not None:
-                        self._write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
+                        self.store.mentions.write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
                 if notes is not None and graphs is not None and notes[i]:
-                    self._write_notes(notes[i], graphs[i], doc_id, chunk_id)
-            self._bump_version()
+                    self.store.mentions.write_notes(notes[i], graphs[i], doc_id, chunk_id)
+            self.store.meta.bump_version()
         return added, removed
 
     def _insert(self, table: str, row: dict) -> int:
@@ -90,7 +83,7 @@ class DocumentRows:
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(row["path"])
             self.db["documents"].insert({**row, "indexed_at": time.time()})
-            self._bump_version()
+            self.store.meta.bump_version()
         return removed
 
     def indexed_with_hash(self, content_hash: str, other_than: str) -> str | None:
@@ -136,7 +129,7 @@ class DocumentRows:
             self.db.execute("update documents set copy_of = ? where copy_of = ?", [new_path, old_path])
             self.db.execute("update documents set path = ? || substr(path, ?), attached_to = ? where attached_to = ?",
                             [new_path, len(old_path) + 1, new_path, old_path])
-            self._bump_version()
+            self.store.meta.bump_version()
 
     def attachments_of(self, path: str) -> list[DocumentRow]:
         """The documents attached to the one at `path` (an e-mail's attachments)."""
@@ -148,7 +141,7 @@ class DocumentRows:
         chunk and sentence ids."""
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(path)
-            self._bump_version()
+            self.store.meta.bump_version()
         return removed
 
     # -- exclusions (forgotten paths) ----------------------------------------------

@@ -1,22 +1,16 @@
 """The entity layer's rows, as the retrievers and the indexer need them: methods that
 return plain values, so that nothing outside store/ writes a query or takes the lock.
-Mixed into Store (db.py), whose connection and lock they use."""
+A repository of Store (db.py): its connection and lock."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .blobs import decode_vector
+from .repository import _PART, Repository
 
-if TYPE_CHECKING:
-    import sqlite_utils
-
-# SQLite's limit on bound parameters: longer id lists are asked for in parts.
-_PART = 500
 
 # A sentence's text, from its chunk's (a query joins chunks as c and sentences as s):
 # SQLite's substr counts characters, as the offsets do.
@@ -40,18 +34,7 @@ class GraphRows:
     chunks: np.ndarray  # (n, 2): chunk id, document id, by chunk id
 
 
-class EntityRows:
-    db: "sqlite_utils.Database"
-    lock: threading.RLock
-
-    def _in_parts(self, sql: str, ids: list):
-        """Rows of `sql` (with `{marks}` for the id list) over `ids`, a part at a time: the
-        one way the store asks about a long list of ids (Store._grouped uses it too)."""
-        with self.lock:
-            for start in range(0, len(ids), _PART):
-                part = ids[start: start + _PART]
-                yield from self.db.execute(sql.format(marks=",".join("?" * len(part))), part)
-
+class EntityRows(Repository):
     # -- read by the retrievers ---------------------------------------------------------
     def graph_rows(self, skip_kinds: tuple[str, ...] = (), documents: list[int] | None = None) -> GraphRows:
         """The classes, chunks and mentions (but those of `skip_kinds`) of the graph; with
@@ -130,7 +113,7 @@ class EntityRows:
     def entity_vectors(self, entity_ids: list[int]) -> dict[int, np.ndarray]:
         """Each class's description vector (classes without one are left out)."""
 
-        dim = self.dim
+        dim = self.store.meta.dim
         return {eid: decode_vector(blob, dim) for eid, blob in self._in_parts(
             "select id, desc_vec from entities where id in ({marks})", list(entity_ids)) if blob is not None}
 

@@ -59,11 +59,11 @@ class Index:
         self.dir = private_dir(Path(directory))
         self.writer_lock = FileLock(self.dir / WRITER_LOCK, timeout=writer_timeout)
         self.store = Store(self.dir / DB_NAME)
-        built_with = self.store.get_meta("embedder")
+        built_with = self.store.meta.get_meta("embedder")
         if built_with is None:
-            self.store.set_meta("embedder", embedder_name)
-            self.store.set_meta("dim", str(dim))
-        elif built_with != embedder_name or int(self.store.get_meta("dim") or dim) != dim:
+            self.store.meta.set_meta("embedder", embedder_name)
+            self.store.meta.set_meta("dim", str(dim))
+        elif built_with != embedder_name or int(self.store.meta.get_meta("dim") or dim) != dim:
             raise IndexMismatch(
                 f"the index in {self.dir} was built with the embedder '{built_with}', not "
                 f"'{embedder_name}'; choose that embedder or index into a new directory"
@@ -123,7 +123,7 @@ class Index:
         except OSError:  # the lock file cannot even be opened (a read-only index)
             return
         try:
-            if self.store.version != version:
+            if self.store.meta.version != version:
                 return  # the rows moved on since the set was built: leave the stamp stale
             if vec._ids != self._row_ids(name):
                 ids, vecs = self._blobs(name)
@@ -161,7 +161,7 @@ class Index:
     def vectors(self, name: str = "chunks") -> VectorIndex | FlatVectors:
         """A vector set in step with the database (rebuilt from its blobs when stale)."""
         with self._lock:
-            version = self.store.version
+            version = self.store.meta.version
             vec = self._sets[name]
             if self._versions[name] != version:
                 # A file stamped current whose ids are not the rows' (written by an older
@@ -179,7 +179,7 @@ class Index:
             vec = self.vectors(name) if self._versions[name] is None else self._sets[name]
             vec.remove(removed)
             vec.add(added, vectors)
-            self._versions[name] = self.store.version
+            self._versions[name] = self.store.meta.version
 
     def apply_row_changes(
         self, removed: RowIds, added: RowIds | None = None, chunk_vectors=None, sentence_vectors=None
@@ -195,13 +195,13 @@ class Index:
     def vectors_updated(self) -> None:
         """Called by the single writer once its changes are applied: stamp and save."""
         with self._lock:
-            version = self.store.version
+            version = self.store.meta.version
             for name in self._sets:
                 # A set that missed some of this writer's changes keeps its old stamp and
                 # is rebuilt from the database the next time it is read.
                 if self._versions[name] == version:
                     self._save(name, version)
-        self.store.checkpoint()
+        self.store.meta.checkpoint()
 
     def size_on_disk(self) -> int:
         return sum(p.stat().st_size for p in self.dir.iterdir() if p.is_file())

@@ -1,5 +1,5 @@
 """What `assistant status`, the terminal UI's status bar and its Folders screen say about an
-index: where it is, what built it, what it holds (Store.counts), its size and last change,
+index: where it is, what built it, what it holds (store.meta.counts), its size and last change,
 the files that failed and what the last run over each folder left out. The Engine fills
 it in (Engine.status); `as_dict` is the `status --json` object."""
 
@@ -23,7 +23,7 @@ class IndexStatus:
     entity_rules: str | None  # what built the entity layer, as the index recorded it
     entity_rules_now: str  # what this version and configuration would build it with
     stale_entity_rules: bool
-    # The counts (Store.counts): documents indexed, failed, identical copies, large ones
+    # The counts (store.meta.counts): documents indexed, failed, identical copies, large ones
     # still being indexed in sections, files holding no text; and the rows they became.
     documents: int = 0
     failed: int = 0

@@ -1,27 +1,21 @@
 """A sentence's extracted graph as rows (its mentions gathered into entity classes, its
 actions, their role edges, what the extractor said about a class in a chunk), and the
 reads of them the answerer and the retrievers make: the mentions in chunks, a class's
-notes, classes found by name. Mixed into Store (db.py), whose connection and lock it uses;
+notes, classes found by name. A repository of Store (db.py): its connection and lock;
 the entity layer's other reads are EntityRows' (entity_rows.py)."""
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING
 
 from .entity_rows import SENTENCE_TEXT
+from .repository import Repository
 from .row_types import MentionRow
 
-if TYPE_CHECKING:
-    import sqlite_utils
 
 WEAK_KINDS = {"COREF", "PROPN", "NOUN", "TITLE", "ABOUT"}
 
 
-class MentionRows:
-    db: "sqlite_utils.Database"
-    lock: threading.RLock
-
+class MentionRows(Repository):
     def _entity_id(self, key: str, name: str, kind: str) -> int:
         row = self.db.execute("select id, kind from entities where key = ?", [key]).fetchone()
         if row is not None:
@@ -37,7 +31,7 @@ class MentionRows:
         )
         return cur.lastrowid
 
-    def _write_graph(self, graph, doc_id: int, chunk_id: int, sentence_id: int) -> None:
+    def write_graph(self, graph, doc_id: int, chunk_id: int, sentence_id: int) -> None:
         mention_ids = []
         for m in graph.mentions:
             entity_id = self._entity_id(m.key, m.name or m.text, m.kind)
@@ -66,7 +60,7 @@ class MentionRows:
                 [doc_id, action_ids[i], action_ids[j]],
             )
 
-    def _write_notes(self, notes: dict[str, str], graphs: list, doc_id: int, chunk_id: int) -> None:
+    def write_notes(self, notes: dict[str, str], graphs: list, doc_id: int, chunk_id: int) -> None:
         grounded = {m.key for g in graphs for m in g.mentions}
         for key, description in notes.items():
             if key not in grounded or not description:

@@ -1,23 +1,17 @@
 """The index's own facts and upkeep: the meta keys (schema and data version, the last
 update's stamp, the embedder's dimension, whether class vectors are kept), the row counts,
-and the maintenance of the file (compacting, folding the write-ahead log back). Mixed
-into Store (db.py), whose connection and lock it uses."""
+and the maintenance of the file (compacting, folding the write-ahead log back). A
+repository of Store (db.py): its connection and lock."""
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import sqlite_utils
+from .repository import Repository
 
 
-class MetaRows:
-    db: "sqlite_utils.Database"
-    lock: threading.RLock
-
+class MetaRows(Repository):
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("select value from meta where key = ?", [key]).fetchone()
         return row[0] if row else None
@@ -30,7 +24,7 @@ class MetaRows:
         """Bumped by every committed change; derived files are stamped with it."""
         return self.get_meta("version") or "0"
 
-    def _bump_version(self) -> None:
+    def bump_version(self) -> None:
         self.set_meta("version", str(int(self.version) + 1))
         self._stamp_update()
 

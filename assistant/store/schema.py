@@ -1,31 +1,26 @@
 """The index's tables and their indexes, made (or brought up to date: columns added since
-the first indexes) when a Store opens a writable database. Mixed into Store (db.py),
-whose connection it uses; the meta keys it sets are MetaRows' (meta_rows.py)."""
+the first indexes) when a Store opens a writable database (db.py), on its connection;
+the meta keys it sets are MetaRows' (meta_rows.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import sqlite_utils
+from .repository import Repository
 
 SCHEMA_VERSION = "1"
 
 
-class Schema:
-    db: "sqlite_utils.Database"
-
-    def _create_schema(self) -> None:
+class Schema(Repository):
+    def create(self) -> None:
         self.db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
         self._create_text_tables()
         self._create_entity_tables()
         self._create_user_tables()
-        if self.get_meta("schema_version") is None:
-            self.set_meta("schema_version", SCHEMA_VERSION)
-            self.set_meta("version", "0")
+        if self.store.meta.get_meta("schema_version") is None:
+            self.store.meta.set_meta("schema_version", SCHEMA_VERSION)
+            self.store.meta.set_meta("version", "0")
             # A new index computes entity class vectors only once a retriever reads them;
             # an older one (no such key) has them and keeps them.
-            self.set_meta("class_vectors", "later")
+            self.store.meta.set_meta("class_vectors", "later")
 
     def _create_text_tables(self) -> None:
         """Documents, their chunks and sentences, and the full-text index of the chunks."""

@@ -27,11 +27,11 @@ def sources_for(engine, names: list[str]) -> list[Source]:
     store = engine.index.store
     out = []
     for name in names:
-        doc = next(d for d in store.documents() if d.path.endswith(name))
+        doc = next(d for d in store.docs.documents() if d.path.endswith(name))
         cid = store.db.execute("select id from chunks where document_id = ? order by ord", [doc.id]).fetchone()[0]
         out.append(Hit(cid, 1.0, "test"))
-    chunks = store.chunks([h.chunk_id for h in out])
-    sentences = store.sentences_of([h.chunk_id for h in out])
+    chunks = store.passages.chunks([h.chunk_id for h in out])
+    sentences = store.passages.sentences_of([h.chunk_id for h in out])
     return build_sources(out, chunks, sentences, 10_000, lambda t: len(t.split()))
 
 

@@ -39,7 +39,7 @@ def engine(tmp_path_factory, embedder, splitter, example_docs):
 def sources(engine):
     store = engine.index.store
     hits = [Hit(cid, 1.0, "test") for (cid,) in store.db.execute("select id from chunks order by id limit 1")]
-    return build_sources(hits, store.chunks([h.chunk_id for h in hits]), store.sentences_of([h.chunk_id for h in hits]),
+    return build_sources(hits, store.passages.chunks([h.chunk_id for h in hits]), store.passages.sentences_of([h.chunk_id for h in hits]),
                          10_000, lambda t: len(t.split()))
 
 

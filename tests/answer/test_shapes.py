@@ -268,10 +268,10 @@ def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_thr
     assert engine.index_paths([folder]).ok
     store = engine.index.store
     chunk_ids = [r[0] for r in store.db.execute("select id from chunks order by id")]
-    sentences = store.sentences_of(chunk_ids)
+    sentences = store.passages.sentences_of(chunk_ids)
     cid = next(c for c in chunk_ids if any("Clara Hollis (product owner)" in s.text for s in sentences[c]))
     row = next((s for s in sentences[cid] if "Clara" not in s.text and len(s.text) > 20), sentences[cid][-1])
-    source = Source(1, Hit(cid, 1.0, "test"), store.chunks([cid])[cid], [row])  # the model read one line
+    source = Source(1, Hit(cid, 1.0, "test"), store.passages.chunks([cid])[cid], [row])  # the model read one line
     answer = Answer("Who is running the penetration test on the Atlas app?", "", "test", sources=[source])
     answerer = engine.answerer
     assert answerer.span_first.state(answer, "Clara Hollis", sentences, None, lambda: None)

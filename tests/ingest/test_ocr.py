@@ -301,7 +301,7 @@ def test_a_folder_of_photos_is_counted_as_left_out_not_failed_and_not_read_twice
     try:
         first = engine.index_paths([folder])
         again = engine.index_paths([folder])
-        counts = engine.index.store.counts()
+        counts = engine.index.store.meta.counts()
     finally:
         engine.close()
     assert first.ok and first.added == 1 and first.failed == [], first.summary()

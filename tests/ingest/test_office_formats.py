@@ -229,16 +229,19 @@ def _fares_xlsx() -> bytes:
 
 
 def _mbox() -> bytes:
-    def message(subject, sender, when, body):
+    def message(subject, sender, when, body, attached=()):
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Date"], msg["Subject"] = sender, "parish@example.org", when, subject
         msg.set_content(body)
+        for name, data in attached:
+            msg.add_attachment(data, maintype="text", subtype="plain", filename=name)
         return bytes(msg).replace(b"\r\n", b"\n")
 
     first = message("Bell ringing practice", "Tom Bellamy <tom@example.org>", "Mon, 04 Mar 2024 08:00:00 +0000",
                     "Bell ringing practice moves to Thursday evenings.\n>From now on we start at seven.\n")
     second = message("Jumble sale", "Ada Quill <ada@example.org>", "Sat, 09 Mar 2024 17:30:00 +0000",
-                     "The jumble sale raised 312 pounds for the roof fund.\n")
+                     "The jumble sale raised 312 pounds for the roof fund.\n",
+                     attached=[("float.txt", b"The tombola float of 40 pounds in coins is kept in the vestry safe.\n")])
     return (b"From tom@example.org Mon Mar  4 08:00:00 2024\n" + first + b"\n"
             b"From ada@example.org Sat Mar  9 17:30:00 2024\n" + second + b"\n")
 
@@ -501,6 +504,19 @@ def test_mbox_a_message_a_page_with_its_headers(files):
     assert "Message 2 of 2\nFrom: Ada Quill <ada@example.org>\nTo: parish@example.org\n" in doc.text
     assert [p for p, _ in doc.pages] == [1, 2]
     assert _page_of(doc, "jumble sale raised") == 2 and _page_of(doc, "Thursday evenings") == 1
+    # A message's attachment is a document of its own, under its message.
+    assert "Attachments: float.txt" in doc.text and "tombola" not in doc.text
+    [attached] = doc.attachments
+    assert attached.name == "message 2/float.txt" and "vestry safe" in attached.document.text
+
+
+def test_a_mailboxs_attachments_past_its_allowance_are_only_named(files, monkeypatch):
+    from assistant.ingest import mail
+
+    monkeypatch.setattr(mail, "MAILBOX_ATTACHMENTS_MB", 0.00001)
+    doc = load(files["parish.mbox"])
+    assert doc.attachments == []
+    assert "Attachment: float.txt (not read: the mailbox's attachments past 1e-05 MB are only named)" in doc.text
 
 
 def test_ics_an_event_a_paragraph_saying_what_when_and_where(files):
@@ -539,6 +555,7 @@ QUESTIONS = {
     "ferry.eml/ticket.txt": "Which seat do I have on the upper deck?",
     "ferry.eml/fares.xlsx": "What is the return fare from North pier to Lowmoor?",
     "parish.mbox": "How much did the jumble sale raise?",
+    "parish.mbox/message 2/float.txt": "Where is the tombola float kept?",
     "family.ics": "When is the dentist check-up?",
 }
 
@@ -560,7 +577,7 @@ def test_every_new_type_is_indexed_and_a_question_finds_it(indexed):
     engine, folder, _ = indexed
     store = engine.index.store
     for name in FILES:
-        row = store.document(path_key(folder / name))
+        row = store.docs.document(path_key(folder / name))
         assert row is not None and row.status == "ok", (name, row and row.error)
     for name, question in QUESTIONS.items():
         hits = engine.search(question, k=3)
@@ -571,12 +588,15 @@ def test_an_emails_attachments_are_documents_of_their_own(indexed):
     engine, folder, report = indexed
     store = engine.index.store
     message = path_key(folder / "ferry.eml")
-    attached = store.attachments_of(message)
+    attached = store.docs.attachments_of(message)
     assert [d.path for d in attached] == [message + "/fares.xlsx", message + "/ticket.txt"]
     assert all(d.status == "ok" and d.attached_to == message for d in attached)
     # Counted apart from the files: one message is one file to the person.
-    assert report.attachments == 2 and "; 2 attachments read as documents" in report.summary()
-    assert report.as_dict()["attachments"] == 2
+    # (and the mailbox's one)
+    assert report.attachments == 3 and "; 3 attachments read as documents" in report.summary()
+    assert report.as_dict()["attachments"] == 3
+    box = path_key(folder / "parish.mbox")
+    assert [d.path for d in store.docs.attachments_of(box)] == [box + "/message 2/float.txt"]
     # Cited in their own format: a row of the attached workbook, not a place in the message.
     found = next(p for p in engine.search("What is the return fare from North pier to Lowmoor?", k=3)
                  if p.chunk.path == message + "/fares.xlsx")

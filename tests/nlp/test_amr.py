@@ -325,7 +325,7 @@ def test_index_built_with_the_amr_extractor_serves_every_retriever(tmp_path, mak
     engine = make_engine(tmp_path / "ix", config=Config(extractor="amr"), extractor=amr)
     report = engine.index_paths([docs])
     assert report.ok and report.added == 1
-    counts = engine.index.store.counts()
+    counts = engine.index.store.meta.counts()
     assert counts["actions"] >= 7 and counts["mentions"] >= 10
     names = {r[0] for r in engine.index.store.db.execute("select name from entities")}
     assert {"Peter", "mother", "tea", "London"} <= names

@@ -53,7 +53,7 @@ def recall_at_5(engine, name, questions, gold) -> float:
     total = 0.0
     for q, g in zip(questions, gold):
         hits = engine.retriever(name).search(q["question"], 10)
-        rows = engine.index.store.chunks([h.chunk_id for h in hits])
+        rows = engine.index.store.passages.chunks([h.chunk_id for h in hits])
         ranked = list(dict.fromkeys(rows[h.chunk_id].path for h in hits))[:5]
         total += len(set(ranked) & g) / len(g)
     return total / len(questions)
@@ -61,7 +61,7 @@ def recall_at_5(engine, name, questions, gold) -> float:
 
 def test_entity_layer_is_built_and_grounded(engine):
     store = engine.index.store
-    counts = store.counts()
+    counts = store.meta.counts()
     assert counts["entities"] > 100 and counts["mentions"] > counts["entities"] and counts["actions"] > 0
     # Every mention is grounded: its span lies inside its sentence, and the text there
     # names its class: a word in common, or for a common noun (named by its lemma:
@@ -80,10 +80,10 @@ def test_entity_layer_is_built_and_grounded(engine):
             assert words[0] & words[1], (m_text, name)
     # Titles became classes with their passage as home.
     n_titles = store.db.execute("select count(*) from mentions where kind = 'TITLE'").fetchone()[0]
-    assert n_titles > 0.8 * store.counts()["documents"]
+    assert n_titles > 0.8 * store.meta.counts()["documents"]
     # None has a class vector until a retriever that reads them is used; then every class
     # has its vector, but dates and times.
-    assert len(engine.index.vectors("entity_descriptions")) == 0 or store.keeps_class_vectors()
+    assert len(engine.index.vectors("entity_descriptions")) == 0 or store.meta.keeps_class_vectors()
     engine.retriever("unweaver")
     dates = store.db.execute("select count(*) from entities where kind in ('DATE', 'TIME')").fetchone()[0]
     assert len(engine.index.vectors("entity_descriptions")) == counts["entities"] - dates > 0

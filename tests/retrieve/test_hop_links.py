@@ -54,7 +54,7 @@ engine = _engine_over(FILES, "hop-links")
 
 def _by_file(engine, hits) -> dict[str, dict]:
     """File name -> the hit's evidence as the JSON output shows it."""
-    rows = engine.index.store.chunks([h.chunk_id for h in hits])
+    rows = engine.index.store.passages.chunks([h.chunk_id for h in hits])
     return {rows[h.chunk_id].path.rsplit("/", 1)[-1]: h.evidence.as_dict() for h in hits}
 
 
@@ -496,7 +496,7 @@ def test_a_bridge_does_not_lead_within_the_document_it_is_named_in(tmp_path, emb
     file: no bridge bonus there, so the section that answers is not pushed below it."""
     with _indexed_folder(tmp_path, LONG_NOTES, embedder, splitter) as e:
         hits = e.retriever(name).search("When did the Harwick Rowing Club first hold its annual race?", 4)
-        texts = e.index.store.chunks([h.chunk_id for h in hits])
+        texts = e.index.store.passages.chunks([h.chunk_id for h in hits])
         sections = [("races" if "first annual race" in texts[h.chunk_id].text else
                      "fenn" if "schooners" in texts[h.chunk_id].text else "opening", h.evidence) for h in hits]
         assert len({h.chunk_id for h in hits}) == len(hits) and len(texts) >= 3, sections

@@ -50,13 +50,13 @@ V2 = "The observatory dome was repaired. The telescope is a refractor.\n\nComets
 @pytest.fixture
 def store(tmp_path):
     s = Store(tmp_path / "index.db")
-    s.set_meta("dim", str(DIM))  # as Index records it: how wide a stored vector is
+    s.meta.set_meta("dim", str(DIM))  # as Index records it: how wide a stored vector is
     yield s
     s.close()
 
 
 def base_counts(store) -> dict[str, int]:
-    c = store.counts()
+    c = store.meta.counts()
     return {k: c[k] for k in ("documents", "failed", "chunks", "sentences")}
 
 
@@ -67,19 +67,19 @@ def total_rows(store) -> dict[str, int]:
 
 def test_write_then_read_back(store):
     chunks, sents = rows_for(V1)
-    ids = store.write_document(doc("/d/a.txt", V1), chunks, sents)[0].chunks
+    ids = store.docs.write_document(doc("/d/a.txt", V1), chunks, sents)[0].chunks
     assert len(ids) == 2
     assert base_counts(store) == {"documents": 1, "failed": 0, "chunks": 2, "sentences": 3}
-    rows = store.chunks(ids)
+    rows = store.passages.chunks(ids)
     assert [rows[i].text for i in ids] == [c["text"] for c in chunks]
     assert all(V1[r.start:r.end] == r.text and r.path == "/d/a.txt" for r in rows.values())
-    by_chunk = store.sentences_of(ids)
+    by_chunk = store.passages.sentences_of(ids)
     for cid in ids:
         assert by_chunk[cid] and all(V1[s.start:s.end] == s.text for s in by_chunk[cid])
     assert by_chunk[ids[0]][0].text == "The granary by the harbour stores barley"
-    got_ids, vecs = store.chunk_embeddings()
+    got_ids, vecs = store.passages.chunk_embeddings()
     assert sorted(got_ids.tolist()) == sorted(ids) and vecs.shape == (2, DIM)
-    assert np.allclose(store.embeddings_for([ids[1]])[ids[1]], vec(1), atol=1e-3)
+    assert np.allclose(store.passages.embeddings_for([ids[1]])[ids[1]], vec(1), atol=1e-3)
     # Every width a vector is stored in reads back as float32 of the index's dimension.
     v = vec(5) / np.linalg.norm(vec(5))
     assert np.allclose(decode_vector(to_blob16(v), DIM), v, atol=1e-3)
@@ -88,14 +88,14 @@ def test_write_then_read_back(store):
 
 
 def test_fts_finds_words_with_stemming(store):
-    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
-    store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
-    hits = store.fts_search('"barge"', 5)  # porter stemming: "Barges" in the text
+    ids = store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
+    store.docs.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    hits = store.passages.fts_search('"barge"', 5)  # porter stemming: "Barges" in the text
     assert [cid for cid, _ in hits] == [ids[0]]
     assert hits[0][1] > 0  # bm25 negated: higher is better
-    assert [cid for cid, _ in store.fts_search('"ledger"', 5)] == [ids[1]]
-    assert store.fts_search('"zeppelin"', 5) == []
-    both = store.fts_search('"warden" OR "telescope"', 5)
+    assert [cid for cid, _ in store.passages.fts_search('"ledger"', 5)] == [ids[1]]
+    assert store.passages.fts_search('"zeppelin"', 5) == []
+    both = store.passages.fts_search('"warden" OR "telescope"', 5)
     assert len(both) == 2
 
 
@@ -103,12 +103,12 @@ def test_a_word_one_slip_from_an_indexed_one_is_spelled_like_it(store):
     """A question's misspelt name is still a mention ("Obsevatory", "telescpoe"), but a
     different word is not, nor a short word a letter from another ("barely"/"barley" is
     too near to tell), nor one that starts with another letter."""
-    store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
-    store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    store.docs.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
     for slip in ("Obsevatory", "observatroy", "Telescpoe", "refractors", "granaryy", "harbours"):
-        assert store.spelled_like(slip), slip
+        assert store.passages.spelled_like(slip), slip
     for other in ("dentist", "zeppelin", "barely", "bobservatory", "nobservatory", "telephone"):
-        assert not store.spelled_like(other), other
+        assert not store.passages.spelled_like(other), other
 
 
 def test_one_slip_apart():
@@ -121,48 +121,48 @@ def test_one_slip_apart():
 
 
 def test_replace_leaves_no_orphans(store):
-    old_ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
-    v_before = int(store.version)
-    new_ids = store.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))[0].chunks
-    assert int(store.version) > v_before
+    old_ids = store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
+    v_before = int(store.meta.version)
+    new_ids = store.docs.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))[0].chunks
+    assert int(store.meta.version) > v_before
     assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
-    assert store.chunks(old_ids) == {} or set(store.chunks(old_ids)) <= set(new_ids)
+    assert store.passages.chunks(old_ids) == {} or set(store.passages.chunks(old_ids)) <= set(new_ids)
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
     assert fts_consistent(store)
     assert fts_rowids(store, "granary") == set() and fts_rowids(store, "telescope") == {new_ids[0]}
-    assert store.fts_search('"barley"', 5) == []
+    assert store.passages.fts_search('"barley"', 5) == []
 
 
 def test_delete_leaves_no_orphans(store):
-    store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
-    keep = store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))[0].chunks
-    removed = store.delete_document("/d/a.txt")
+    store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    keep = store.docs.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))[0].chunks
+    removed = store.docs.delete_document("/d/a.txt")
     assert len(removed.chunks) == 2 and len(removed.sentences) == 3
-    assert store.document("/d/a.txt") is None
+    assert store.docs.document("/d/a.txt") is None
     assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0)
     assert fts_consistent(store)
     assert fts_rowids(store, "granary") == set()
     assert fts_rowids(store, "comets") == {keep[1]}
-    assert store.delete_document("/d/missing.txt") == RowIds()
+    assert store.docs.delete_document("/d/missing.txt") == RowIds()
 
 
 def test_failure_replaces_content(store):
-    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
-    removed = store.record_failure("/d/a.txt", "corrupt PDF: bad xref", 2.0, 10, "abc")
+    ids = store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
+    removed = store.docs.record_failure("/d/a.txt", "corrupt PDF: bad xref", 2.0, 10, "abc")
     assert sorted(removed.chunks) == sorted(ids) and len(removed.sentences) == 3
-    d = store.document("/d/a.txt")
+    d = store.docs.document("/d/a.txt")
     assert d.status == "error" and d.error == "corrupt PDF: bad xref"
     assert base_counts(store) == {"documents": 0, "failed": 1, "chunks": 0, "sentences": 0}
     assert fts_rowids(store, "granary") == set() and fts_consistent(store)
 
 
 def test_move_keeps_chunks(store):
-    ids = store.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
-    store.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
-    store.move_document("/d/a.txt", "/d/b.txt")  # onto an existing path: that one goes
-    assert store.document("/d/a.txt") is None
-    assert {r.path for r in store.chunks(ids).values()} == {"/d/b.txt"}
+    ids = store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))[0].chunks
+    store.docs.write_document(doc("/d/b.txt", V2), *rows_for(V2, seed=10))
+    store.docs.move_document("/d/a.txt", "/d/b.txt")  # onto an existing path: that one goes
+    assert store.docs.document("/d/a.txt") is None
+    assert {r.path for r in store.passages.chunks(ids).values()} == {"/d/b.txt"}
     assert total_rows(store) == {"documents": 1, "chunks": 2, "sentences": 3}
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0) and fts_consistent(store)
 
@@ -171,33 +171,33 @@ def test_move_keeps_chunks(store):
 def test_failed_write_is_rolled_back(store, existing):
     """One transaction per document: an error half-way leaves the previous state intact."""
     if existing:
-        store.write_document(doc("/d/a.txt", V1), *rows_for(V1))
-    before, version = total_rows(store), store.version
+        store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    before, version = total_rows(store), store.meta.version
     chunks, sents = rows_for(V2, seed=10)
     sents[1][0]["no_such_column"] = 1  # the last insert of the document fails
     with pytest.raises(sqlite3.Error):
-        store.write_document(doc("/d/a.txt", V2), chunks, sents)
+        store.docs.write_document(doc("/d/a.txt", V2), chunks, sents)
     assert total_rows(store) == before
-    assert store.version == version
+    assert store.meta.version == version
     if existing:
-        assert store.fts_search('"granary"', 5) and not store.fts_search('"telescope"', 5)
+        assert store.passages.fts_search('"granary"', 5) and not store.passages.fts_search('"telescope"', 5)
     else:
-        assert store.document("/d/a.txt") is None
+        assert store.docs.document("/d/a.txt") is None
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0) and fts_consistent(store)
     # The store is still usable afterwards.
-    store.write_document(doc("/d/c.txt", V2), *rows_for(V2, seed=10))
-    assert store.document("/d/c.txt").status == "ok"
+    store.docs.write_document(doc("/d/c.txt", V2), *rows_for(V2, seed=10))
+    assert store.docs.document("/d/c.txt").status == "ok"
 
 
 def test_reopen_keeps_everything(tmp_path):
     s = Store(tmp_path / "index.db")
-    s.write_document(doc("/d/a.txt", V1), *rows_for(V1))
-    version = s.version
+    s.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    version = s.meta.version
     s.close()
     s = Store(tmp_path / "index.db")
     try:
-        assert s.version == version and s.counts()["chunks"] == 2
-        assert s.fts_search('"harbour"', 5)
+        assert s.meta.version == version and s.meta.counts()["chunks"] == 2
+        assert s.passages.fts_search('"harbour"', 5)
     finally:
         s.close()
 
@@ -206,15 +206,15 @@ def test_older_database_gains_the_sentence_vector_column(tmp_path):
     """An index written before sentence vectors existed still opens (the column is added,
     empty) and keeps its rows."""
     s = Store(tmp_path / "index.db")
-    s.write_document(doc("/d/a.txt", V1), *rows_for(V1))
+    s.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))
     s.db.execute("alter table sentences drop column vec")
     s.close()
     s = Store(tmp_path / "index.db")
     try:
         assert "vec" in s.db["sentences"].columns_dict
-        assert s.counts()["sentences"] == 3
+        assert s.meta.counts()["sentences"] == 3
         ids = [r[0] for r in s.db.execute("select id from sentences")]
-        assert s.sentence_vectors(ids) == {}
+        assert s.passages.sentence_vectors(ids) == {}
     finally:
         s.close()
 
@@ -223,10 +223,10 @@ def test_sentence_vectors_round_trip(store):
     chunks, sents = rows_for(V1)
     for i, row in enumerate(r for rs in sents for r in rs):
         row["vec"] = to_blob16(vec(100 + i))
-    added, removed = store.write_document(doc("/d/a.txt", V1), chunks, sents)
+    added, removed = store.docs.write_document(doc("/d/a.txt", V1), chunks, sents)
     assert removed == RowIds() and len(added.sentences) == 3
-    got = store.sentence_vectors(added.sentences)
+    got = store.passages.sentence_vectors(added.sentences)
     assert sorted(got) == sorted(added.sentences)
     assert np.allclose(got[added.sentences[0]], vec(100), atol=1e-3)
-    _, removed = store.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))
+    _, removed = store.docs.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))
     assert sorted(removed.sentences) == sorted(added.sentences)

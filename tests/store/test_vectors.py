@@ -169,7 +169,7 @@ def test_chunk_vectors_are_made_again_from_the_blobs(tmp_path, embedder, splitte
     ix_dir = tmp_path / "ix"
     index = Index(ix_dir, "all-minilm-l6-v2", embedder.dim)
     Indexer(index, embedder, splitter).index_paths([example_docs])
-    n_chunks = index.store.counts()["chunks"]
+    n_chunks = index.store.meta.counts()["chunks"]
     before = dense_results(index, embedder)
     with_scores = [index.vectors().search(embedder.encode_one(q), 5) for q in QUERIES]
     assert len(index.vectors()) == n_chunks > 0
@@ -185,9 +185,9 @@ def test_chunk_vectors_are_made_again_from_the_blobs(tmp_path, embedder, splitte
     (ix_dir / "chunks.json").write_text("{}")
     other = Index(ix_dir, "all-minilm-l6-v2", embedder.dim)
     assert len(other.vectors()) == n_chunks
-    texts = lambda ix, found: [[ix.store.chunks(r)[c].text for c in r] for r in found]  # noqa: E731
+    texts = lambda ix, found: [[ix.store.passages.chunks(r)[c].text for c in r] for r in found]  # noqa: E731
     first_texts = texts(other, before)
-    removed = other.store.delete_document(other.store.documents()[0].path).chunks
+    removed = other.store.docs.delete_document(other.store.docs.documents()[0].path).chunks
     assert removed
     stale = Index(ix_dir, "all-minilm-l6-v2", embedder.dim)
     ids = {cid for cid, _ in stale.vectors().search(embedder.encode_one(QUERIES[0]), 100)}

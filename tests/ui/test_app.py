@@ -212,7 +212,7 @@ def test_document_text_is_never_markup(make_engine, tmp_path):
     (folder / "markup.txt").write_text(f"Vault notes\n\n{hostile}\n", encoding="utf-8")
     app, _ = build_app(make_engine, tmp_path, watch=False)
     app.engine.index_paths([folder])
-    chunk = app.engine.index.store.chunks([1])[1]
+    chunk = app.engine.index.store.passages.chunks([1])[1]
 
     async def session():
         async with app.run_test(size=SIZE) as pilot:
@@ -414,7 +414,7 @@ def test_escape_while_searching_says_only_stopped(make_engine, example_docs, tmp
 def test_a_new_question_clears_the_previous_sources(make_engine, example_docs, tmp_path):
     app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
     app.engine.index_paths([one_document(tmp_path, example_docs)])
-    chunk = app.engine.index.store.chunks([1])[1]
+    chunk = app.engine.index.store.passages.chunks([1])[1]
     # A conversation answered earlier, with its source (as the app records one).
     history = History(app.engine.index.store)
     conversation = history.create()
@@ -641,7 +641,7 @@ def test_an_index_built_by_other_entity_rules_is_read_anew_at_start(make_engine,
     app, _ = build_app(make_engine, tmp_path, watch=False)
     folder = one_document(tmp_path, example_docs)
     app.engine.index_paths([folder])
-    app.engine.index.store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    app.engine.index.store.meta.set_meta("entity_rules", "spacy rules 1, aboutness 4")
     app.config.folders = [str(folder.resolve())]
 
     async def session():
@@ -652,7 +652,7 @@ def test_an_index_built_by_other_entity_rules_is_read_anew_at_start(make_engine,
             assert "read anew" in notes(app)
             await wait_for(pilot, lambda: app.engine.stale_entity_rules() is None, 120, "the folder to be read anew")
             await wait_for(pilot, lambda: not app.indexing, 60, "the run to end")
-            assert app.engine.index.store.counts()["documents"] == 1
+            assert app.engine.index.store.meta.counts()["documents"] == 1
 
     asyncio.run(session())
 
@@ -667,7 +667,7 @@ def test_an_index_out_of_date_beyond_the_app_s_folders_is_told_the_command(make_
     elsewhere.mkdir()
     shutil.copy2(example_docs / "wren_bakery.rst", elsewhere)
     app.engine.index_paths([folder, elsewhere])
-    app.engine.index.store.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    app.engine.index.store.meta.set_meta("entity_rules", "spacy rules 1, aboutness 4")
     app.config.folders = [str(folder.resolve())]
 
     async def session():

@@ -41,7 +41,7 @@ class EntityGraph(GraphHomes, GraphLinking):
 
     def __init__(self, res: Resources):
         self.built_at = time.time()  # documents indexed from here on are read by `updated`
-        found = res.index.store.graph_rows(skip_kinds=tuple(TIME_LABELS))
+        found = res.index.store.entities.graph_rows(skip_kinds=tuple(TIME_LABELS))
         self._set_entities(found.entities)
         rows = _positions(np.array([e[0] for e in found.entities], dtype=np.int64), found.mention_entity)
         weights, homes = _kind_columns(found.mention_kinds)
@@ -58,8 +58,8 @@ class EntityGraph(GraphHomes, GraphLinking):
         store = res.index.store
         graph = cls.__new__(cls)
         graph.built_at = time.time()
-        changed = store.documents_indexed_since(previous.built_at - CLOCK_SLACK_S)
-        found = store.graph_rows(skip_kinds=tuple(TIME_LABELS), documents=changed)
+        changed = store.entities.documents_indexed_since(previous.built_at - CLOCK_SLACK_S)
+        found = store.entities.graph_rows(skip_kinds=tuple(TIME_LABELS), documents=changed)
         chunks = found.chunks
         graph.entity_ids, graph.keys = previous.entity_ids, dict(previous.keys)
         graph.names, graph.kinds = list(previous.names), list(previous.kinds)
@@ -115,7 +115,7 @@ class EntityGraph(GraphHomes, GraphLinking):
     def _drop_vanished_classes(self, store) -> None:
         """Classes deleted from the index (they lost their last mention): their keys no
         longer link a question to them."""
-        alive = store.entity_ids()
+        alive = store.entities.entity_ids()
         dead = np.flatnonzero(~np.isin(self.entity_ids, np.fromiter(alive, dtype=np.int64, count=len(alive))))
         for row in dead.tolist():
             self._forget_key(row)
@@ -185,7 +185,7 @@ _LOCK = threading.Lock()
 
 def entity_graph(res: Resources) -> EntityGraph:
     """The graph of this index at its current version (brought up to date once per version)."""
-    version = res.index.store.version
+    version = res.index.store.meta.version
     with _LOCK:
         cached = _CACHE.get(res.index)
         if cached is None:

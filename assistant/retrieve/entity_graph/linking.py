@@ -156,7 +156,7 @@ class GraphLinking:
         when their character-trigram Jaccard similarity reaches `min_similarity`."""
         grams = _trigrams(text)
         out = []
-        for eid, _ in res.index.store.entity_name_search(text, 20):
+        for eid, _ in res.index.store.mentions.entity_name_search(text, 20):
             row = self.row_of_entity.get(eid)
             if row is None:
                 continue

@@ -57,7 +57,7 @@ class HopRetriever(HopScoring):
         homes = self.home(graph, row)
         if len({int(graph.doc_of_chunk[c]) for c in homes}) < 2:
             return homes
-        rows = self.res.store.chunks([int(graph.chunk_ids[c]) for c in homes])
+        rows = self.res.store.passages.chunks([int(graph.chunk_ids[c]) for c in homes])
         asked = entity_key(text, articles=True)
         exact = [c for c in homes
                  if entity_key(getattr(rows.get(int(graph.chunk_ids[c])), "title", None) or "", articles=True) == asked]
@@ -107,7 +107,7 @@ class HopRetriever(HopScoring):
         cols = [c for c, way in reached.items() if way.bridges and not way.names_linked]
         if not linked or not cols:
             return
-        texts = self.res.store.chunks([int(graph.chunk_ids[c]) for c in cols])
+        texts = self.res.store.passages.chunks([int(graph.chunk_ids[c]) for c in cols])
         for c in cols:
             row = texts.get(int(graph.chunk_ids[c]))
             if row is not None and any(graph.names[r] in linked for r, _, _ in graph.titles_written_in(row.text)):

@@ -21,7 +21,7 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
     and the parts are left out where nothing else names them there."""
     out: dict[int, dict[int, list[set[str]]]] = {}
     inside, outside = set(), set()
-    for _, group in groupby(store.mentions_in(chunk_ids), key=lambda m: m.sentence_id):
+    for _, group in groupby(store.mentions.mentions_in(chunk_ids), key=lambda m: m.sentence_id):
         group = list(group)
         first = group[0]
         # (row, start, end in the sentence, kind) of what the sentence names.

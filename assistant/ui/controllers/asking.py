@@ -91,7 +91,7 @@ class AskController:
     def shown(self, evidence: dict) -> ShownAnswer:
         """The answer's (or search's) JSON as the UI holds it, each source in its section:
         where a live answer enters the UI (a reopened one enters as `ShownAnswer.from_dict`)."""
-        return add_sections(ShownAnswer.from_dict(evidence), self.engine.index.store.texts_before)
+        return add_sections(ShownAnswer.from_dict(evidence), self.engine.index.store.passages.texts_before)
 
     def answer(self, question: str, conversation_id: int | None, view: AnswerSink, stop: threading.Event,
                scope=None) -> None:

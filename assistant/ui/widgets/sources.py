@@ -58,7 +58,7 @@ def _cited_at(item: ShownSource) -> int:
 def add_sections(shown: ShownAnswer, texts_before: Callable[[int, str], list[str]]) -> ShownAnswer:
     """Each source and passage without a page gets the section it is in: the last heading
     before its sentence, in its chunk or else in the chunks before it (`texts_before`,
-    Store.texts_before: the earlier chunks of its document that hold a "#", nearest first)."""
+    store.passages.texts_before: the earlier chunks of its document that hold a "#", nearest first)."""
 
     def section_of(item: ShownSource) -> str | None:
         if item.page or item.section or item.chunk_id is None:
