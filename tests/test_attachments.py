@@ -49,6 +49,7 @@ def test_attachments_live_and_go_with_their_message(tmp_path, make_engine):
     assert (status.documents, status.attachments) == (3, 2)
 
     # Indexed again unchanged: nothing is read, nothing goes.
+    assert "; 2 attachments read as documents" in report.summary()
     again = engine.index_paths([docs])
     assert (again.unchanged, again.added, again.removed, again.attachments) == (1, 0, 0, 0)
     assert len(documents(engine)) == 3
@@ -57,6 +58,7 @@ def test_attachments_live_and_go_with_their_message(tmp_path, make_engine):
     message(mail, ("seat.txt", SEAT))
     report = engine.index_paths([docs])
     assert (report.updated, report.attachments) == (1, 1)
+    assert report.summary().endswith("; unchanged 0; 1 attachment read as a document")
     assert documents(engine) == {m: None, m + "/seat.txt": m}
     assert all(h.chunk.path != m + "/luggage.txt" for h in engine.search("How many bags may I bring?", k=5))
     assert vectors_in_step(engine)
@@ -105,3 +107,7 @@ def test_the_cli_says_how_many_attachments_it_read(tmp_path, quick_cli):
     assert "added 1," in out and "; 2 attachments read as documents" in out, out
     status = quick_cli("status", index=tmp_path / "ix").output
     assert "documents  3 (2 of them e-mail attachments; 0 failed)" in status, status
+    message(docs / "booking.eml", ("seat.txt", SEAT))
+    quick_cli("index", str(docs), index=tmp_path / "ix")
+    status = quick_cli("status", index=tmp_path / "ix").output
+    assert "documents  2 (1 of them an e-mail attachment; 0 failed)" in status, status

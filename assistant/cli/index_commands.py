@@ -99,7 +99,8 @@ def status(obj: Context, as_json: bool) -> None:
     copies = f", {info.copies} identical copies" if info.copies else ""
     if info.partial:
         copies += f", {info.partial} large being indexed in sections"
-    attached = f"{info.attachments} of them e-mail attachments; " if info.attachments else ""
+    attached = {0: "", 1: "1 of them an e-mail attachment; "}.get(
+        info.attachments, f"{info.attachments} of them e-mail attachments; ")
     console.print(f"documents  {info.documents} ({attached}{info.failed} failed{copies})")
     console.print(f"chunks     {info.chunks}   sentences {info.sentences}")
     console.print(f"entities   {info.entities} classes, {info.mentions} mentions, {info.actions} actions")

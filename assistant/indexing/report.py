@@ -61,9 +61,10 @@ class IndexReport:
     def _attachments_note(self) -> str:
         """The attachments read with the messages added or updated ("" when none): a
         message is one file to the person, its attachments are documents of their own."""
-        if not self.attachments:
+        n = self.attachments
+        if not n:
             return ""
-        return f"; {self.attachments} attachment{'s' * (self.attachments != 1)} read as documents"
+        return "; 1 attachment read as a document" if n == 1 else f"; {n} attachments read as documents"
 
     def _skipped_note(self) -> str:
         """What the walk left out, one count per reason ("" when nothing): a folder of
