@@ -250,11 +250,11 @@ class Engine:
         from .store import IndexMismatch
 
         store = self.index.store
-        built = store.meta.get_meta("extractor")
+        built = store.meta.get("extractor")
         wanted = self.config.extractor or "none"
         if built is None or store.meta.counts()["documents"] == 0:
-            store.meta.set_meta("extractor", wanted)
-            store.meta.set_meta("entity_rules", entity_rules(wanted, self.config.aboutness))
+            store.meta.set("extractor", wanted)
+            store.meta.set("entity_rules", entity_rules(wanted, self.config.aboutness))
         elif built != wanted:
             raise IndexMismatch(
                 f"the index in {self.index_dir} was built with the '{built}' extractor, not '{wanted}'; "
@@ -264,7 +264,7 @@ class Engine:
     def entity_rules(self, store=None) -> str:
         """This version's rules for the index's extractor (the one it keeps)."""
         store = store or self.index.store
-        return entity_rules(store.meta.get_meta("extractor") or self.config.extractor, self.config.aboutness)
+        return entity_rules(store.meta.get("extractor") or self.config.extractor, self.config.aboutness)
 
     def stale_entity_rules(self, store=None) -> tuple[str, str] | None:
         """(the rules the index's entities were extracted by, this version's) where they
@@ -274,7 +274,7 @@ class Engine:
         now = self.entity_rules(store)
         if now == "none" or store.meta.counts()["documents"] == 0:
             return None
-        built = store.meta.get_meta("entity_rules")
+        built = store.meta.get("entity_rules")
         return None if built == now else (built or "unrecorded", now)
 
     def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None,
@@ -287,7 +287,7 @@ class Engine:
             report = self.indexer.index_paths(paths, on_progress=on_progress, again=again)
             left_out.record(self.index.store, paths, report.skipped)
             if again and self.holds_only(paths):
-                self.index.store.meta.set_meta("entity_rules", self.entity_rules())
+                self.index.store.meta.set("entity_rules", self.entity_rules())
             return report
 
     def holds_only(self, roots: list[Path]) -> bool:
@@ -435,8 +435,8 @@ class Engine:
         size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
         return IndexStatus(
             index=str(self.index_dir),
-            embedder=store.meta.get_meta("embedder"),
-            entity_rules=store.meta.get_meta("entity_rules"),
+            embedder=store.meta.get("embedder"),
+            entity_rules=store.meta.get("entity_rules"),
             entity_rules_now=self.entity_rules(store),
             stale_entity_rules=self.stale_entity_rules(store) is not None,
             **store.meta.counts(),

@@ -279,7 +279,7 @@ def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_pa
     assert today.startswith("spacy rules ") and "aboutness" in today and not info["stale_entity_rules"]
 
     store = Store(ix / DB_NAME)  # as an index of an earlier version records them
-    store.meta.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    store.meta.set("entity_rules", "spacy rules 1, aboutness 4")
     store.close()
     status = squash(cli("status", index=ix).output)
     assert squash("spacy rules 1, aboutness 4") in status and squash(today) in status

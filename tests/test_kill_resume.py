@@ -205,7 +205,7 @@ def documents_recorded(db: Path) -> int:
 # -- what the index holds ----------------------------------------------------------------------------
 def open_index(index_dir: Path) -> Index:
     store = Store(index_dir / DB_NAME)
-    embedder, dim = store.meta.get_meta("embedder"), int(store.meta.get_meta("dim"))
+    embedder, dim = store.meta.get("embedder"), int(store.meta.get("dim"))
     store.close()
     return Index(index_dir, embedder_name=embedder, dim=dim)
 
@@ -443,7 +443,7 @@ def schema_of(db: Path) -> tuple[list, str, str | None]:
     try:
         rows = [r for r in store.db.execute("select type, name, tbl_name, sql from sqlite_master order by type, name")
                 if not re.fullmatch(r"t[0-9a-f]{32}", r[1])]
-        return rows, store.meta.version, store.meta.get_meta("schema_version")
+        return rows, store.meta.version, store.meta.get("schema_version")
     finally:
         store.close()
 

@@ -51,7 +51,7 @@ def test_two_indexer_processes_take_turns(tmp_path):
     for p, (out, err) in zip(procs, outs):
         assert p.returncode == 0, err
     store = Store(index_dir / "index.db")
-    embedder, dim = store.meta.get_meta("embedder"), int(store.meta.get_meta("dim"))
+    embedder, dim = store.meta.get("embedder"), int(store.meta.get("dim"))
     store.close()
     index = Index(index_dir, embedder_name=embedder, dim=dim)
     try:

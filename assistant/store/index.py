@@ -59,11 +59,11 @@ class Index:
         self.dir = private_dir(Path(directory))
         self.writer_lock = FileLock(self.dir / WRITER_LOCK, timeout=writer_timeout)
         self.store = Store(self.dir / DB_NAME)
-        built_with = self.store.meta.get_meta("embedder")
+        built_with = self.store.meta.get("embedder")
         if built_with is None:
-            self.store.meta.set_meta("embedder", embedder_name)
-            self.store.meta.set_meta("dim", str(dim))
-        elif built_with != embedder_name or int(self.store.meta.get_meta("dim") or dim) != dim:
+            self.store.meta.set("embedder", embedder_name)
+            self.store.meta.set("dim", str(dim))
+        elif built_with != embedder_name or int(self.store.meta.get("dim") or dim) != dim:
             raise IndexMismatch(
                 f"the index in {self.dir} was built with the embedder '{built_with}', not "
                 f"'{embedder_name}'; choose that embedder or index into a new directory"

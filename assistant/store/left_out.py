@@ -31,7 +31,7 @@ def record(store: Store, roots: list[Path], skipped: list[tuple[str, str]]) -> N
             kept[str(folder)] = counts
         else:
             kept.pop(str(folder), None)
-    store.meta.set_meta(META_KEY, json.dumps(kept, ensure_ascii=False))
+    store.meta.set(META_KEY, json.dumps(kept, ensure_ascii=False))
 
 
 def by_reason(skipped: list[tuple[str, str]]) -> dict[str, int]:
@@ -45,7 +45,7 @@ def by_reason(skipped: list[tuple[str, str]]) -> dict[str, int]:
 def by_folder(store: Store) -> dict[str, dict[str, int]]:
     """folder -> {reason: files}, as the last run over each folder found them."""
     try:
-        kept = json.loads(store.meta.get_meta(META_KEY) or "{}")
+        kept = json.loads(store.meta.get(META_KEY) or "{}")
     except ValueError:  # a damaged value: nothing is known, and the next run rewrites it
         return {}
     return kept if isinstance(kept, dict) else {}

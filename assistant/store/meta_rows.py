@@ -12,42 +12,42 @@ from .repository import Repository
 
 
 class MetaRows(Repository):
-    def get_meta(self, key: str) -> str | None:
+    def get(self, key: str) -> str | None:
         row = self.db.execute("select value from meta where key = ?", [key]).fetchone()
         return row[0] if row else None
 
-    def set_meta(self, key: str, value: str) -> None:
+    def set(self, key: str, value: str) -> None:
         self.db["meta"].upsert({"key": key, "value": value}, pk="key")
 
     @property
     def version(self) -> str:
         """Bumped by every committed change; derived files are stamped with it."""
-        return self.get_meta("version") or "0"
+        return self.get("version") or "0"
 
     def bump_version(self) -> None:
-        self.set_meta("version", str(int(self.version) + 1))
+        self.set("version", str(int(self.version) + 1))
         self._stamp_update()
 
     def _stamp_update(self) -> None:
         """Every committed change (add, update, move, delete, forget) is the index's last
         update: stamped here, because the documents' own times go back when the newest
         one is deleted. Never earlier than the stamp before it (a clock set back)."""
-        before = float(self.get_meta("updated_at") or 0)
-        self.set_meta("updated_at", repr(max(time.time(), before)))
+        before = float(self.get("updated_at") or 0)
+        self.set("updated_at", repr(max(time.time(), before)))
 
     def keeps_class_vectors(self) -> bool:
         """Whether indexing computes the entity classes' vectors (see _create_schema)."""
-        return self.get_meta("class_vectors") != "later"
+        return self.get("class_vectors") != "later"
 
     def keep_class_vectors(self) -> None:
         with self.lock:
             if not self.keeps_class_vectors():
-                self.set_meta("class_vectors", "on")
+                self.set("class_vectors", "on")
 
     @property
     def dim(self) -> int:
         """The embedder's dimension this index was built with (0 before its first write)."""
-        return int(self.get_meta("dim") or 0)
+        return int(self.get("dim") or 0)
 
     def counts(self) -> dict[str, int]:
         with self.lock:
@@ -71,7 +71,7 @@ class MetaRows(Repository):
     def last_update(self) -> float | None:
         """When the index last changed; None for one that never did."""
         with self.lock:
-            stamp = self.get_meta("updated_at")
+            stamp = self.get("updated_at")
             if stamp is not None:
                 return float(stamp)
             # An index written before the stamp existed: its newest document.

@@ -15,12 +15,12 @@ class Schema(Repository):
         self._create_text_tables()
         self._create_entity_tables()
         self._create_user_tables()
-        if self.store.meta.get_meta("schema_version") is None:
-            self.store.meta.set_meta("schema_version", SCHEMA_VERSION)
-            self.store.meta.set_meta("version", "0")
+        if self.store.meta.get("schema_version") is None:
+            self.store.meta.set("schema_version", SCHEMA_VERSION)
+            self.store.meta.set("version", "0")
             # A new index computes entity class vectors only once a retriever reads them;
             # an older one (no such key) has them and keeps them.
-            self.store.meta.set_meta("class_vectors", "later")
+            self.store.meta.set("class_vectors", "later")
 
     def _create_text_tables(self) -> None:
         """Documents, their chunks and sentences, and the full-text index of the chunks."""

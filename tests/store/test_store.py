@@ -50,7 +50,7 @@ V2 = "The observatory dome was repaired. The telescope is a refractor.\n\nComets
 @pytest.fixture
 def store(tmp_path):
     s = Store(tmp_path / "index.db")
-    s.meta.set_meta("dim", str(DIM))  # as Index records it: how wide a stored vector is
+    s.meta.set("dim", str(DIM))  # as Index records it: how wide a stored vector is
     yield s
     s.close()
 

@@ -641,7 +641,7 @@ def test_an_index_built_by_other_entity_rules_is_read_anew_at_start(make_engine,
     app, _ = build_app(make_engine, tmp_path, watch=False)
     folder = one_document(tmp_path, example_docs)
     app.engine.index_paths([folder])
-    app.engine.index.store.meta.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    app.engine.index.store.meta.set("entity_rules", "spacy rules 1, aboutness 4")
     app.config.folders = [str(folder.resolve())]
 
     async def session():
@@ -667,7 +667,7 @@ def test_an_index_out_of_date_beyond_the_app_s_folders_is_told_the_command(make_
     elsewhere.mkdir()
     shutil.copy2(example_docs / "wren_bakery.rst", elsewhere)
     app.engine.index_paths([folder, elsewhere])
-    app.engine.index.store.meta.set_meta("entity_rules", "spacy rules 1, aboutness 4")
+    app.engine.index.store.meta.set("entity_rules", "spacy rules 1, aboutness 4")
     app.config.folders = [str(folder.resolve())]
 
     async def session():
