@@ -124,6 +124,23 @@ def test_an_answer_in_steps_exports_its_steps(tmp_path):
     assert "*Looked up: Who is the founder of the observatory? → Margarethe Olsson*" in text
 
 
+def test_an_older_answer_exports_its_citations_and_flagged_sentences(tmp_path):
+    # Evidence as a version before "place" and "span_start" wrote it: read with defaults.
+    history = History(Store(tmp_path / "index.db"))
+    conversation = history.create()
+    history.add(conversation.id, "user", "When was the mill restored?")
+    evidence = {"citations": [{"n": 1, "path": "/d/mill.pdf", "title": "Mill", "page": 3, "start": 10, "end": 52,
+                               "text": "The waterwheel was restored in 1987."}],
+                "checks": [{"sentence": "It cost 9 million.", "supported": False, "reason": "9 million"},
+                           {"sentence": "It was restored in 1987 [1].", "supported": True}]}
+    history.add(conversation.id, "assistant", "It was restored in 1987 [1]. It cost 9 million.", "auto", evidence)
+    [turn] = conversation_json(history, conversation.id)["turns"]
+    [citation] = turn["citations"]
+    assert (citation["path"], citation["page"], citation["place"], citation["span_start"]) == ("/d/mill.pdf", 3, None, None)
+    assert turn["flagged"] == [{"sentence": "It cost 9 million.", "reason": "9 million"}]
+    assert "`/d/mill.pdf`, p. 3" in conversation_markdown(history, conversation.id)
+
+
 def test_markdown_export_carries_no_terminal_escapes(tmp_path):
     history = History(Store(tmp_path / "index.db"))
     conversation = history.create()

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 
 from ..safetext import clean
 from ..store.history import History, Message
+from .shown import ShownAnswer
 
 FORMATS = ("md", "json")
 CITATION_FIELDS = ("n", "path", "title", "page", "place", "start", "end", "text", "span_start", "span_end", "attributed")
@@ -68,17 +69,17 @@ def _unanswered(question: Message) -> dict:
 
 
 def _answer(message: Message) -> dict:
-    evidence = message.evidence or {}
+    # The stored evidence read as the terminal UI reads it (an older version's row too).
+    shown = ShownAnswer.from_dict(message.evidence)
     return {
         "answer": message.content,  # as shown (a stopped answer says so), not the raw evidence
         "answered_at": _iso(message.created_at),
         "retriever": message.retriever,
-        "short_answer": evidence.get("short_answer"),
-        "understood_as": evidence.get("understood_as"),
-        "steps": [{"question": s.get("question"), "answer": s.get("answer")} for s in evidence.get("steps") or []],
-        "citations": [{key: c.get(key) for key in CITATION_FIELDS} for c in evidence.get("citations", [])],
-        "flagged": [{"sentence": c["sentence"], "reason": c.get("reason", "")}
-                    for c in evidence.get("checks", []) if not c.get("supported", True)],
+        "short_answer": shown.short_answer,
+        "understood_as": shown.understood_as,
+        "steps": [{"question": s.question, "answer": s.answer} for s in shown.steps],
+        "citations": [{key: getattr(c, key) for key in CITATION_FIELDS} for c in shown.citations],
+        "flagged": [{"sentence": c.sentence, "reason": c.reason} for c in shown.checks if not c.supported],
     }
 
 
