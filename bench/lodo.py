@@ -73,22 +73,29 @@ def main() -> int:
     args = parser.parse_args()
     if args.grid:
         return grid_main(args)
-    r5: dict[str, dict[str, float]] = {}  # set -> setting ("default" or a signal off) -> R@5
-    for name in args.sets.split(","):
-        opened = engine_for(name, args.build)
-        if opened is None:
-            continue
-        engine, ds, groups, as_files = opened
-        r5[name] = {}
-        for setting, kwargs in {"default": {}, **OFF}.items():
-            # A folder set's figure is answer coverage@5 (C@5), the others' R@5.
-            r5[name][setting] = measure(engine, "auto", kwargs, ds, groups, as_files)[0]["C@5" if as_files else "R@5"]
-            print(f"{name} {setting}: {r5[name][setting]:.2f}", file=sys.stderr, flush=True)
-        engine.close()
+    # set -> setting ("default" or a signal off) -> R@5
+    r5 = measure_sets(args.sets.split(","), {"default": {}, **OFF}, args.build)
     print(ablation_table(r5))
     print()
     print(held_out_table(r5))
     return 0
+
+
+def measure_sets(names: list[str], settings: dict, build: bool) -> dict[str, dict]:
+    """set -> setting -> auto's R@5 with those constructor arguments (a folder set's figure
+    is answer coverage@5, C@5); a set with no cached index (and no `build`) is left out."""
+    r5: dict[str, dict] = {}
+    for name in names:
+        opened = engine_for(name, build)
+        if opened is None:
+            continue
+        engine, ds, groups, as_files = opened
+        r5[name] = {}
+        for setting, kwargs in settings.items():
+            r5[name][setting] = measure(engine, "auto", kwargs, ds, groups, as_files)[0]["C@5" if as_files else "R@5"]
+            print(f"{name} {setting}: {r5[name][setting]:.2f}", file=sys.stderr, flush=True)
+        engine.close()
+    return r5
 
 
 def ablation_table(r5: dict[str, dict[str, float]]) -> str:
@@ -123,17 +130,7 @@ def held_out_table(r5: dict[str, dict[str, float]]) -> str:
 def grid_main(args) -> int:
     weight, values = args.grid.split("=", 1)
     grid = [float(v) for v in values.split(",")]
-    r5: dict[str, dict[float, float]] = {}  # set -> value -> R@5 (C@5 for a folder set)
-    for name in args.sets.split(","):
-        opened = engine_for(name, args.build)
-        if opened is None:
-            continue
-        engine, ds, groups, as_files = opened
-        r5[name] = {}
-        for value in grid:
-            r5[name][value] = measure(engine, "auto", {weight: value}, ds, groups, as_files)[0]["C@5" if as_files else "R@5"]
-            print(f"{name} {weight}={value:g}: {r5[name][value]:.2f}", file=sys.stderr, flush=True)
-        engine.close()
+    r5 = measure_sets(args.sets.split(","), {value: {weight: value} for value in grid}, args.build)
     print(grid_table(weight, grid, r5))
     print()
     print(grid_held_out_table(weight, grid, r5))
