@@ -15,12 +15,12 @@ from ..nlp.aboutness import section_mentions, subject_mention, title_mention_in
 from ..nlp.coref import CorefResolver
 from ..nlp.embedder import Embedder
 from ..nlp.extract import TIME_LABELS, DescribesClasses, Extractor, compact
-from ..store import Index, Store
+from ..store import Index
 from ..store.blobs import round8s, to_blob8s
 from . import limits
 from .progress import _Timer
 from .report import IndexReport
-from .work import _Pending
+from .work import IndexPart, _Pending
 
 # Mention kinds the entity layer does not keep (see extract).
 STORED_NOT = frozenset(TIME_LABELS)
@@ -30,16 +30,14 @@ DESCRIPTION_CHARS = 400
 NAME_WEIGHT = 0.5
 
 
-class EntityLayer:
+class EntityLayer(IndexPart):
     """A run's entity layer, one of the `Indexer`'s parts (indexer.py): it parses each batch
     for the entity graph (`extract`, the pipeline's parse stage) and keeps the classes'
     vectors at the end of a run (`refresh`, `compute_class_vectors`)."""
 
     def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager, embedder: Embedder,
                  extractor: Extractor | None, coref: CorefResolver | None, aboutness: bool):
-        self.index = index
-        self.store: Store = index.store
-        self.write_lock = write_lock
+        super().__init__(index, write_lock)
         self.embedder = embedder
         self.extractor = extractor
         self.coref = coref

@@ -17,18 +17,18 @@ from ..ingest.ignore_rules import IgnoreRules
 from ..ingest.loaders import LoadedDocument, LoadError, NoText
 from ..ingest.zip_containers import too_large_unpacked
 from ..safetext import key_path, path_key
-from ..store import DocumentRow, Index, Store
+from ..store import DocumentRow, Index
 from ..store.db import RowIds
 from .limits import FileBudget
 from .progress import _Timer
 from .report import IndexReport
-from .work import _Pending
+from .work import IndexPart, _Pending
 
 # Why a path under a folder being indexed is left out: `assistant forget` took it out.
 FORGOTTEN = "forgotten (`assistant index PATH` brings it back)"
 
 
-class Examiner:
+class Examiner(IndexPart):
     """What each file found needs, one of the `Indexer`'s parts (indexer.py): it examines
     a file, reads it under its budget (`reader`), and records what becomes of it outside
     the pipeline (unchanged, moved, a copy, failed, removed). `again`: a run that reads
@@ -37,9 +37,7 @@ class Examiner:
 
     def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager, budget: FileBudget,
                  reader: IsolatedLoader, reusable: dict[str, np.ndarray]):
-        self.index = index
-        self.store: Store = index.store
-        self.write_lock = write_lock
+        super().__init__(index, write_lock)
         self.budget = budget
         self.reader = reader
         self.reusable = reusable

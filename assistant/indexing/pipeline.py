@@ -15,15 +15,15 @@ import numpy as np
 from ..ingest.chunker import chunk_sentences
 from ..nlp.embedder import Embedder
 from ..nlp.sentences import SentenceSplitter
-from ..store import Index, Store
+from ..store import Index
 from ..store.blobs import round8s
 from . import limits
 from .progress import _Concurrent, _Meter, _Timer
 from .report import IndexReport
-from .work import _Pending, _Work
+from .work import IndexPart, _Pending, _Work
 
 
-class BatchPipeline:
+class BatchPipeline(IndexPart):
     """The stages a batch goes through, one of the `Indexer`'s parts (indexer.py). The parse
     stage is `extract` (EntityLayer.extract; None: no entity layer), a document with no
     text is recorded by `fail` (Examiner.fail); `reusable` holds the vectors of chunks read
@@ -32,9 +32,7 @@ class BatchPipeline:
     def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager, embedder: Embedder,
                  splitter: SentenceSplitter, chunk_tokens: int, sentence_vectors: bool,
                  extract: Callable | None, fail: Callable, reusable: dict[str, np.ndarray]):
-        self.index = index
-        self.store: Store = index.store
-        self.write_lock = write_lock
+        super().__init__(index, write_lock)
         self.embedder = embedder
         self.splitter = splitter
         self.chunk_tokens = chunk_tokens

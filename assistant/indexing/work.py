@@ -1,16 +1,30 @@
 """A document on its way through a batch: `_Pending` (the file as examined: its hash,
 its text, the section it carries) and `_Work` (its chunks, then what each stage adds to
-them, and the rows the store writes). Shared by every step of the pipeline, so its own room."""
+them, and the rows the store writes), and `IndexPart`, what each part of the Indexer writes
+with. Shared by every step of the pipeline, so its own room."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..ingest.chunker import Chunk
 from ..ingest.loaders import LoadedDocument
+from ..store import Index, Store
 from ..store.blobs import to_blob16, to_blob8s
+
+
+class IndexPart:
+    """What each part of the Indexer (Examiner, BatchPipeline, EntityLayer) writes with:
+    the index, its store, and the lock held while it changes them (never while it reads,
+    parses or embeds, so that a reader sees the index between two writes)."""
+
+    def __init__(self, index: Index, write_lock: contextlib.AbstractContextManager):
+        self.index = index
+        self.store: Store = index.store
+        self.write_lock = write_lock
 
 
 @dataclass
