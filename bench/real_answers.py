@@ -8,7 +8,8 @@ process's peak RSS. Part of `make bench`.
         [--limit 20] [--tag NAME]
 
 Sets: `personal` (bench/personal: a folder of everyday files written for this project,
-every question shape, follow-ups and questions it cannot answer) and the folder sets of
+every question shape, follow-ups and questions it cannot answer), `personal2`
+(bench/personal2: a second one, in every file type the loaders read, scans included) and the folder sets of
 ../shared/data (whole documents as files: covidqa_files, leval_nq_files,
 leval_sciqa_files, leval_multidoc_files, emanual_files,
 narrativeqa_files), each through the whole `assistant ask` path with
@@ -18,6 +19,7 @@ the product's default settings. Indexes are cached under .cache/real-answers.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import resource
 import shutil
@@ -32,11 +34,13 @@ from assistant.config import Config
 from assistant.engine import Engine
 from assistant.eval.datasets import load_dataset
 from assistant.eval.facts import judge, key_facts
+from assistant.eval.form import SINGLE_FACT_SHAPES, form_faults
 from assistant.eval.corpus_index import write_passage_files
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 PERSONAL = ROOT / "bench" / "personal"
+PERSONAL2 = ROOT / "bench" / "personal2"
 CACHE = ROOT / ".cache" / "real-answers"
 MODELS = ["qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"]
 FOLDER_SETS = {
@@ -88,8 +92,17 @@ def _write_pdf(paragraphs: list[str], target: Path) -> None:
     pdf.output(str(target))
 
 
-def personal_questions() -> list[dict]:
-    return json.loads((PERSONAL / "questions.json").read_text(encoding="utf-8"))
+def personal_questions(folder: Path = PERSONAL) -> list[dict]:
+    return json.loads((folder / "questions.json").read_text(encoding="utf-8"))
+
+
+def build_personal2(dest: Path) -> Path:
+    """The second personal folder (bench/personal2): every file type the loaders read,
+    the binary ones (PDF, DOCX, XLSX, PPTX, ODT, e-mail, scans) made by its build.py."""
+    spec = importlib.util.spec_from_file_location("personal2_build", PERSONAL2 / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(dest)
 
 
 def folder_questions(name: str, limit: int) -> tuple[list[dict], Path]:
@@ -132,9 +145,15 @@ def judged_row(engine: Engine, q: dict, answer) -> dict:
     retrieved = [c.text for c in store.passages.chunks(ids).values()]
     facts = q.get("key_facts") or []
     verdict = judge(answer.text, facts, [c.text for c in answer.citations], retrieved, q["question"])
+    answerable = bool(facts) or q.get("file") is not None
+    faults = [] if verdict.abstained else form_faults(answer.text, q.get("shape") in SINGLE_FACT_SHAPES)
     return {
         "id": q["id"], "shape": q.get("shape"), "question": q["question"], "answer": answer.text,
-        "reference": q.get("answer"), "key_facts": facts, "answerable": bool(facts) or q.get("file") is not None,
+        "reference": q.get("answer"), "key_facts": facts, "answerable": answerable,
+        "form_faults": faults,
+        # Right as a person reads it: every key fact, written as an answer (no dump); or,
+        # where the folder cannot answer, a refusal.
+        "right": (verdict.holds_all and not faults) if answerable else verdict.abstained,
         "cited": [c.text for c in answer.citations], "files": sorted({Path(c.path).name for c in answer.citations}),
         **asdict(verdict),
         "relevance": answer.relevance, "short": answer.short, "model_said": answer.unsupported,
@@ -164,6 +183,9 @@ def summary(rows: list[dict]) -> dict:
         "false_unknown": pct([r for r in answerable if r["false_unknown"]], answerable),
         "abstained_answerable": pct([r for r in answerable if r["abstained"]], answerable),
         "refusals": pct([r for r in unanswerable if r["abstained"]], unanswerable),
+        "right_as_written": sum(1 for r in rows if r.get("right")),
+        "right_as_written_pct": pct([r for r in rows if r.get("right")], rows),
+        "answers_with_form_faults": pct([r for r in answered if r.get("form_faults")], answered),
         "unsupported_facts_per_answer": round(statistics.mean(len(r["unsupported"]) for r in answered), 2) if answered else None,
         "answers_with_unsupported": pct([r for r in answered if r["unsupported"]], answered),
         "sources_s_p50": median("sources_s"),
@@ -176,6 +198,7 @@ def summary(rows: list[dict]) -> dict:
 
 
 def main() -> int:
+    global CACHE
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--models", default=MODELS[0])
     parser.add_argument("--sets", default="personal")
@@ -184,12 +207,17 @@ def main() -> int:
     parser.add_argument("--context", choices=("sentences", "chunks"),
                         help="what the model reads: grounded sentences or whole chunks (default: the product's)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "real_answers")
+    parser.add_argument("--cache", type=Path, default=CACHE,
+                        help="where the folders and their indexes are kept (another for another version of the code)")
     args = parser.parse_args()
+    CACHE = args.cache
     args.out.mkdir(parents=True, exist_ok=True)
     for model in args.models.split(","):
         for name in args.sets.split(","):
             if name == "personal":
                 questions, folder = personal_questions(), build_personal(CACHE / "personal-docs")
+            elif name == "personal2":
+                questions, folder = personal_questions(PERSONAL2), build_personal2(CACHE / "personal2-docs")
             else:
                 questions, folder = folder_questions(name, args.limit)
             engine = engine_for(name, folder, model, args.context)

@@ -148,6 +148,16 @@ def test_the_default_answer_model_gives_way_only_where_the_machine_cannot_run_it
     from assistant.config import Config
 
     assert Config().llm == models.DEFAULT_LLM == "qwen2.5-coder-1.5b-instruct"
+    # One word for the default: the registry (and so `models list`) marks the same model,
+    # and only it, and its notes say so; the small model's notes do not.
+    registry = models.load_registry()
+    assert [n for n, s in registry.items() if s.role == "llm" and s.default] == [models.DEFAULT_LLM]
+    assert "the default answer model" in registry[models.DEFAULT_LLM].notes
+    assert "the default answer model" not in registry[models.SMALL_LLM].notes
+    from assistant.ui.screens.settings import model_choices
+
+    labels = dict((value, label) for label, value in model_choices("llm", models.DEFAULT_LLM))
+    assert "(default)" in labels[models.DEFAULT_LLM] and "(default)" not in labels[models.SMALL_LLM]
     # Installed (its parts are, in this environment): used as configured.
     assert models.answer_model(models.DEFAULT_LLM) == (models.DEFAULT_LLM, "")
     # A machine with too little memory for a chat session with it gets the small model, and why.

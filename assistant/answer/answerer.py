@@ -158,6 +158,10 @@ class Answerer:
             if self.store.meta.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, retriever.name, abstained=True)
             hits = scoped_search(retriever, self.store, search_as or question, k, scope)
+            if search_as and search_as != question:
+                # A part searched with the whole question also by its own words: the whole
+                # question's top k can miss the one passage that answers the part.
+                hits = interleaved(hits, scoped_search(retriever, self.store, question, k, scope), k)
             t_retrieve = time.perf_counter() - t0
             relevance = self.relevance(search_as or question, hits) if hits else 0.0
             # A retriever may ask for its chunks in another order in the prompt (SlimRAG
@@ -444,6 +448,17 @@ class Answerer:
             emit(answer, NO_ANSWER, on_token)
             return
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode_few)
+
+
+def interleaved(first: list[Hit], second: list[Hit], k: int) -> list[Hit]:
+    """The top k of two rankings taken in turn, each chunk once; `first`'s lead."""
+    out, seen = [], set()
+    for pair in zip(first + [None] * len(second), second + [None] * len(first)):
+        for hit in pair:
+            if hit is not None and hit.chunk_id not in seen:
+                seen.add(hit.chunk_id)
+                out.append(hit)
+    return out[:k]
 
 
 def _meets(stems: set[str], text: str) -> bool:

@@ -17,6 +17,7 @@ import numpy as np
 from ..ingest.locator import place
 from .check import names_in, numbers_in
 from .prompt import Source
+from .sections import heading_above
 from .text import MARKER as _MARKER
 from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in
 
@@ -209,6 +210,10 @@ class SupportChecker:
         # sentences say together ("The review moved to 6 May because Paylane ...").
         texts = [sent.text for src in sources for sent in src.sentences]
         texts += [f"{a.text} {b.text}" for src in sources for a, b in zip(src.sentences, src.sentences[1:])]
+        # A list item or a laid-out line with the line that heads it: "In April we planted
+        # tomatoes" says what "PLANTED IN APRIL" and "tomatoes" say together.
+        headed = ((heading_above(src.chunk, sent.start), sent.text) for src in sources for sent in src.sentences)
+        texts += [f"{head}: {text}" for head, text in headed if head and head != text.strip()]
         self.vectors = embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
     def support(self, sentence: str) -> float:

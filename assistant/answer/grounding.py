@@ -17,6 +17,7 @@ from .check import check_sentence
 from .citations import ABSTENTION, answer_sentences, append_marker, cited_numbers, claims, resolve_citations
 from .prompt import NO_ANSWER, Source
 from .record import Answer
+from .sections import heading_above
 from .text import MARKER, join_sentences
 
 
@@ -113,6 +114,8 @@ def recited(sentence: str, n: int) -> str:
 
 def source_evidence(source: Source) -> list[str]:
     """What a citation of `source` may be checked against: each sentence the model read,
-    with its coreference-resolved text, and the source's title."""
-    items = [f"{s.text} {s.resolved_text or ''}" for s in source.sentences]
+    with the line that heads it ("PLANTED IN APRIL" above "tomatoes") and its
+    coreference-resolved text, and the source's title."""
+    items = [f"{heading_above(source.chunk, s.start) or ''} {s.text} {s.resolved_text or ''}".strip()
+             for s in source.sentences]
     return items + [source.label()]

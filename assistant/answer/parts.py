@@ -36,9 +36,9 @@ def resolved_parts(parts: list[str], tag: Callable[[str], Tagged] | None) -> lis
 
 
 def unanswered(part: str) -> str:
-    """What a part nothing answers says: not "I don't know" alone, which would read as the
-    whole answer's."""
-    return f"On \u201c{part}\u201d: {NO_ANSWER}"
+    """What a part nothing answers says, in a sentence of its own: not "I don't know",
+    which after the other part's answer would read as taking it back."""
+    return f"Nothing in the documents answers \u201c{part.strip()}\u201d."
 
 
 def merge_parts(question: str, parts: list[str], answers: list) -> object:

@@ -13,12 +13,13 @@ import numpy as np
 
 from ..nlp.llm import Generator
 from .check import check_sentence
-from .citations import Citation, append_marker
+from .citations import Citation
 from .compare import same_answer, split_comparison
 from .context import content_words
 from .named import is_heading
 from .prompt import NO_ANSWER, Source
 from .record import Answer
+from .wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 
 
@@ -102,7 +103,7 @@ class SpanFirst:
                 span_start=None if offset is None else sent.start + offset,
                 span_end=None if offset is None else sent.start + offset + len(span),
             )
-            answer.text = f"{_capitalise(span)}. " + append_marker(" ".join(sent.text.split()), src.n)
+            answer.text = worded(span, sent.text, src.n)
             answer.citations = [citation]
         if on_token:
             on_token(answer.text)

@@ -59,3 +59,26 @@ def place(path: str, page: int | None, text: str = "") -> str:
     if not page:
         return ""
     return f"{kind} {page}" if kind else f"p. {page}"
+
+
+_FIELD = re.compile(r"\s*(?P<label>[^:;\n]{1,60}?): (?P<value>[^;\n]*?)\s*(?:;|$)")
+
+
+def row_fields(text: str) -> list[tuple[str, str]] | None:
+    """A table row's values beside their headers, in the order written ("Budget, row 14:
+    Item: Roof repair; Amount: 1250" -> [("Item", "Roof repair"), ("Amount", "1250")]);
+    None when `text` is not a row as office.py writes one."""
+    row = _ROW.match(text or "")
+    if row is None:
+        return None
+    rest = text[row.end():].strip()
+    fields = []
+    for part in rest.split("; "):
+        m = _FIELD.fullmatch(part)
+        if m is None and not fields:
+            return None
+        if m is None:  # a value with "; " in it
+            fields[-1] = (fields[-1][0], f"{fields[-1][1]}; {part.strip()}")
+            continue
+        fields.append((m["label"].strip(), m["value"].strip()))
+    return fields or None

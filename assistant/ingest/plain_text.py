@@ -4,6 +4,7 @@ spans of their lines that are settings, not prose (`metadata_spans`)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from .loaders import LoadedDocument, _decode, _normalise, register
@@ -69,7 +70,19 @@ def _first_line_title(head: str) -> str | None:
     return line if alone or capitals else None
 
 
+# HTML's character references left in text copied out of a web page or an export
+# ("SG&amp;A", "&#8217;"): shown raw they are noise, and a search for "SG&A" misses them.
+# Only the references such copies carry; a text that writes "&" alone keeps it.
+_CHARACTER_REFERENCE = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|ndash|mdash|rsquo|lsquo|rdquo|ldquo|hellip|euro|pound"
+                                  r"|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
+
+
+def unescape_references(text: str) -> str:
+    """`text` with HTML character references ("&amp;", "&#8217;") as the characters they name."""
+    return _CHARACTER_REFERENCE.sub(lambda m: html.unescape(m.group()), text)
+
+
 @register("text file", ".txt", ".md", ".markdown", ".rst", ".org")
 def _load_text(data: bytes) -> LoadedDocument:
-    text = _normalise(_decode(data))
+    text = _normalise(unescape_references(_decode(data)))
     return LoadedDocument(text=text, pages=[], title=_text_title(text))

@@ -127,8 +127,9 @@ def merge_list_markers(text: str, spans: list[Span]) -> list[Span]:
 # Sentences glued without a space ("...this year.We used the proceeds..."), common in
 # transcripts and in text taken out of PDFs: spaCy keeps them one sentence. A full stop
 # (or ? or !) between a lower-case word of two letters or more (or a number, a closing
-# bracket or quote) and a capitalised word ends a sentence; an abbreviation's does not.
-_GLUED = re.compile(r"(?:(?<![A-Za-z])(?P<word>[a-z][a-z]+)|[0-9%)\]\"”’])(?P<stop>[.!?]+)(?=[A-Z][a-z])")
+# bracket or quote) and a capitalised word, an acronym or a code ("SG&A", "Q3") ends a
+# sentence; an abbreviation's does not.
+_GLUED = re.compile(r"(?:(?<![A-Za-z])(?P<word>[a-z][a-z]+)|[0-9%)\]\"”’])(?P<stop>[.!?]+)(?=[A-Z][a-zA-Z0-9&])")
 _ABBREVIATIONS = frozenset("mr mrs ms dr prof st mt jr sr inc ltd co corp vs etc no vol pp www fig eq approx".split())
 
 
@@ -154,29 +155,73 @@ def split_glued(text: str, spans: list[Span]) -> list[Span]:
 TABLE_ROW = re.compile(r"[ \t]*\|")
 LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]|\d{1,3}[.)][ \t]|\[[ xX]\][ \t])")
 _OWN_LINE = re.compile(rf"{TABLE_ROW.pattern}|{LIST_ITEM.pattern}|[ \t]*#{{1,6}}[ \t]")
-_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t:|-]*-{2,}[ \t:|-]*\|?[ \t]*")
+_RULE_CHARS = frozenset(" \t:|-")
+
+# Laid-out text (a letterhead, an address, a bill, a form, a PDF page's table) is lines
+# with no full stops: read as one run, a "sentence" would be a whole page. A line ends its
+# unit where the layout says so: it is a field ("Total due: EUR 60"), a row of cells
+# ("Parking | Bay 14") or of columns set apart by spaces, or it is short beside the run's
+# widest line (a wrapped paragraph's lines are nearly as wide as each other); and the next
+# line starts as a new line would, not with a lower-case word that carries the sentence on.
+_FIELD_LINE = re.compile(r"[ \t]*[^\s:][^:\n]{0,39}:[ \t]+\S")
+_COLUMN_GAP = re.compile(r"\S(?: {3,}|\t+)\S")
+_CELLS = " | "
+SHORT_LINE_CHARS = 40
+SHORT_LINE_SHARE = 0.7
+
+
+def is_table_rule(line: str) -> bool:
+    """A table's rule line ("|---|:--|", "-----"): only rule characters, two dashes or more."""
+    return "--" in line and set(line) <= _RULE_CHARS
+
+
+def _laid_out(line: str) -> bool:
+    """A line that is a unit of its own whatever follows it: a field, cells, columns."""
+    return len(line) <= 120 and bool(_FIELD_LINE.match(line) or _CELLS in line or _COLUMN_GAP.search(line.strip()))
+
+
+def layout_breaks(lines: list[str]) -> list[bool]:
+    """For each line of a run, whether a unit ends after it."""
+    widest = max((len(line.strip()) for line in lines), default=0)
+    short = max(SHORT_LINE_CHARS, SHORT_LINE_SHARE * widest)
+    breaks = []
+    for line, following in zip(lines, lines[1:] + [""]):
+        nxt = following.strip()
+        starts_anew = bool(nxt) and not nxt[0].islower()
+        breaks.append(starts_anew and (_laid_out(line) or _laid_out(following) or len(line.strip()) < short))
+    return breaks
 
 
 def line_units(text: str, start: int, end: int) -> list[Span]:
     """The paragraph text[start:end] as units for the sentence recogniser: each table row,
-    list item or heading alone, the lines between them together; a table's rule line
-    ("|---|---|") is no sentence and is left out."""
+    list item or heading alone, laid-out lines each alone (`layout_breaks`), the lines of
+    a wrapped paragraph together; a table's rule line ("|---|---|") is no sentence and is
+    left out."""
     units: list[Span] = []
-    run = None  # where the current run of ordinary lines starts
+    run: list[tuple[int, str]] = []  # the current run of ordinary lines: (start, line)
+
+    def close_run() -> None:
+        opened = None
+        for (line_start, line), cut in zip(run, layout_breaks([line for _, line in run])):
+            opened = line_start if opened is None else opened
+            if cut:
+                units.append((opened, line_start + len(line)))
+                opened = None
+        if opened is not None:
+            units.append((opened, run[-1][0] + len(run[-1][1])))
+        run.clear()
+
     pos = start
     for line in text[start:end].split("\n"):
-        line_start, line_end = pos, pos + len(line)
-        pos = line_end + 1
-        if _OWN_LINE.match(line) or _TABLE_RULE.fullmatch(line):
-            if run is not None:
-                units.append((run, line_start - 1))
-                run = None
-            if not _TABLE_RULE.fullmatch(line) and line.strip():
-                units.append((line_start, line_end))
-        elif run is None and line.strip():
-            run = line_start
-    if run is not None:
-        units.append((run, end))
+        line_start = pos
+        pos = line_start + len(line) + 1
+        if _OWN_LINE.match(line) or is_table_rule(line):
+            close_run()
+            if not is_table_rule(line) and line.strip():
+                units.append((line_start, line_start + len(line)))
+        elif line.strip():
+            run.append((line_start, line))
+    close_run()
     return [(s, e) for s, e in units if text[s:e].strip()]
 
 

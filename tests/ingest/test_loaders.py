@@ -322,3 +322,13 @@ def test_html_deeply_nested_loads_with_its_structure(tmp_path):
     doc = load(path)
     assert doc.title == "Nest"
     assert doc.text == "Deep inside the nest.\n\na | b\nc\n\nAfter it."
+
+
+def test_html_character_references_in_plain_text_are_the_characters(tmp_path):
+    # A transcript copied out of a web page: "SG&amp;A" shown raw is noise, and "SG&A" is
+    # not found by a search for it (issue 47).
+    from assistant.ingest.loaders import load
+
+    path = tmp_path / "call.txt"
+    path.write_text("Our SG&amp;A expense rose &#8211; as we said &quot;slightly&quot;. R&D & more.", encoding="utf-8")
+    assert load(path).text == "Our SG&A expense rose \u2013 as we said \"slightly\". R&D & more."

@@ -309,3 +309,43 @@ def test_a_folder_of_photos_is_counted_as_left_out_not_failed_and_not_read_twice
     assert "skipped 2: 2 picture with no text (OCR found none)" in first.summary()
     assert again.ok and again.unchanged == 3 and len(again.skipped) == 2  # said again, not read again
     assert counts["documents"] == 1 and counts["failed"] == 0 and counts["no_text"] == 2
+
+
+# -- a receipt's amounts stay beside their labels (issue 47) ----------------------------
+
+RECEIPT = [("HARBOUR FRESH MARKET", ""), ("08/02/2026 16:37", ""), ("Plasters", "13.31"), ("Rice 1kg", "13.24"),
+           ("Sourdough loaf", "12.33"), ("Bananas", "1.66"), ("TOTAL GBP", "40.54"), ("CARD ****7499", "40.54")]
+
+
+def _receipt_png(turned: float = 0.0) -> bytes:
+    """A till receipt as a shop prints it: labels on the left, amounts on the right."""
+    font = ImageFont.truetype(str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSansMono.ttf"), 26)
+    image = Image.new("L", (620, 80 + 44 * len(RECEIPT)), 255)
+    draw = ImageDraw.Draw(image)
+    for i, (label, amount) in enumerate(RECEIPT):
+        draw.text((30, 40 + 44 * i), label, fill=0, font=font)
+        if amount:
+            draw.text((590 - draw.textlength(amount, font=font), 40 + 44 * i), amount, fill=0, font=font)
+    if turned:
+        image = image.rotate(turned, expand=True, fillcolor=255, resample=Image.BICUBIC)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_a_receipts_total_is_read_beside_its_label():
+    # The automatic segmentation reads the labels and the amounts as two blocks: "TOTAL
+    # GBP" alone, its amount in pieces ("40." and "54") far below. Read again as one block
+    # of lines, the total keeps its number.
+    text = "\n".join(ocr.image_pages(_receipt_png()))
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    assert "TOTAL GBP 40.54" in lines, text
+    assert "Sourdough loaf 12.33" in lines, text
+
+
+def test_a_page_read_well_is_not_read_twice():
+    prose = "The engineer will call on the morning of the visit to confirm the time of the service."
+    assert not ocr.needs_second_pass(prose)
+    assert ocr.needs_second_pass("TOTAL GBP\nCARD ****7499")
+    assert ocr.pairs_more("TOTAL GBP 40.54\nBananas 1.66", "TOTAL GBP\nBananas\n40.\n54\n1.\n66")
+    assert not ocr.pairs_more("TOTAL 4", "TOTAL GBP 40.54 and many more words read here")

@@ -107,3 +107,55 @@ def test_very_long_paragraph_is_split_without_losing_text(splitter):
     spans = splitter.split(text)
     check_spans(text, spans)
     assert max(e - s for s, e in spans) <= 100_000
+
+
+# -- laid-out text: a unit a line where the layout says so (issue 47) -----------------
+
+LETTERHEAD = """Harbour Dental Practice
+14 Quay Street
+Ambury AB3 4QT
+Invoice no: 4471
+Patient: Edith Marlow
+Check-up and scale and polish    EUR 60.00
+Total due: EUR 60.00
+Payable within 30 days of the invoice date"""
+
+
+def test_a_letterhead_and_a_bill_are_a_unit_a_line_not_one_page(splitter):
+    spans = splitter.split(LETTERHEAD)
+    units = [LETTERHEAD[s:e] for s, e in spans]
+    assert "Total due: EUR 60.00" in units, units
+    assert "Invoice no: 4471" in units and "14 Quay Street" in units, units
+    assert max(len(u) for u in units) < 60, units
+
+
+def test_a_wrapped_paragraph_stays_one_sentence(splitter):
+    text = ("The engineer will call on the morning of the visit to confirm the time, and the cost of the\n"
+            "service is covered by your plan, so there is nothing to pay on the day itself.\n"
+            "Please keep this letter with your records until the work is done.")
+    units = [text[s:e] for s, e in splitter.split(text)]
+    assert len(units) == 2 and units[0].endswith("on the day itself."), units
+
+
+def test_table_cells_on_one_line_are_a_unit_of_their_own(splitter):
+    text = "Parking | Bay no 14\nStorage | Cellar 2\nBins | collected on Tuesdays"
+    assert [text[s:e] for s, e in splitter.split(text)] == text.split("\n")
+
+
+def test_sentences_glued_before_an_acronym_or_a_code_are_two(splitter):
+    text = "Margins held up across the pipeline.SG&A expense rose 4% quarter-on-quarter.Q3 closed well."
+    units = [text[s:e] for s, e in splitter.split(text)]
+    assert units == ["Margins held up across the pipeline.", "SG&A expense rose 4% quarter-on-quarter.",
+                     "Q3 closed well."], units
+
+
+def test_a_line_of_one_repeated_character_is_split_in_linear_time():
+    # A rule of dashes with a letter at its end made the old table-rule pattern cubic.
+    import time
+
+    from assistant.nlp.sentences import line_units
+
+    text = "Notes\n" + "-" * 20000 + "x\n" + " " * 20000 + "y"
+    t0 = time.process_time()
+    line_units(text, 0, len(text))
+    assert time.process_time() - t0 < 5.0

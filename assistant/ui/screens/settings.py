@@ -32,7 +32,8 @@ def retriever_choices() -> list[tuple[Text, str]]:
 def model_choices(role: str, current: str) -> list[tuple[str, str]]:
     """The registry's models for a role, those not on disk marked: choosing one only tells
     how to get it (the app keeps the model it has)."""
-    choices = [(spec.name + ("" if spec.available() else NOT_INSTALLED), spec.name)
+    choices = [(spec.name + (" (default)" if spec.default else "") + ("" if spec.available() else NOT_INSTALLED),
+                spec.name)
                for spec in models.load_registry().values() if spec.role == role]
     if current not in {value for _, value in choices}:
         choices.append((current, current))  # a local path, or a name from an older registry

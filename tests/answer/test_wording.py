@@ -1,0 +1,38 @@
+"""How a short answer is said (assistant/answer/wording.py): the span with its currency or
+unit and what it is about, never the row or the page it came from (issue 47)."""
+
+from __future__ import annotations
+
+from assistant.answer.wording import reads_as_prose, with_unit, worded
+from assistant.eval.form import form_faults
+
+ROW = "Row 3: Item: zylophone repair; Amount (GBP): 412.75; Month: March"
+
+
+def test_a_row_is_said_by_its_values_with_the_currency_of_its_header():
+    text = worded("412.75", ROW, 1)
+    assert text == "£412.75 (zylophone repair, March) [1].", text
+    assert form_faults(text, single_fact=True) == []
+
+
+def test_the_currency_or_unit_written_beside_the_number_is_kept():
+    assert with_unit("96", "We paid £96 for Biscuit's check-up.") == "£96"
+    assert with_unit("60", "Total due: EUR 60") == "EUR 60"
+    assert with_unit("45", "Bake for 45 minutes at 180 °C.") == "45 minutes"
+    assert with_unit("180", "Bake for 45 minutes at 180 °C.") == "180 °C"
+    assert with_unit("12", "Revenue grew 12% on last year.") == "12%"
+    assert with_unit("KX7P2Q", "The booking reference is KX7P2Q.") == "KX7P2Q"
+    assert with_unit("2024", "It opened in 2024 and closed in May.") == "2024"
+
+
+def test_a_short_prose_sentence_is_quoted_after_the_span():
+    text = worded("€420", "We budget €420 a month for groceries.", 2)
+    assert text == "€420. We budget €420 a month for groceries [2].", text
+
+
+def test_a_laid_out_page_is_not_pasted_only_the_line_that_holds_the_answer():
+    page = "Harbour Dental Practice\n14 Quay Street\nInvoice no: 4471\nTotal due: EUR 60.00\n" + "Terms apply. " * 30
+    text = worded("60.00", page, 1)
+    assert text == "EUR 60.00 (Total due) [1].", text
+    assert not reads_as_prose(page) and not reads_as_prose(ROW)
+    assert reads_as_prose("The boiler was serviced on 3 March by Ambury Heating.")
