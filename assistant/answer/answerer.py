@@ -262,7 +262,7 @@ class Answerer:
         """(the files the question names, the one file a summary request is about or None).
         A scope the person chose is kept as it is."""
         if scope is not None:
-            return [], None
+            return [], self._scoped_summary(question, scope)
         with self.read_lock:
             documents = [{"path": d.path, "title": d.title} for d in self.store.docs.documents() if d.status != "copy"]
         named = named_in(question, documents)
@@ -271,6 +271,17 @@ class Answerer:
         if len(named) == 1:
             return named, named[0]
         return named, None if named else described_in(question, documents)
+
+    def _scoped_summary(self, question: str, scope: Scope) -> str | None:
+        """The one file a summary request kept to a scope is about ("What is this file
+        about?" with `--in FILE`): the only document the scope admits, or the one it names
+        (a message, not its attachments); None otherwise."""
+        if not (wants_summary(question) or wants_account(question)):
+            return None
+        with self.read_lock:
+            admitted = [d.path for d in self.store.docs.documents() if d.status != "copy" and scope.admits(d.path)]
+        named = [path for path in admitted if path in scope.paths]
+        return admitted[0] if len(admitted) == 1 else named[0] if len(named) == 1 else None
 
     def _summarise(self, question: str, path: str, retriever: Retriever, on_token, stop, on_draft) -> Answer:
         """A file's summary from all of its sections: each section's opening sentences

@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from .sections import is_heading_line
 from ..retrieve.base import Hit
 from ..retrieve.baseline import content_stems
 from ..nlp.sentences import LIST_ITEM, TABLE_ROW
@@ -89,7 +90,41 @@ def select_sentences(
             keep.add(head)
     if settings.whole_lists:
         keep.update(best_list(question, sentences, sims, settings.min_similarity))
+    for i in sorted(keep):
+        keep.update(headed_lines(sentences, i))
     return [sentences[i] for i in sorted(keep)]
+
+
+# Lines listed under a heading without list markers ("PLANTED IN APRIL" / "early
+# potatoes" / "broad beans"): a heading kept brings them, an item kept brings its heading.
+UNDER_HEADING_MAX = 12
+ITEM_MAX_CHARS = 80
+
+
+def _bare_item(sentence: SentenceRow) -> bool:
+    """A short line with no full stop: an item of a list written a thing a line."""
+    text = sentence.text.strip()
+    return 0 < len(text) <= ITEM_MAX_CHARS and "\n" not in text and text[-1] not in ".!?" \
+        and not is_heading_line(text)
+
+
+def headed_lines(sentences: list[SentenceRow], i: int) -> list[int]:
+    """For heading i, the bare items right under it; for bare item i, its heading and its
+    fellow items; [] otherwise."""
+    head = i if is_heading_line(sentences[i].text) else None
+    if head is None and _bare_item(sentences[i]):
+        j = i
+        while j > 0 and _bare_item(sentences[j - 1]) and i - j < UNDER_HEADING_MAX:
+            j -= 1
+        head = j - 1 if j > 0 and is_heading_line(sentences[j - 1].text) else None
+    if head is None:
+        return []
+    under = []
+    for j in range(head + 1, min(len(sentences), head + 1 + UNDER_HEADING_MAX)):
+        if not _bare_item(sentences[j]):
+            break
+        under.append(j)
+    return [head, *under] if under else []
 
 
 def best_list(question: str, sentences: list[SentenceRow], sims: np.ndarray, min_similarity: float) -> list[int]:

@@ -19,6 +19,7 @@ from .context import content_words
 from .named import is_heading
 from .prompt import NO_ANSWER, Source
 from .record import Answer
+from .listed import listed_under, said_as_list
 from .wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 
@@ -105,9 +106,19 @@ class SpanFirst:
             )
             answer.text = worded(span, sent.text, src.n)
             answer.citations = [citation]
+            listed = listed_under(answer.question, src.chunk, sent, all_sentences.get(src.chunk.id, src.sentences))
+            if listed:  # "What did I plant in April?": every line under "PLANTED IN APRIL"
+                answer.text = said_as_list(listed, src.n)
+                answer.citations = [_cited(src, s) for s in listed]
+                src.sentences = sorted({s.id: s for s in [*src.sentences, *listed]}.values(), key=lambda s: s.id)
         if on_token:
             on_token(answer.text)
         return True
+
+
+def _cited(src: Source, sent) -> Citation:
+    return Citation(n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start,
+                    end=sent.end, text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False)
 
 
 def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:

@@ -167,6 +167,9 @@ _FIELD_LINE = re.compile(r"[ \t]*[^\s:][^:\n]{0,39}:[ \t]+\S")
 _COLUMN_GAP = re.compile(r"\S(?: {3,}|\t+)\S")
 _CELLS = " | "
 SHORT_LINE_CHARS = 40
+# A run whose lines are all this short is a list written a thing a line ("early
+# potatoes", "broad beans"), never a paragraph wrapped so narrow.
+LIST_LINE_CHARS = 25
 SHORT_LINE_SHARE = 0.7
 
 
@@ -187,9 +190,19 @@ def layout_breaks(lines: list[str]) -> list[bool]:
     breaks = []
     for line, following in zip(lines, lines[1:] + [""]):
         nxt = following.strip()
-        starts_anew = bool(nxt) and not nxt[0].islower()
-        breaks.append(starts_anew and (_laid_out(line) or _laid_out(following) or len(line.strip()) < short))
+        starts_anew = bool(nxt) and (not nxt[0].islower() or widest < LIST_LINE_CHARS)
+        breaks.append(_heads(line) or (starts_anew and (_laid_out(line) or _laid_out(following)
+                                                          or len(line.strip()) < short)))
     return breaks
+
+
+def _heads(line: str) -> bool:
+    """A line in capitals ("PLANTED IN APRIL") or a short lead-in ending in ":": it heads
+    the lines under it, whatever their case."""
+    text = line.strip()
+    letters = [c for c in text if c.isalpha()]
+    capitals = len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
+    return capitals or (text.endswith(":") and len(text) <= 60)
 
 
 def line_units(text: str, start: int, end: int) -> list[Span]:

@@ -59,6 +59,7 @@ def engine(tmp_path_factory, embedder, splitter, generator):
     engine = Engine(Config(), index_dir=tmp_path_factory.mktemp("ix") / "ix", embedder=embedder, splitter=splitter,
                     generator=generator)
     assert engine.index_paths([folder]).ok
+    engine.folder = folder
     yield engine
     engine.close()
 
@@ -88,3 +89,13 @@ def test_a_two_part_answer_does_not_take_itself_back(engine):
     answer = engine.ask("How much was the vet check-up, and what did the dentist say about my teeth?")
     assert "96" in answer.text, answer.text
     assert "I don't know after an answer" not in form_faults(answer.text), answer.text
+
+
+def test_what_a_file_chosen_with_in_is_about_is_summarised(engine):
+    # "What is this file about?" with --in FILE said "I don't know": the file was a scope,
+    # not the file to summarise.
+    from assistant.retrieve.scope import Scope
+
+    answer = engine.ask("What is this file about?", scope=Scope.of([engine.folder / "dental-invoice.pdf"]))
+    assert not answer.unknown and answer.context == "summary", answer.text
+    assert "Harbour Dental" in answer.text or "invoice" in answer.text.lower(), answer.text

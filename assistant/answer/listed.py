@@ -1,0 +1,52 @@
+"""A question answered by what a heading lists. "What did I plant in April?" is asked of
+the heading ("PLANTED IN APRIL"), and the answer is every line under it ("early potatoes",
+"broad beans", "sweet peas"): the short answer finds one of them, and alone it would say
+that one thing was planted. So where the span's sentence is one of two or more short lines
+under a heading that shares a word with the question, the answer lists them all.
+"""
+
+from __future__ import annotations
+
+from ..store.row_types import ChunkRow, SentenceRow
+from .passages import question_stems
+from .sections import heading_above, is_heading_line
+from .text import item_text
+
+ITEM_MAX_CHARS = 80
+MAX_ITEMS = 12
+
+
+def listed_under(question: str, chunk: ChunkRow, sentence: SentenceRow, sentences: list[SentenceRow]) -> list[SentenceRow]:
+    """The lines listed under the heading of `sentence` (which is one of them), when the
+    question asks what that heading lists; [] otherwise."""
+    heading = heading_above(chunk, sentence.start)
+    if not heading or not _is_item(sentence) or not question_stems(heading) & question_stems(question):
+        return []
+    items = [s for s in sentences if heading_above(chunk, s.start) == heading and _is_item(s)]
+    items = _run_around(items, sentence, chunk)
+    return items[:MAX_ITEMS] if len(items) >= 2 else []
+
+
+def said_as_list(items: list[SentenceRow], n: int) -> str:
+    """"Early potatoes, broad beans and sweet peas [1]." """
+    words = [" ".join(item_text(s.text).split()).rstrip(".;,") for s in items]
+    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"{said[:1].upper()}{said[1:]} [{n}]."
+
+
+def _is_item(sentence: SentenceRow) -> bool:
+    text = sentence.text.strip()
+    return 0 < len(text) <= ITEM_MAX_CHARS and "\n" not in text and not is_heading_line(text)
+
+
+def _run_around(items: list[SentenceRow], sentence: SentenceRow, chunk: ChunkRow) -> list[SentenceRow]:
+    """The items next to each other in the text (only line breaks between them) that
+    `sentence` is one of."""
+    runs: list[list[SentenceRow]] = []
+    for item in sorted(items, key=lambda s: s.start):
+        between = chunk.text[runs[-1][-1].end - chunk.start:item.start - chunk.start] if runs else None
+        if runs and between is not None and not between.strip() and between.count("\n") <= 1:
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return next((run for run in runs if any(s.id == sentence.id for s in run)), [])
