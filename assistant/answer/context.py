@@ -102,10 +102,11 @@ ITEM_MAX_CHARS = 80
 
 
 def _bare_item(sentence: SentenceRow) -> bool:
-    """A short line with no full stop: an item of a list written a thing a line."""
+    """A short line with no full stop and no list marker: an item of a list written a
+    thing a line (a marked list's items have their own rules: `block_head`, `best_list`)."""
     text = sentence.text.strip()
     return 0 < len(text) <= ITEM_MAX_CHARS and "\n" not in text and text[-1] not in ".!?" \
-        and not is_heading_line(text)
+        and not is_heading_line(text) and not _LIST_ITEM.match(text) and not _TABLE_ROW.match(text)
 
 
 def headed_lines(sentences: list[SentenceRow], i: int) -> list[int]:

@@ -17,6 +17,7 @@ from .citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
 from .prompt import NO_ANSWER
 from .record import Answer
+from .wording import with_unit
 from .text import MARKER as _MARKER
 
 
@@ -55,7 +56,13 @@ def merge_parts(question: str, parts: list[str], answers: list) -> object:
         if answer.unknown or answer.abstained:
             texts.append(unanswered(part))
             continue
-        texts.append(renumber(answer.text, mapping))
+        said = {c.sentence_id for c in citations}
+        if answer.short and answer.citations and all(c.sentence_id in said for c in answer.citations):
+            # The sentence an earlier part quoted: said once ("120 ... [2]. 35 [2].").
+            first = answer.citations[0]
+            texts.append(f"{_capitalise(with_unit(answer.short, first.text))} [{mapping.get(first.n, first.n)}].")
+        else:
+            texts.append(renumber(answer.text, mapping))
         citations += [dataclasses.replace(c, n=mapping.get(c.n, c.n)) for c in answer.citations]
         checks += [{**c, "sentence": renumber(c["sentence"], mapping)} for c in answer.checks]
     first = answers[0]

@@ -19,6 +19,7 @@ from .context import content_words
 from .named import is_heading
 from .prompt import NO_ANSWER, Source
 from .record import Answer
+from .sections import is_heading_line
 from .listed import listed_under, said_as_list
 from .wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
@@ -146,6 +147,7 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
     if question_kind(question) == "yesno" and needle in ("yes", "no"):
         # A heading ("# Home insurance summary") states nothing to say yes or no by.
         candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)
+                      and not is_heading_line(sent.text)
                       and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
     else:
         candidates = []

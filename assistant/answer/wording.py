@@ -36,25 +36,47 @@ _AFTER = re.compile(rf"^\s?(?:{_CODES}|{_UNITS})\b|^\s?%")
 _LABEL_CURRENCY = re.compile(rf"[{CURRENCY_SYMBOLS}]|\b(?:{_CODES})\b")
 # A line that is a field, not a sentence: "Total due: EUR 60", "Invoice no  4471".
 _LABEL_VALUE = re.compile(r"[^:;\n]{1,40}:\s+\S")
+# What opens a list item or a checklist line: "- ", "1. ", "- [ ] ", "[x] ".
+_MARKER = re.compile(r"^(?:[-*+\u2022]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?")
+_NAME_WORD = re.compile(r"[A-Z][a-z'’-]+")
 PROSE_MAX_CHARS = 250
 CONTEXT_MAX_CHARS = 90
 
 
 def worded(span: str, sentence: str, n: int) -> str:
     """The answer a person reads: `span` with its unit, what it is about, and marker [n]."""
-    said = _capitalise(with_unit(span, sentence))
-    fields = row_fields(sentence)
-    if fields is not None:
-        about = [value for _, value in fields if value and not _holds(value, span) and not _NUMBER.fullmatch(value)]
+    said = _capitalise(fuller_name(with_unit(span, sentence), sentence))
+    values = row_values(sentence)
+    if values is not None:
+        about = [value for value in values if value and not _holds(value, span) and not _NUMBER.fullmatch(value)]
         return f"{said} ({', '.join(about[:3])}) [{n}]." if about else f"{said} [{n}]."
-    flat = " ".join(sentence.split())
     if reads_as_prose(sentence):
-        return f"{said}. " + append_marker(flat, n)
+        cited = append_marker(quoted(sentence), n)
+        return f"{said}. {cited}" + ("" if cited[-1] in ".!?" else ".")
     context = _line_holding(span, sentence)
     rest = _without(context, span) if context else ""
     if rest:
         return f"{said} ({rest}) [{n}]."
     return f"{said} [{n}]."
+
+
+def row_values(sentence: str) -> list[str] | None:
+    """The values of a table row: a spreadsheet's ("Row 3: Item: X; Amount: 9"), or a
+    Markdown or document table's cells ("| 2024-02-19 | Hartley Motors | 87,412 km |");
+    None for any other sentence."""
+    fields = row_fields(sentence)
+    if fields is not None:
+        return [value for _, value in fields]
+    line = sentence.strip()
+    if "\n" not in line and (line.startswith("|") or line.count(" | ") >= 2):
+        return [cell.strip() for cell in line.strip("|").split("|")]
+    return None
+
+
+def quoted(sentence: str) -> str:
+    """A sentence as an answer quotes it: on one line, without its list marker or
+    checkbox ("- [ ] medicines: ..." -> "medicines: ...")."""
+    return _MARKER.sub("", " ".join(sentence.split()), count=1)
 
 
 def with_unit(span: str, sentence: str) -> str:
@@ -83,13 +105,22 @@ def with_unit(span: str, sentence: str) -> str:
     return span
 
 
+def fuller_name(span: str, sentence: str) -> str:
+    """A name as the sentence writes it in full: "Anna" in "Anna Kowalski, our CFO, said"
+    -> "Anna Kowalski" (a first name alone does not say who)."""
+    if not _NAME_WORD.fullmatch(span):
+        return span
+    m = re.search(rf"(?<![\w-]){re.escape(span)}((?:\s+{_NAME_WORD.pattern}){{1,2}})", sentence)
+    return span + m.group(1) if m else span
+
+
 def reads_as_prose(sentence: str) -> bool:
     """One line of words a person reads at a glance: not a row, not label-value fields, not
     a laid-out page."""
     flat = " ".join(sentence.split())
     if "\n" in sentence.strip() or len(flat) > PROSE_MAX_CHARS or len(flat.split()) < 4:
         return False
-    return flat.count(";") < 2 and len(_LABEL_VALUE.findall(flat)) < 2 and row_fields(sentence) is None
+    return flat.count(";") < 2 and len(_LABEL_VALUE.findall(flat)) < 2 and row_values(sentence) is None
 
 
 def _line_holding(span: str, sentence: str) -> str | None:
@@ -112,6 +143,8 @@ def _without(context: str, span: str) -> str:
     rest = f"{context[:at]} {context[at + len(span):]}" if at >= 0 else context
     rest = re.sub(rf"[{CURRENCY_SYMBOLS}]|\b(?:{_CODES})\b", " ", rest)
     rest = " ".join(rest.replace("|", " ").split()).strip(" :;,.-–—")
+    if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
+        rest = rest[1:-1]  # "Clara Hollis (product owner)": said in brackets once
     return rest if re.search(r"[A-Za-z]{2}", rest) else ""
 
 

@@ -159,11 +159,12 @@ _RULE_CHARS = frozenset(" \t:|-")
 
 # Laid-out text (a letterhead, an address, a bill, a form, a PDF page's table) is lines
 # with no full stops: read as one run, a "sentence" would be a whole page. A line ends its
-# unit where the layout says so: it is a field ("Total due: EUR 60"), a row of cells
-# ("Parking | Bay 14") or of columns set apart by spaces, or it is short beside the run's
+# unit where the layout says so: it is a field ("Total due: EUR 60", "Marta Sousa — Head of
+# Investor Relations"), a row of cells ("Parking | Bay 14") or of columns set apart by
+# spaces, or it is short beside the run's
 # widest line (a wrapped paragraph's lines are nearly as wide as each other); and the next
 # line starts as a new line would, not with a lower-case word that carries the sentence on.
-_FIELD_LINE = re.compile(r"[ \t]*[^\s:][^:\n]{0,39}:[ \t]+\S")
+_FIELD_LINE = re.compile(r"[ \t]*[^\s:][^:\n]{0,39}(?::|[ \t][\u2013\u2014])[ \t]+\S")
 _COLUMN_GAP = re.compile(r"\S(?: {3,}|\t+)\S")
 _CELLS = " | "
 SHORT_LINE_CHARS = 40

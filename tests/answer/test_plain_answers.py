@@ -56,6 +56,9 @@ def engine(tmp_path_factory, embedder, splitter, generator):
     (folder / "spending-2024.csv").write_text(SPENDING, encoding="utf-8")
     (folder / "garden-diary.txt").write_text(DIARY, encoding="utf-8")
     _invoice_pdf(folder / "dental-invoice.pdf")
+    (folder / "flat-lease.txt").write_text(
+        "Lease of Flat 2, 9 Mill Lane\n\nThe monthly rent is £1,100 and the deposit is £2,200, held by the agent.\n",
+        encoding="utf-8")
     engine = Engine(Config(), index_dir=tmp_path_factory.mktemp("ix") / "ix", embedder=embedder, splitter=splitter,
                     generator=generator)
     assert engine.index_paths([folder]).ok
@@ -99,3 +102,9 @@ def test_what_a_file_chosen_with_in_is_about_is_summarised(engine):
     answer = engine.ask("What is this file about?", scope=Scope.of([engine.folder / "dental-invoice.pdf"]))
     assert not answer.unknown and answer.context == "summary", answer.text
     assert "Harbour Dental" in answer.text or "invoice" in answer.text.lower(), answer.text
+
+
+def test_two_parts_answered_by_one_sentence_quote_it_once(engine):
+    answer = engine.ask("What is the monthly rent for the flat on Mill Lane, and how much is the deposit?")
+    assert "1,100" in answer.text and "2,200" in answer.text, answer.text
+    assert answer.text.count("held by the agent") == 1, answer.text

@@ -36,3 +36,20 @@ def test_a_laid_out_page_is_not_pasted_only_the_line_that_holds_the_answer():
     assert text == "EUR 60.00 (Total due) [1].", text
     assert not reads_as_prose(page) and not reads_as_prose(ROW)
     assert reads_as_prose("The boiler was serviced on 3 March by Ambury Heating.")
+
+
+def test_a_markdown_table_row_is_said_by_its_cells_and_a_list_item_without_its_marker():
+    row = "| 2024-02-19 | Hartley Motors | 87,412 km | full service, see below | €386.50 |"
+    text = worded("87,412 km", row, 3)
+    assert text == "87,412 km (2024-02-19, Hartley Motors, full service, see below) [3].", text
+    assert form_faults(text, single_fact=True) == []
+    item = "- [ ] medicines: antihistamines, plasters, Calpol"
+    assert worded("antihistamines", item, 1) == "Antihistamines. medicines: antihistamines, plasters, Calpol [1]."
+
+
+def test_a_first_name_is_said_in_full_where_the_sentence_writes_it():
+    from assistant.answer.wording import fuller_name
+
+    assert fuller_name("Anna", "Anna Kowalski, our CFO, said margins held.") == "Anna Kowalski"
+    assert fuller_name("Anna", "Anna said margins held.") == "Anna"
+    assert fuller_name("Anna Kowalski", "Anna Kowalski said so.") == "Anna Kowalski"
