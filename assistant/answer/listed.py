@@ -20,11 +20,19 @@ def listed_under(question: str, chunk: ChunkRow, sentence: SentenceRow, sentence
     """The lines listed under the heading of `sentence` (which is one of them), when the
     question asks what that heading lists; [] otherwise."""
     heading = heading_above(chunk, sentence.start)
-    if not heading or not _is_item(sentence) or not question_stems(heading) & question_stems(question):
+    if not heading or not _is_item(sentence) or not _shares_a_stem(heading, question):
         return []
     items = [s for s in sentences if heading_above(chunk, s.start) == heading and _is_item(s)]
     items = _run_around(items, sentence, chunk)
     return items[:MAX_ITEMS] if len(items) >= 2 else []
+
+
+def _shares_a_stem(heading: str, question: str) -> bool:
+    """A content word of the heading that one of the question's begins, or the other way
+    round ("SOWN IN MAY" and "what did I sow ...")."""
+    asked = question_stems(question)
+    return any(a.startswith(h) or h.startswith(a) for h in question_stems(heading) for a in asked
+               if min(len(a), len(h)) >= 3)
 
 
 def said_as_list(items: list[SentenceRow], n: int) -> str:
@@ -50,3 +58,24 @@ def _run_around(items: list[SentenceRow], sentence: SentenceRow, chunk: ChunkRow
         else:
             runs.append([item])
     return next((run for run in runs if any(s.id == sentence.id for s in run)), [])
+
+
+def heading_asked(question: str, sources: list, all_sentences: dict) -> tuple[object, list[SentenceRow]] | None:
+    """(the source, the lines listed under its heading) where the question is that heading
+    in other words: every content word of the question is one of the heading's ("What did
+    I sow in May?" of "SOWN IN MAY"), and of the sources' headings only this one is. None
+    otherwise: the model reads the sources as usual."""
+    asked = question_stems(question)
+    found = []
+    for src in sources:
+        sentences = all_sentences.get(src.chunk.id, src.sentences)
+        for at, sent in enumerate(sentences):
+            if not is_heading_line(sent.text) or not asked:
+                continue
+            said = question_stems(sent.text)
+            if all(any(a.startswith(h) or h.startswith(a) for h in said if min(len(a), len(h)) >= 3) for a in asked):
+                under = _run_around([s for s in sentences[at + 1:at + 1 + MAX_ITEMS] if _is_item(s)][:MAX_ITEMS],
+                                    sentences[at + 1], src.chunk) if at + 1 < len(sentences) else []
+                if len(under) >= 2 and under[0].id == sentences[at + 1].id:
+                    found.append((src, under))
+    return found[0] if len(found) == 1 else None

@@ -20,7 +20,7 @@ from .named import is_heading
 from .prompt import NO_ANSWER, Source
 from .record import Answer
 from .sections import is_heading_line
-from .listed import listed_under, said_as_list
+from .listed import heading_asked, listed_under, said_as_list
 from .wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 
@@ -55,6 +55,14 @@ class SpanFirst:
         blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings["_started"] = t1
+        asked = heading_asked(answer.question, answer.sources, all_sentences)
+        if asked is not None:  # "What did I sow in May?" of "SOWN IN MAY": its lines, no model needed
+            src, items = asked
+            answer.timings["generate"] = answer.timings["first_token"] = 0.0
+            emit(answer, said_as_list(items, src.n), on_token)
+            answer.citations = [_cited(src, s) for s in items]
+            src.sentences = sorted({s.id: s for s in [*src.sentences, *items]}.values(), key=lambda s: s.id)
+            return True
         stream = span_stream(self.generator, answer.question, blocks, stop=stop)
         try:
             for piece in stream:

@@ -80,3 +80,23 @@ def test_a_light_verb_claims_no_relation(tag):
     said = "The lemon olive oil cake is made with 160 ml mild olive oil, 120 ml whole milk or plain yoghurt [1]."
     assert check_sentence(said, evidence, "What ingredients go into the lemon olive oil cake?", tag).supported
     assert not check_sentence("The cake is made with 200 ml olive oil [1].", evidence, "", tag).supported
+
+
+def test_an_item_is_checked_with_the_heading_it_is_listed_under(tag, splitter):
+    # "PLANTED IN APRIL" above the items: the answer's "planted" is said by the heading,
+    # and the list was cut to "I don't know" when each item was read alone (issue 47).
+    from assistant.answer.grounding import source_evidence
+    from assistant.answer.prompt import Source
+    from assistant.retrieve.base import Hit
+    from assistant.store.row_types import ChunkRow, SentenceRow
+
+    text = ("Allotment diary 2024\n\nPLANTED IN APRIL\nCharlotte seed potatoes, two rows\n"
+            "Onion sets 'Sturon', half the bag\nBeetroot 'Boltardy', first row")
+    rows = [SentenceRow(i, 1, s, e, None, text[s:e]) for i, (s, e) in enumerate(splitter.split(text))]
+    items = [r for r in rows if r.text[0] in "COB" and r.text != text]
+    assert len(items) == 3, [r.text for r in rows]  # each item is a unit of its own
+    chunk = ChunkRow(1, 1, "/docs/allotment-diary.txt", "Allotment diary 2024", 0, 0, len(text), None, None, text)
+    source = Source(1, Hit(1, 1.0, "test"), chunk, items)
+    verdict = check_sentence("In April I planted Charlotte seed potatoes, onion sets and beetroot [1].",
+                             source_evidence(source), "Which vegetables did I plant in April?", tag)
+    assert verdict.supported, verdict.reason()

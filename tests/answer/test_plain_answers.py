@@ -22,7 +22,7 @@ boiler service,85.00,June
 """
 DIARY = """Garden diary 2024
 
-PLANTED IN APRIL
+SOWN IN MAY
 early potatoes
 broad beans
 sweet peas
@@ -30,6 +30,19 @@ sweet peas
 HARVESTED IN JULY
 runner beans
 courgettes
+"""
+ALLOTMENT = """Allotment diary 2024
+
+Wet start to the month, the ground too cold until the second week.
+
+PLANTED IN APRIL
+Charlotte seed potatoes, two rows
+Onion sets 'Sturon', half the bag
+Beetroot 'Boltardy', first row
+
+JOBS STILL TO DO
+Mend the water butt
+Net the brassicas
 """
 INVOICE = ["Harbour Dental Practice", "14 Quay Street", "Ambury AB3 4QT", "Invoice no: 4471", "Patient: Edith Marlow",
            "Date: 12 March 2024", "Check-up and scale and polish: EUR 60.00", "Total due: EUR 60.00",
@@ -55,6 +68,7 @@ def engine(tmp_path_factory, embedder, splitter, generator):
     folder.mkdir()
     (folder / "spending-2024.csv").write_text(SPENDING, encoding="utf-8")
     (folder / "garden-diary.txt").write_text(DIARY, encoding="utf-8")
+    (folder / "allotment-diary.txt").write_text(ALLOTMENT, encoding="utf-8")
     _invoice_pdf(folder / "dental-invoice.pdf")
     (folder / "flat-lease.txt").write_text(
         "Lease of Flat 2, 9 Mill Lane\n\nThe monthly rent is £1,100 and the deposit is £2,200, held by the agent.\n",
@@ -83,7 +97,7 @@ def test_a_bills_total_cites_its_line_not_the_page(engine):
 
 
 def test_a_list_under_a_heading_is_answered_not_refused(engine):
-    answer = engine.ask("What did I plant in April?")
+    answer = engine.ask("What did I sow in May?")
     assert not answer.unknown, answer.text
     assert sum(item in answer.text for item in ("potatoes", "broad beans", "sweet peas")) >= 2, answer.text
 
