@@ -72,7 +72,7 @@ def subject_mention(graph: SentenceGraph, base: int, text: str, alongside: bool 
 
 # "X is a ...", "X (born 1954) was an ...", "X, is a ...": a sentence that defines what
 # it opens with (asides in brackets taken out first).
-_DEFINITION = re.compile(r"^(?P<name>[^\W\d_][^;]{0,120}?)\s*,?\s+(?:is|was)\s+(?:a|an|the|one)\s")
+_DEFINITION = re.compile(r"^(?P<name>[^\W\d_][^;]{0,120}?)(?:\s*,)?\s+(?:is|was)\s+(?:a|an|the|one)\s")
 _BRACKETED = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 # An aside after a comma starts in lower case (", the chair,") or with letters such as
 # "O.F.M." or "Jr."; a comma inside a title does not ("Love, Honor and Oh-Baby!").

@@ -36,9 +36,11 @@ _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
 # A place's name qualified by the larger place it is in: "West Chicago, Illinois",
 # "Rochester, New York" (a page's title; its text and others write "West Chicago").
-_QUALIFIED_PLACE = re.compile(r"^((?:[A-Z][\w'.-]*\s?){1,4}),\s((?:[A-Z][\w'.-]*\s?){1,3})$")
+# Words apart by one space each: written "(?:[A-Z]\w*\s?){1,4}", a run of capitals could be
+# cut into words in so many ways that a long one took minutes to fail.
+_QUALIFIED_PLACE = re.compile(r"^([A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*){0,3})\s?,\s([A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*){0,2})\s?$")
 # A name with a common word after it inside one entity: "Maharashtra state", "Thrissur city".
-_NAME_THEN_LOWER = re.compile(r"^((?:[A-Z][\w'.-]*\s){1,4})(?:[a-z]+\s?){1,2}$")
+_NAME_THEN_LOWER = re.compile(r"^((?:[A-Z][\w'.-]*\s){1,4})[a-z]+(?:\s[a-z]+)?\s?$")
 
 
 def _lower_words(text: str) -> set[str]:
