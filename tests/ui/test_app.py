@@ -379,7 +379,7 @@ def test_an_answer_model_that_is_not_installed_is_not_used(make_engine, tmp_path
             await open_screen(pilot, "ctrl+s", SettingsScreen)
             labels = option_labels(app.screen.query_one("#set-llm"))
             assert f"{missing} (not installed)" in labels
-            assert current in labels  # installed: no mark
+            assert f"{current} (default)" in labels  # installed: no mark; the default says so
 
     asyncio.run(session())
 
