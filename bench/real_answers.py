@@ -192,6 +192,12 @@ def summary(rows: list[dict]) -> dict:
         "sources_s_p50": median("sources_s"),
         "first_shown_s_p50": median("first_shown_s"), "first_token_s_p50": median("first_token_s"),
         "total_s_p50": median("total_s"),
+        "total_s_p50_by_shape": {shape: round(statistics.median(r["total_s"] for r in group), 2)
+                                 for shape in sorted({r["shape"] for r in rows})
+                                 if (group := [r for r in rows if r["shape"] == shape and r.get("total_s") is not None])},
+        "right_by_shape": {shape: f'{sum(1 for r in group if r.get("right"))}/{len(group)}'
+                           for shape in sorted({r["shape"] for r in rows})
+                           if (group := [r for r in rows if r["shape"] == shape])},
         "by_shape": {shape: round(100.0 * statistics.mean(r["recall"] for r in group), 1)
                      for shape in sorted({r["shape"] for r in with_facts})
                      if (group := [r for r in with_facts if r["shape"] == shape])},
