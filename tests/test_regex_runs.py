@@ -23,6 +23,7 @@ PATTERNS = {
     "sentences._GLUED": sentences._GLUED,
     "sentences._FIELD_LINE": sentences._FIELD_LINE,
     "sentences._COLUMN_GAP": sentences._COLUMN_GAP,
+    "sentences._CARRIES_ON": sentences._CARRIES_ON,
 }
 
 

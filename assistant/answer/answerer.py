@@ -232,7 +232,7 @@ class Answerer:
         budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
         if context == "sentences":
             settings = SelectSettings(whole_lists=wants_list(question))
-            sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few, settings)
+            sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few, settings, chunks)
             budget = min(budget, context_tokens or self.context_tokens)
         return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
                              resolved=context == "sentences")

@@ -17,11 +17,12 @@ from typing import Callable
 
 import numpy as np
 
-from .sections import is_heading_line
+from .sections import heading_above, is_heading_line
 from ..retrieve.base import Hit
 from ..retrieve.baseline import content_stems
 from ..nlp.sentences import LIST_ITEM, TABLE_ROW
 from ..store.db import SentenceRow
+from ..store.row_types import ChunkRow
 
 CONTEXT_MODES = ("sentences", "chunks")
 _PRONOUN_START = re.compile(r"^\W*(he|she|it|they|his|her|its|their|this|these|those|there)\b", re.IGNORECASE)
@@ -223,13 +224,33 @@ def model_text(sentences: list[SentenceRow], resolved: bool = True) -> str:
     return "".join(out)
 
 
+# A short laid-out line ("Date: 4 April 2024", "Amount borrowed: €13,500.00") is as close
+# to "What date is the street party?" as a line can be, whichever document it is in; read
+# with the heading it is under, or its document's title, it is close only in the right one.
+SHORT_UNIT_CHARS = 60
+
+
+def read_in_place(sentence: SentenceRow, chunk: ChunkRow | None) -> str:
+    """What a sentence is compared with the question as: a short line with the heading
+    above it (else its document's title); any other sentence as it is."""
+    text = sentence.text
+    if chunk is None or len(text) > SHORT_UNIT_CHARS or "\n" in text.strip():
+        return text
+    place = heading_above(chunk, sentence.start) or chunk.title
+    return f"{place}: {text}" if place and place.strip() != text.strip() else text
+
+
 def grounded_selection(
     question: str, hits: list[Hit], sentences: dict[int, list[SentenceRow]],
     embed: Callable[[list[str]], np.ndarray], settings: SelectSettings = SelectSettings(),
+    chunks: dict[int, ChunkRow] | None = None,
 ) -> dict[int, list[SentenceRow]]:
-    """chunk id -> its selected sentences, for every hit (one embedding call for all)."""
+    """chunk id -> its selected sentences, for every hit (one embedding call for all);
+    with `chunks`, short lines are compared in their place (`read_in_place`)."""
     flat = [s for h in hits for s in sentences.get(h.chunk_id, [])]
-    vecs = embed([question] + [s.text for s in flat]) if flat else np.zeros((1, 1))
+    chunks = chunks or {}
+    texts = [read_in_place(s, chunks.get(s.chunk_id)) for s in flat]
+    vecs = embed([question] + texts) if flat else np.zeros((1, 1))
     qvec, rest = vecs[0], vecs[1:]
     # The names of every hit count in every chunk: a bridge found in one passage is the
     # subject of the next.

@@ -191,10 +191,19 @@ def layout_breaks(lines: list[str]) -> list[bool]:
     breaks = []
     for line, following in zip(lines, lines[1:] + [""]):
         nxt = following.strip()
-        starts_anew = bool(nxt) and (not nxt[0].islower() or widest < LIST_LINE_CHARS)
+        starts_anew = bool(nxt) and (not nxt[0].islower() or widest < LIST_LINE_CHARS) and not _carries_on(line)
         breaks.append(_heads(line) or (starts_anew and (_laid_out(line) or _laid_out(following)
                                                           or len(line.strip()) < short)))
     return breaks
+
+
+# A line that ends inside its sentence: after a comma, a dash or a word that joins ("Present:
+# Margaret Oduya (chair), Joe Rahman," / "Clara Hollis, ..."): the next line goes on with it.
+_CARRIES_ON = re.compile(r"(?:[,&\u2013\u2014-]|\b(?:and|or|of|the|a|an|to|with|for|in|on|at|by|from))\s*$")
+
+
+def _carries_on(line: str) -> bool:
+    return bool(_CARRIES_ON.search(line))
 
 
 def _heads(line: str) -> bool:
