@@ -117,8 +117,10 @@ def fuller_name(span: str, sentence: str) -> str:
 def reads_as_prose(sentence: str) -> bool:
     """One line of words a person reads at a glance: not a row, not label-value fields, not
     a laid-out page."""
+    # Lines are split by their layout when indexed (nlp/sentences.py), so the lines of one
+    # unit are a wrapped paragraph: read as one line.
     flat = " ".join(sentence.split())
-    if "\n" in sentence.strip() or len(flat) > PROSE_MAX_CHARS or len(flat.split()) < 4:
+    if len(flat) > PROSE_MAX_CHARS or len(flat.split()) < 4:
         return False
     return flat.count(";") < 2 and len(_LABEL_VALUE.findall(flat)) < 2 and row_values(sentence) is None
 
@@ -127,12 +129,13 @@ def _line_holding(span: str, sentence: str) -> str | None:
     """The line (or, in a long line, the clause) of `sentence` that holds `span`."""
     low = span.lower()
     for line in sentence.splitlines():
-        if low in line.lower():
-            if len(line.strip()) <= CONTEXT_MAX_CHARS:
-                return line.strip()
-            for clause in re.split(r"[;,]\s+|\s{2,}", line):
-                if low in clause.lower() and len(clause.strip()) <= CONTEXT_MAX_CHARS:
-                    return clause.strip()
+        if low not in line.lower():
+            continue
+        # The clause that holds it where the line has several ("Date: 2024-07-29, Amount:
+        # 3,338.40"; "the Standard Variable Rate, currently 7.49%, and ...").
+        for clause in [c for c in re.split(r"[;,]\s+|\s{3,}", line) if low in c.lower()] + [line]:
+            if len(clause.strip()) <= CONTEXT_MAX_CHARS:
+                return clause.strip()
     return None
 
 

@@ -143,6 +143,11 @@ def _load_tsv(data: bytes) -> LoadedDocument:
 # --- XLSX -------------------------------------------------------------------------
 
 
+# A number format with a fixed count of decimals ("0.00", "#,##0.00", "£#,##0.00"); the
+# digits after the point, if any.
+_FIXED_DECIMALS = re.compile(r"0(?:\.(0+))?(?![0#])")
+
+
 def _xlsx_value(cell) -> str:
     value = cell.value
     if value is None:
@@ -150,8 +155,13 @@ def _xlsx_value(cell) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, float)):
-        if "%" in (getattr(cell, "number_format", None) or ""):
+        fmt = getattr(cell, "number_format", None) or ""
+        if "%" in fmt:
             return f"{value * 100:.10g}%"
+        decimals = _FIXED_DECIMALS.search(fmt.split(";")[0])
+        if decimals:  # "£#,##0.00": the amount as the sheet shows it, 3,338.40 not 3338.4
+            places = len(decimals.group(1) or "")
+            return f"{value:,.{places}f}" if "," in fmt.split(";")[0] else f"{value:.{places}f}"
         return f"{value:.15g}" if isinstance(value, float) else str(value)
     if isinstance(value, dt.datetime):
         return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ", "minutes")

@@ -634,3 +634,23 @@ def test_corrupt_files_fail_in_the_reader_with_their_one_line_reason(indexed):
         assert key in failed, (name, sorted(failed))
         assert re.search(reason, failed[key]) and "\n" not in failed[key], (name, failed[key])
     assert len(failed) == len(CORRUPT), sorted(failed)
+
+
+def test_an_amount_is_read_as_the_sheet_shows_it(tmp_path):
+    # 3338.4 formatted "£#,##0.00" is £3,338.40 on screen: the person's question and its key
+    # fact write it so, and "3338.4" matched neither (issue 47).
+    import openpyxl
+
+    from assistant.ingest.loaders import load
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Income"
+    sheet.append(["Client", "Amount (GBP)", "Hours", "Share"])
+    sheet.append(["A and F Okafor", 3338.4, 12, 0.25])
+    sheet["B2"].number_format = '"£"#,##0.00'
+    sheet["C2"].number_format = "0"
+    sheet["D2"].number_format = "0%"
+    book.save(tmp_path / "accounts.xlsx")
+    text = load(tmp_path / "accounts.xlsx").text
+    assert "Amount (GBP): 3,338.40" in text and "Hours: 12" in text and "Share: 25%" in text, text
