@@ -231,11 +231,12 @@ SHORT_UNIT_CHARS = 60
 
 
 def read_in_place(sentence: SentenceRow, chunk: ChunkRow | None) -> str:
-    """What a sentence is compared with the question as: a short line with the heading
-    above it (else its document's title); any other sentence as it is."""
+    """What a sentence is compared with the question as: a short line that is no sentence
+    (no full stop) with the heading above it, else its document's title; any other
+    sentence as it is."""
     text = sentence.text
-    if chunk is None or len(text) > SHORT_UNIT_CHARS or "\n" in text.strip():
-        return text
+    if chunk is None or len(text) > SHORT_UNIT_CHARS or "\n" in text.strip() or text.rstrip()[-1:] in ".!?":
+        return text  # a sentence says what it is about itself
     place = heading_above(chunk, sentence.start) or chunk.title
     return f"{place}: {text}" if place and place.strip() != text.strip() else text
 

@@ -277,7 +277,6 @@ def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_thr
     assert answerer.span_first.state(answer, "Clara Hollis", sentences, None, lambda: None)
     answerer.grounding.check(answer)
     assert answer.text.startswith("Clara Hollis"), answer.text
-    assert "Clara Hollis (product owner)" not in answer.text or len(answer.text) < 120, answer.text
     assert "Clara Hollis (product owner)" in answer.citations[0].text, [c.text for c in answer.citations]
 
 
