@@ -17,8 +17,9 @@ from .normalize import entity_key
 
 # Bump when the rules below change what an index holds (evaluation caches and an index's
 # recorded entity rules key on it). 4: an untitled document is about the name its defining
-# opening sentence writes (defined_name).
-ABOUTNESS_VERSION = 4
+# opening sentence writes (defined_name). 5: a line inside a block of lines (a letterhead,
+# an address, a form's fields), now a unit of its own, is no heading.
+ABOUTNESS_VERSION = 5
 
 
 def title_mention_in(title: str, graph: SentenceGraph, base: int, text: str,
@@ -113,10 +114,26 @@ def _heading_text(doc_text: str, start: int, end: int, max_words: int = 12) -> s
         return None
     if end < len(doc_text) and doc_text[end] != "\n":
         return None
+    marked = bool(_HEADING_MARK.match(line).group().strip())
     text = _HEADING_MARK.sub("", line).strip().rstrip("#").strip()
     if not text or len(text.split()) > max_words or text[-1] in ".?!:;,|" or "|" in text:
         return None
+    if not marked and not _stands_apart(doc_text, start, end, text):
+        return None  # a line of a letterhead, an address or a form: laid out, not a heading
     return text
+
+
+def _stands_apart(doc_text: str, start: int, end: int, text: str) -> bool:
+    """Whether an unmarked line reads as a heading: in capitals, or set apart by a blank
+    line above or below it, and not a field ("Address insured: 27 Kestrel Road")."""
+    letters = [c for c in text if c.isalpha()]
+    if letters and all(c.isupper() for c in letters):
+        return True
+    if re.match(r"[^:]{1,40}:\s", text) or re.search(r"\s[\u2013\u2014]\s", text):
+        return False
+    above = start == 0 or doc_text[:start].endswith("\n\n") or not doc_text[:start].strip()
+    below = end >= len(doc_text) or doc_text[end:end + 2] == "\n\n" or not doc_text[end:].strip()
+    return above or below
 
 
 def _names_something(text: str, graph: SentenceGraph) -> bool:
