@@ -9,24 +9,18 @@ from __future__ import annotations
 
 import re
 
+from ..nlp.sentences import heads_lines
 from ..store.row_types import ChunkRow
 
-# A line that heads what follows it: a Markdown heading, a line in capitals, a short line
-# ending in ":" ("Planted in April:", "Ingredients:").
 _MARKDOWN_HEADING = re.compile(r"\s*#{1,6}\s+\S")
-_LEAD_IN = re.compile(r"[^.!?\n]{2,60}:")
-HEADING_MAX_CHARS = 80
 # How far above its line a heading is looked for (a long list's items are all under it).
 LOOK_BACK_CHARS = 2000
 
 
 def is_heading_line(line: str) -> bool:
-    line = line.strip()
-    if not line or len(line) > HEADING_MAX_CHARS:
-        return False
-    letters = [c for c in line if c.isalpha()]
-    capitals = len(letters) >= 4 and all(c.isupper() for c in letters)
-    return bool(_MARKDOWN_HEADING.match(line) or capitals or _LEAD_IN.fullmatch(line))
+    """A line that heads what follows it: a Markdown heading, or a line the sentence
+    splitter keeps apart as one (capitals, a short lead-in ending in ":")."""
+    return bool(_MARKDOWN_HEADING.match(line)) or heads_lines(line)
 
 
 def heading_above(chunk: ChunkRow, start: int) -> str | None:

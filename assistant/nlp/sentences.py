@@ -192,7 +192,7 @@ def layout_breaks(lines: list[str]) -> list[bool]:
     for line, following in zip(lines, lines[1:] + [""]):
         nxt = following.strip()
         starts_anew = bool(nxt) and (not nxt[0].islower() or widest < LIST_LINE_CHARS) and not _carries_on(line)
-        breaks.append(_heads(line) or (starts_anew and (_laid_out(line) or _laid_out(following)
+        breaks.append(heads_lines(line) or (starts_anew and (_laid_out(line) or _laid_out(following)
                                                           or len(line.strip()) < short)))
     return breaks
 
@@ -206,9 +206,10 @@ def _carries_on(line: str) -> bool:
     return bool(_CARRIES_ON.search(line))
 
 
-def _heads(line: str) -> bool:
+def heads_lines(line: str) -> bool:
     """A line in capitals ("PLANTED IN APRIL") or a short lead-in ending in ":": it heads
-    the lines under it, whatever their case."""
+    the lines under it, whatever their case. (The answer's check reads a line with the one
+    that heads it by this same test: answer/sections.py.)"""
     text = line.strip()
     letters = [c for c in text if c.isalpha()]
     capitals = len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
