@@ -24,6 +24,7 @@ from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_te
 from .named import described_in, named_in, section_of, shares
 from .parts import combined_answer, merge_parts, resolved_parts
 from .unmentioned import not_mentioned_text, unmentioned
+from .subject import SubjectIndex
 from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
 from .text import markers_after, plain, says_something, strip_lead_in
 from ..nlp.llm import Generator
@@ -64,6 +65,7 @@ class Answerer:
         self.context_tokens = context_tokens  # the grounded sentences' budget
         self.tag = tag  # (word, lemma, part of speech): the entity check's relation test
         self.chain = chain  # ask a question that needs two facts in a row one fact at a time
+        self.subjects = SubjectIndex(store)  # the document a question names the subject of
 
     @property
     def grounding(self) -> EntityCheck:
@@ -123,7 +125,7 @@ class Answerer:
         if summary is not None:
             return self._summarise(question, summary, retriever, on_token, stop, on_draft)
         scope = Scope(paths=tuple(named)) if named else scope
-        chain = split_chain(question) if self.chain else None
+        chain = split_chain(question, self.tag) if self.chain else None
         first = None  # the bridge a chain found, when its second step found nothing
         if chain is not None:
             chained, first = self._ask_chained(question, chain, retriever, k, on_token, stop, on_draft, scope)
@@ -162,6 +164,7 @@ class Answerer:
                 # A part searched with the whole question also by its own words: the whole
                 # question's top k can miss the one passage that answers the part.
                 hits = interleaved(hits, scoped_search(retriever, self.store, question, k, scope), k)
+            hits = self.subjects.kept(question, hits, retriever, scope)
             t_retrieve = time.perf_counter() - t0
             relevance = self.relevance(search_as or question, hits) if hits else 0.0
             # A retriever may ask for its chunks in another order in the prompt (SlimRAG
@@ -181,9 +184,8 @@ class Answerer:
             return answer
         if answer.relevance < self.min_relevance:
             # Nothing close enough: a small model would guess from unrelated text.
-            answer.text, answer.abstained = NO_ANSWER, True
-            if on_token:
-                on_token(answer.text)
+            emit(answer, NO_ANSWER, on_token)
+            answer.abstained = True
             answer.timings["total"] = time.perf_counter() - t0
             return answer
         answer.context = self.context
@@ -313,7 +315,7 @@ class Answerer:
         is stated of it (the question is then asked whole)."""
         t0 = time.perf_counter()
         first = self._step(chain.inner, retriever, k, stop, on_draft, scope)
-        if first is None:
+        if first is None or not any(c.isupper() for c in first.short):  # a bridge is a name, not "€4.1m"
             return None, None
         second = self._ask_one(chain.then(first.short), retriever, k, None, stop, on_draft, scope, written=False)
         if not second.short or not second.citations:

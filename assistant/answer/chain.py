@@ -14,6 +14,7 @@ is replaced by a name ("Who is the author of Hamlet?" is one fact, not a chain).
 from __future__ import annotations
 
 import re
+from typing import Callable
 from dataclasses import dataclass
 
 from ..nlp.lexicon import KIN, KIN_THROUGH_ANOTHER, MAKERS, PERSON_TITLES
@@ -74,9 +75,11 @@ def _clean_name(name: str) -> str:
     return name.rstrip(" ?,.").strip()
 
 
-def split_chain(question: str) -> Chain | None:
+def split_chain(question: str, tag: Callable[[str], list[tuple[str, str, str]]] | None = None) -> Chain | None:
     """The two steps of a question that needs the answer of one fact to ask the next, or
-    None when it asks one fact."""
+    None when it asks one fact. With `tag` (word, lemma, part of speech), a possessive
+    whose word goes on as a noun ("Tavora's operating profit", "X's gross margin") is one
+    thing of the name's, not a bridge."""
     q = question.strip()
     if question_kind(q) != "short":
         return None  # a yes/no or choice question compares two facts; it does not chain them
@@ -93,6 +96,8 @@ def split_chain(question: str) -> Chain | None:
             possessive = re.match(r"['’]", after) or re.search(r"['’]s?$", name)
             if _NAME_GOES_ON.match(after) or (pattern is _OF_PHRASE and possessive):
                 continue  # the name is longer than the pattern saw, or a possessive
+            if pattern is _POSSESSIVE and tag is not None and _goes_on_as_noun(relation, tag(q)):
+                continue
             phrase = q[m.start():end] if pattern is _OF_PHRASE else q[m.start(): m.end()]
             outer = q[: m.start()] + "BRIDGE" + q[(end if pattern is _OF_PHRASE else m.end()):]
             if _ASKS_FOR_BRIDGE.match(outer):
@@ -108,6 +113,18 @@ def split_chain(question: str) -> Chain | None:
 # itself the answer ("Who was BRIDGE married to?" asks a second fact).
 _ASKS_FOR_BRIDGE = re.compile(r"^\s*(?:name|identify|who\s+(?:is|was))\s+BRIDGE\s*(?:,|\?|\b(?:who|that|which)\b)",
                               re.IGNORECASE)
+
+
+def _goes_on_as_noun(relation: str, tagged: list[tuple[str, str, str]]) -> bool:
+    """Whether the possessive's last word is followed by a noun it qualifies. After "did"
+    or "does" the next word is the question's verb, whatever the tagger says ("Where did
+    X's father study?")."""
+    last = relation.split()[-1]
+    for i in range(1, len(tagged) - 1):
+        if tagged[i][0].lower() == last and tagged[i - 1][0] in ("'s", "’s", "'", "’"):
+            asked_with_do = any(lemma == "do" for _, lemma, _ in tagged[:i])
+            return tagged[i + 1][2] == "NOUN" and not asked_with_do
+    return False
 
 
 def _plural(relation: str) -> bool:

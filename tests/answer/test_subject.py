@@ -1,0 +1,106 @@
+"""The document a question is about (issue 47, item 8): over two results calls written
+alike, a question naming one company is answered from its own transcript, never with the
+other company's figure; a possessive that goes on as a noun is no bridge to ask first."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.chain import split_chain
+from assistant.answer.check import spacy_tagger
+from assistant.answer.subject import Subjects, on_subject
+from assistant.retrieve.base import Hit
+from assistant.store.row_types import ChunkRow
+
+HERE = Path(__file__).resolve().parent
+TAVORA = HERE.parents[1] / "bench" / "personal" / "docs" / "q3-call-transcript.txt"
+BRENMOOR = HERE / "files" / "brenmoor-q3-call.txt"
+TITLES = {
+    "/d/tavora.txt": "TAVORA FOODS S.A. — THIRD QUARTER 2024 RESULTS CONFERENCE CALL",
+    "/d/brenmoor.txt": "BRENMOOR LOGISTICS PLC — THIRD QUARTER 2024 RESULTS CONFERENCE CALL",
+    "/d/phoolwari.txt": "Phoolwari (1946 film)",
+    "/d/samanta.txt": "Shakti Samanta",
+    "/d/kismet.txt": "Kismet (1943 film)",
+    "/d/notes.md": "Notes — 12 March 2024",
+}
+
+
+def _row(i: int, path: str, text: str) -> ChunkRow:
+    return ChunkRow(i, i, path, TITLES.get(path), 0, 0, len(text), None, None, text)
+
+
+def test_the_subject_is_the_title_name_the_question_writes():
+    subjects = Subjects.of(TITLES)
+    assert subjects.named_in("When will Brenmoor report full-year results?") == ["/d/brenmoor.txt"]
+    assert subjects.named_in("Who directed Phoolwari?") == ["/d/phoolwari.txt"]
+    # What a title says of its kind, a month or a year names no subject.
+    assert subjects.named_in("What did I note in March about the third quarter results?") == []
+    # A lower-case word is no name: "what did tavora say" names nothing.
+    assert subjects.named_in("what did tavora say about the film?") == []
+
+
+def test_a_parallel_document_is_set_aside_and_a_linked_one_kept():
+    subjects = Subjects.of(TITLES)
+    rows = {
+        1: _row(1, "/d/tavora.txt", "We will report full-year results on 27 February 2025."),
+        2: _row(2, "/d/brenmoor.txt", "We will report full-year results on 5 March 2025."),
+        3: _row(3, "/d/phoolwari.txt", "Phoolwari is a 1946 film directed by Shakti Samanta."),
+        4: _row(4, "/d/samanta.txt", "Shakti Samanta was born in 1926 in Bardhaman."),
+        5: _row(5, "/d/kismet.txt", "Kismet is a 1943 film; it was a hit in Calcutta."),
+        6: _row(6, "/d/notes.md", "Call with Tavora's buyer about the sardine order."),
+    }
+    hits = [Hit(i, 1.0, "auto") for i in rows]
+    kept = on_subject("When will Tavora report full-year results?", hits, rows, subjects, ["/d/tavora.txt"])
+    # Brenmoor's transcript and the film pages are set aside; the note names Tavora.
+    assert [h.chunk_id for h in kept] == [1, 6]
+    kept = on_subject("When was the director of Phoolwari born?", hits, rows, subjects, ["/d/phoolwari.txt"])
+    # The director's page is the one the film's page names: the second hop stays.
+    assert 4 in {h.chunk_id for h in kept} and 2 not in {h.chunk_id for h in kept}
+    # No passage of the named document among the hits: nothing says what the others lack.
+    assert on_subject("When will Tavora report?", hits[1:2], rows, subjects, ["/d/tavora.txt"]) == hits[1:2]
+
+
+@pytest.fixture(scope="module")
+def tag(parse_nlp):
+    return spacy_tagger(parse_nlp)
+
+
+def test_a_possessive_that_goes_on_as_a_noun_is_no_bridge(tag):
+    assert split_chain("What was Tavora's operating profit in the third quarter?", tag) is None
+    assert split_chain("What was Brenmoor's gross margin?", tag) is None
+    # A relation the question then asks about stays a chain, also after "did".
+    assert split_chain("Where did Coulson Wallop's father study?", tag).inner == "Who is Coulson Wallop's father?"
+    assert split_chain("Where was Lothair II's mother born?", tag).outer == "Where was BRIDGE born?"
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory, embedder, splitter, generator):
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    folder = tmp_path_factory.mktemp("calls") / "docs"
+    folder.mkdir()
+    shutil.copy(TAVORA, folder / "q3-call-transcript.txt")
+    shutil.copy(BRENMOOR, folder / "brenmoor-q3-call.txt")
+    for name in ("landlord-letter.txt", "budget-2024.md", "vet-appointment-biscuit.md", "garden-log.md"):
+        shutil.copy(TAVORA.parent / name, folder / name)
+    engine = Engine(Config(), index_dir=tmp_path_factory.mktemp("ix") / "ix", embedder=embedder, splitter=splitter,
+                    generator=generator)
+    assert engine.index_paths([folder]).ok
+    yield engine
+    engine.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question, expected, own_file", [
+    ("When will Brenmoor report full-year results?", "5 March 2025", "brenmoor-q3-call.txt"),
+    ("When will Tavora report full-year results?", "27 February 2025", "q3-call-transcript.txt"),
+    ("What was Tavora's net debt at the end of September?", "11.3", "q3-call-transcript.txt"),
+])
+def test_a_figure_comes_from_the_named_company_s_own_file(engine, question, expected, own_file):
+    answer = engine.ask(question)
+    assert expected in answer.text, answer.text
+    assert {Path(c.path).name for c in answer.citations} == {own_file}, answer.text
