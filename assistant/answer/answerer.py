@@ -23,7 +23,7 @@ from .compare import Comparison, Sameness, decided, parse_date, same_answer, spl
 from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_text
 from .named import described_in, named_in, section_of, shares
 from .parts import combined_answer, merge_parts, resolved_parts
-from .unmentioned import not_mentioned_text, unmentioned
+from .unmentioned import not_found
 from .subject import SubjectIndex
 from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
 from .text import markers_after, plain, says_something, strip_lead_in
@@ -173,13 +173,13 @@ class Answerer:
             ordered = retriever.context_order(hits) if reorder else hits
             chunks = self.store.passages.chunks([h.chunk_id for h in ordered])
             sentences = self.store.passages.sentences_of([h.chunk_id for h in ordered])
-            missing = unmentioned(question, self.store, self.tag) if relevance >= self.min_relevance else []
+            missing = not_found(question, self.store, self.tag, chunks) if relevance >= self.min_relevance else None
         answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
         answer.relevance = relevance
         if missing:
-            # The question asks about something no document names: the closest passage
-            # would answer another question.
-            emit(answer, not_mentioned_text(missing, NO_ANSWER), on_token)
+            # The question asks about something no document (or no passage found) names:
+            # the closest passage would answer another question.
+            emit(answer, missing, on_token)
             answer.abstained, answer.timings["total"] = True, time.perf_counter() - t0
             return answer
         if answer.relevance < self.min_relevance:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..store.db import Store
+from ..store.row_types import ChunkRow
+from .prompt import NO_ANSWER
 
 Tagger = Callable[[str], list[tuple[str, str, str]]]
 _LOOKED_UP = ("NOUN", "PROPN")
@@ -54,6 +56,39 @@ def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:
     return out
 
 
-def not_mentioned_text(words: list[str], no_answer: str) -> str:
+def not_found(question: str, store: Store, tag: Tagger | None, chunks: dict[int, ChunkRow]) -> str | None:
+    """What to say instead of an answer when the question asks about something no document
+    names, or names a thing in words no passage found holds; None when neither."""
+    missing = unmentioned(question, store, tag)
+    if missing:
+        return not_mentioned_text(missing, NO_ANSWER)
+    unread = unread_names(question, [f"{c.title or ''} {c.text}" for c in chunks.values()], tag)
+    return not_mentioned_text(unread, NO_ANSWER, "the passages found") if unread else None
+
+
+def unread_names(question: str, texts: list[str], tag: Tagger | None) -> list[str]:
+    """The names of two words or more the question writes ("National Insurance", "Kiss and
+    Tell" is two names) that none of `texts` (the passages found, with their titles)
+    holds: the passages are then about something else, though one of the name's words
+    ("Van insurance: Hollybank Insurance") brought them up."""
+    if tag is None:
+        return []
+    read = " ".join(" ".join(texts).lower().split())
+    return [name for name in _names_of_words(tag(question)) if name.lower() not in read]
+
+
+def _names_of_words(tokens: list[tuple[str, str, str]]) -> list[str]:
+    names, run = [], []
+    for word, _lemma, pos in [*tokens, ("", "", "")]:
+        if pos == "PROPN" and word[:1].isupper() and word.isalpha():
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            names.append(" ".join(run))
+        run = []
+    return names
+
+
+def not_mentioned_text(words: list[str], no_answer: str, where: str = "them") -> str:
     quoted = ", ".join(f"\u201c{w}\u201d" for w in words)
-    return f"{no_answer.rstrip('.')}: none of them mentions {quoted}."
+    return f"{no_answer.rstrip('.')}: none of {where} mentions {quoted}."

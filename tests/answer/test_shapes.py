@@ -140,6 +140,23 @@ def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_pa
     assert unmentioned("What did my dentsit say about Biscuit's weight?", store, engine_tag) == ["dentsit"]
 
 
+def test_a_name_no_passage_found_holds_is_found_out(make_engine, tmp_path):
+    # "Dev's National Insurance number" brought up "Van insurance: Hollybank Insurance",
+    # which the 1.5B model gave as the number (issue 47, the second folder's refusals).
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    second = PERSONAL.parents[1] / "personal2" / "src"
+    # Dev is named in the budget, "national" in the members' report: the folder holds both words.
+    for name in ("van-service-history.txt", "household-budget-2024-25.md", "members-report-q2-2024.txt"):
+        shutil.copy(second / name, folder / name)
+    shutil.copy(PERSONAL / "home-insurance-summary.md", folder / "home-insurance-summary.md")
+    engine = make_engine(tmp_path / "ix", llm=True)
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("What's Dev's National Insurance number?")
+    assert answer.abstained and "National Insurance" in answer.text, answer.text
+    assert not engine.ask("When is the van insurance renewed?").abstained
+
+
 def _no_entities():
     from assistant.config import Config
 
