@@ -131,6 +131,8 @@ class Config:
             return cls()
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise ConfigError(f"cannot read config {path}: it is not UTF-8 text") from None
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read config {path}: {exc}") from exc
         known = {f.name for f in fields(cls)}
@@ -159,19 +161,20 @@ class ConfigError(Exception):
     pass
 
 
+CORES = os.cpu_count() or 1
 # The range of each number setting where a value outside it makes no sense: (least, most,
 # whether the least itself is allowed). Not named here: any value of the right type.
 RANGES: dict[str, tuple[float, float | None, bool]] = {
-    "k": (1, None, True),
-    "chunk_tokens": (1, None, True),
+    "k": (1, 1000, True),
+    "chunk_tokens": (8, None, True),  # the chunker's least budget
     "llm_context_tokens": (1, None, True),
     "answer_tokens": (1, None, True),
     "context_tokens": (1, None, True),
-    "embed_threads": (0, None, True),  # 0: one per core
-    "llm_threads": (0, None, True),  # 0: one per core
+    "embed_threads": (0, CORES, True),  # 0: one per core; more threads than cores only wait
+    "llm_threads": (0, CORES, True),
     "min_relevance": (0, 1, True),  # a cosine similarity
     "writer_wait": (0, None, True),  # 0: give up at once
-    "file_timeout_s": (0, None, False),
+    "file_timeout_s": (0, 86400, False),  # a day at most: a deadline must be a time
     "file_memory_mb": (0, None, True),  # 0: no limit
     "max_file_mb": (1, None, True),
 }
@@ -244,7 +247,7 @@ def _expected(hint, name: str | None = None) -> str:
     text = _NAMES.get(hint, getattr(hint, "__name__", str(hint)))
     least, most, inclusive = RANGES.get(name, (None, None, True)) if name else (None, None, True)
     if least is not None and most is not None:
-        return f"{text} from {least:g} to {most:g}"
+        return f"{text} from {least:g} to {most:g}" if inclusive else f"{text} > {least:g} and ≤ {most:g}"
     if least is not None:
         return f"{text} {'≥' if inclusive else '>'} {least:g}"
     return text

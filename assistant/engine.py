@@ -22,7 +22,7 @@ from .answer.record import Answer
 from .answer.shown import ShownAnswer, ShownCitation, ShownSource
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
-from .config import Config
+from .config import Config, ConfigError
 from .indexing import FileBudget, Indexer, IndexReport, Progress, holds_only
 from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
@@ -43,7 +43,7 @@ from .sync import IndexRun
 from .watch import FolderWatcher
 
 __all__ = [
-    "Engine", "PARSE_COMPONENTS", "entity_rules",
+    "Engine", "PARSE_COMPONENTS", "check_names", "entity_rules",
     # The records the CLI and the terminal UI hold.
     "Answer", "Conversation", "FailedFile", "FolderWatcher", "History", "IndexRun", "IndexStatus", "Message",
     "Passage", "Scope", "ShownAnswer", "ShownCitation", "ShownSource",
@@ -57,6 +57,30 @@ __all__ = [
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
 # sentences come from the faster senter pass of the chunker).
 PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner")
+
+
+def check_names(config: Config) -> None:
+    """ConfigError naming the first setting that names no component ("retriever = "bogus"",
+    an embedder path that is a file): said in one line before anything is opened."""
+    from .answer.context import CONTEXT_MODES
+    from .nlp.coref import COREF
+    from .nlp.embedder import BACKENDS
+    from .nlp.extract import EXTRACTORS
+
+    choices = {
+        "retriever": (is_known(config.retriever), available()),
+        "extractor": (config.extractor in ("", "none") or EXTRACTORS.is_known(config.extractor),
+                      ["none", *EXTRACTORS.names()]),
+        "coref": (config.coref in ("", "none") or COREF.is_known(config.coref), ["none", *COREF.names()]),
+        "embed_backend": (config.embed_backend in BACKENDS, BACKENDS),
+        "context": (config.context in CONTEXT_MODES, CONTEXT_MODES),
+    }
+    for name, (known, names) in choices.items():
+        if not known:
+            raise ConfigError(f"unknown {name} '{getattr(config, name)}'; choose one of: {', '.join(names)}")
+    embedder = Path(os.path.expanduser(config.embedder))
+    if embedder.exists() and not embedder.is_dir():
+        raise ConfigError(f"embedder '{config.embedder}' is a file: name a model directory or a registered model")
 
 
 def entity_rules(extractor: str | None, aboutness: bool) -> str:

@@ -63,9 +63,16 @@ def _resolve(name: str, role: str) -> Path:
 TEST_LLM = models.SMALL_LLM
 
 
+# The document vectors the tests embed with: the product's int8 graph, or with
+# ASSISTANT_TEST_EMBED_BACKEND=torch the float model, which is the same on every CPU. A
+# ranking test that passes with one and fails with the other is decided by less than
+# what differs between CPUs (int8 kernels differ with and without VNNI): README, "Tests".
+EMBED_BACKEND = os.environ.get("ASSISTANT_TEST_EMBED_BACKEND", "onnx-int8")
+
+
 @pytest.fixture(scope="session")
 def config() -> Config:
-    return Config(llm=TEST_LLM)
+    return Config(llm=TEST_LLM, embed_backend=EMBED_BACKEND)
 
 
 @pytest.fixture(scope="session")
@@ -73,8 +80,10 @@ def embedder(config):
     from assistant.nlp.embedder import Embedder
 
     # As for the LLM below: on a shared machine one free core keeps the encoder from stalling.
-    e = Embedder(_resolve(config.embedder, "embedder"), threads=_threads())
-    e.onnx.session, e.tokenizer  # export (into this session's data directory) and load, once
+    e = Embedder(_resolve(config.embedder, "embedder"), backend=EMBED_BACKEND, threads=_threads())
+    if EMBED_BACKEND == "onnx-int8":
+        e.onnx.session  # export (into this session's data directory) and load, once
+    e.tokenizer
     return e
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.config import Config, ConfigError
+from assistant.config import CORES, Config, ConfigError
 from conftest import EXAMPLE_DOCS, TEST_LLM
 
 INDEX_EXIT, USAGE_EXIT = 74, 2
@@ -194,17 +194,23 @@ def test_doctor_repair_leaves_a_healthy_index_alone(built, copy):
 
 # -- a config with values of the wrong type or out of range ---------------------------------
 @pytest.mark.parametrize("setting, says", [
-    ('k = "five"', "k must be a whole number ≥ 1, got 'five'"),
-    ("k = -3", "k must be a whole number ≥ 1, got -3"),
-    ("k = 0", "k must be a whole number ≥ 1, got 0"),
-    ("k = 2.5", "k must be a whole number ≥ 1, got 2.5"),
-    ("k = true", "k must be a whole number ≥ 1, got true"),
-    ('file_timeout_s = "fast"', "file_timeout_s must be a number > 0, got 'fast'"),
-    ("file_timeout_s = 0", "file_timeout_s must be a number > 0, got 0"),
+    ('k = "five"', "k must be a whole number from 1 to 1000, got 'five'"),
+    ("k = -3", "k must be a whole number from 1 to 1000, got -3"),
+    ("k = 0", "k must be a whole number from 1 to 1000, got 0"),
+    ("k = 2.5", "k must be a whole number from 1 to 1000, got 2.5"),
+    ("k = true", "k must be a whole number from 1 to 1000, got true"),
+    ('file_timeout_s = "fast"', "file_timeout_s must be a number > 0 and ≤ 86400, got 'fast'"),
+    ("file_timeout_s = 0", "file_timeout_s must be a number > 0 and ≤ 86400, got 0"),
+    # Issue 48: these were tracebacks (OverflowError, ValueError) or a hang / SIGABRT.
+    ("file_timeout_s = inf", "file_timeout_s must be a number > 0 and ≤ 86400, got inf"),
+    ("file_timeout_s = nan", "file_timeout_s must be a number > 0 and ≤ 86400, got nan"),
+    ("chunk_tokens = 4", "chunk_tokens must be a whole number ≥ 8, got 4"),
+    ("llm_threads = 100000", f"llm_threads must be a whole number from 0 to {CORES}, got 100000"),
+    ("embed_threads = 100000", f"embed_threads must be a whole number from 0 to {CORES}, got 100000"),
     ("retriever = 5", "retriever must be a string"),
     ("min_relevance = 2.0", "min_relevance must be a number from 0 to 1, got 2.0"),
-    ("embed_threads = -1", "embed_threads must be a whole number ≥ 0, got -1"),
-    ("chunk_tokens = 0", "chunk_tokens must be a whole number ≥ 1, got 0"),
+    ("embed_threads = -1", f"embed_threads must be a whole number from 0 to {CORES}, got -1"),
+    ("chunk_tokens = 0", "chunk_tokens must be a whole number ≥ 8, got 0"),
     ('sentence_vectors = "yes"', "sentence_vectors must be true or false, got 'yes'"),
     ('folders = "/home/a/notes"', "folders must be a list of strings, got '/home/a/notes'"),
     ("ignore = [1, 2]", "ignore must be a list of strings, got [1, 2]"),
@@ -219,6 +225,32 @@ def test_a_config_value_of_the_wrong_type_or_range_is_one_line_and_exit_2(tmp_pa
         assert says in line and str(config) in line, line
     with pytest.raises(ConfigError, match=says.replace("[", r"\[").replace("]", r"\]")):
         Config.load(config)
+
+
+@pytest.mark.parametrize("setting, says", [
+    ('retriever = "bogus"', "unknown retriever 'bogus'; choose one of: "),
+    ('extractor = "bogus"', "unknown extractor 'bogus'; choose one of: none, "),
+    ('coref = "bogus"', "unknown coref 'bogus'; choose one of: none, "),
+    ('embed_backend = "gpu"', "unknown embed_backend 'gpu'; choose one of: onnx-int8, torch"),
+    ('embedder = "/etc/hostname"', "embedder '/etc/hostname' is a file"),
+])
+def test_a_setting_that_names_no_component_is_one_line_and_exit_2(tmp_path, setting, says):
+    # Issue 48: a KeyError or NotADirectoryError traceback from `index`.
+    config = tmp_path / "config.toml"
+    config.write_text(f"{setting}\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("The ferry leaves at nine.")
+    for command in (("index", str(tmp_path / "docs")), ("search", "ferry"), ("status",)):
+        proc = run(config, tmp_path / "ix", *command)
+        assert proc.returncode == USAGE_EXIT, proc.stdout + proc.stderr
+        assert says in one_line(proc), one_line(proc)
+
+
+def test_a_config_that_is_not_utf8_is_one_line(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_bytes(b"k = 5\n# caf\xe9 \xff\n")
+    proc = run(config, tmp_path / "ix", "status")
+    assert proc.returncode == USAGE_EXIT and "is not UTF-8 text" in one_line(proc), proc.stdout + proc.stderr
 
 
 def test_every_setting_is_checked_by_its_type(tmp_path):

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..config import Config, ConfigError, default_config_path
-from ..engine import INDEX_ERRORS, WRITE_ERRORS, Engine, disk_trouble, index_trouble
+from ..engine import INDEX_ERRORS, WRITE_ERRORS, Engine, check_names, disk_trouble, index_trouble
 from ..safetext import clean, show_path
 
 # No emoji codes: ":x:" in a document or a path ("root:x:0:0", "report:x:final.txt") is
@@ -42,6 +42,7 @@ class Context:
         self.config_path = Path(config_path) if config_path else default_config_path()
         try:
             self.config = Config.load(self.config_path)
+            check_names(self.config)
         except ConfigError as exc:  # a setting of the wrong type or out of range: a usage error
             _fail(str(exc), 2)
         self.index_override = index_dir

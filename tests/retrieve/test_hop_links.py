@@ -919,7 +919,10 @@ WHAT_A_NAME_IS = {
                     "Oregon, the largest in the state.",
     "song.txt": "Blue Harbour is a song by American singer Ana Lima and rapper Tom Reyes, released in 2017.",
     "lima.txt": "Ana Lima (born 1980) is a singer. She grew up in Lisbon.",
-    "reyes.txt": "Tom Reyes is a rapper and a performer of songs, born in Miami, where he was raised.",
+    # Reyes's note shares "performer" with the question, Lima's does not: the relation
+    # decides, by about a tenth (with "born" in Reyes's note too, by a hundredth: an
+    # AVX2-only CPU's int8 vectors turned that round).
+    "reyes.txt": "Tom Reyes is a rapper and a performer of songs from Miami, where he was raised.",
 }
 
 
