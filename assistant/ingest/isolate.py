@@ -49,13 +49,14 @@ def _receive(stream: BinaryIO):
     return pickle.loads(data)
 
 
-def serve(memory_mb: int, timeout_s: float = 0, ocr_on: bool = True) -> None:
+def serve(memory_mb: int, timeout_s: float = 0, ocr_on: bool = True, parent: int | None = None) -> None:
     """The reader process: load each path it is sent, answer with the document or why not.
     OCR (ocr.py) runs when `ocr_on` (the config's `ocr`), within a share of `timeout_s`."""
     # Ctrl-C in a terminal reaches the whole process group: the indexer decides what
     # happens to a run (and stops this reader), else the file being read would be recorded
     # as failed by an interrupt that was not its fault.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -73,6 +74,10 @@ def serve(memory_mb: int, timeout_s: float = 0, ocr_on: bool = True) -> None:
         if path is None:
             return
         ocr.start_file()
+        # Its own deadline: the indexer kills a reader that overruns, but a reader whose
+        # indexer is gone or stuck must not read on for ever (SIGALRM ends the process).
+        if timeout_s > 0:
+            signal.setitimer(signal.ITIMER_REAL, own_deadline(timeout_s))
         try:
             answer = ("ok", load(Path(path)))
         except NoText as exc:
@@ -84,11 +89,32 @@ def serve(memory_mb: int, timeout_s: float = 0, ocr_on: bool = True) -> None:
                                f"file_memory_mb)")
         except Exception as exc:  # a parser bug: this file fails, the reader goes on
             answer = ("error", f"unexpected {type(exc).__name__}: {exc}")
+        signal.setitimer(signal.ITIMER_REAL, 0)
         try:
             _send(stdout, answer)
         except MemoryError:  # the document is too large to hand back within the limit
             _send(stdout, ("error", f"needs more than {memory_mb} MB of memory to read (the per-file "
                                     f"limit, file_memory_mb)"))
+
+
+def own_deadline(timeout_s: float) -> float:
+    """When a reader ends itself on a file: after the indexer would have (timeout_s), with
+    room for a loaded machine to get the answer across."""
+    return 2 * timeout_s + 10
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """Linux: the kernel ends this reader when the process that started it dies (an indexer
+    killed with SIGKILL cannot stop it), instead of it reading on, adopted by PID 1."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: the reader ends on its own deadline, or at its next file
+    if parent is not None and os.getppid() != parent:  # it died before the request
+        os._exit(0)
 
 
 class IsolatedLoader:
@@ -126,7 +152,7 @@ class IsolatedLoader:
             self.close(kill=True)
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "assistant.ingest.isolate", str(self.memory_mb), repr(float(self.timeout_s)),
-                 "ocr" if self.ocr else "no-ocr"],
+                 "ocr" if self.ocr else "no-ocr", str(os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
             try:
@@ -173,4 +199,5 @@ def _died(exitcode: int | None, memory_mb: int) -> str:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    serve(int(args[0]) if args else 0, float(args[1]) if len(args) > 1 else 0, args[2:3] != ["no-ocr"])
+    serve(int(args[0]) if args else 0, float(args[1]) if len(args) > 1 else 0, args[2:3] != ["no-ocr"],
+          int(args[3]) if len(args) > 3 else None)
