@@ -48,6 +48,10 @@ class Schema(Repository):
         db["documents"].create_index(["path"], unique=True, if_not_exists=True)
         db["documents"].create_index(["attached_to"], if_not_exists=True)
         db["documents"].create_index(["content_hash"], if_not_exists=True)
+        # The copy check asks for an indexed ('ok') document of a content: with the status
+        # in the index it reads one row, not every file of that content (100,000 empty
+        # files share one hash, none of them 'ok').
+        db["documents"].create_index(["content_hash", "status"], if_not_exists=True)
         db["chunks"].create(
             {
                 "id": int, "document_id": int, "ord": int, "start": int, "end": int,

@@ -230,3 +230,16 @@ def test_sentence_vectors_round_trip(store):
     assert np.allclose(got[added.sentences[0]], vec(100), atol=1e-3)
     _, removed = store.docs.write_document(doc("/d/a.txt", V2), *rows_for(V2, seed=10))
     assert sorted(removed.sentences) == sorted(added.sentences)
+
+
+def test_the_copy_check_reads_one_row_however_many_files_share_a_content(store):
+    # Issue 48: 100,000 empty files share one hash, none of them indexed ('ok'); the copy
+    # check of each read every one of them (quadratic: over 600 s).
+    for i in range(50):
+        store.docs.record_no_text(f"/d/empty{i}.txt", "empty file", 1.0, 0, "e3b0c442")
+    store.docs.write_document(doc("/d/a.txt", V1) | {"content_hash": "e3b0c442"}, *rows_for(V1))
+    assert store.docs.indexed_with_hash("e3b0c442", "/d/b.txt") == "/d/a.txt"
+    plan = " ".join(row[-1] for row in store.db.execute(
+        "explain query plan select path from documents where content_hash = ? and status = 'ok' and path != ? limit 1",
+        ["e3b0c442", "/d/b.txt"]).fetchall())
+    assert "content_hash=? AND status=?" in plan, plan
