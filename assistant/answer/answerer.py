@@ -25,6 +25,7 @@ from .named import described_in, named_in, section_of, shares
 from .parts import combined_answer, merge_parts, resolved_parts
 from .unmentioned import not_found
 from .subject import SubjectIndex
+from .untrusted import statements_only
 from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
 from .text import markers_after, plain, says_something, strip_lead_in
 from ..nlp.llm import Generator
@@ -52,10 +53,7 @@ class Answerer:
         # What ask() does once sources are chosen, per thread: two questions asked at once
         # from two threads each tell their own caller.
         self._asking = threading.local()
-        self.store = store
-        self.embedder = embedder
-        self.generator = generator
-        self.n_ctx = n_ctx
+        self.store, self.embedder, self.generator, self.n_ctx = store, embedder, generator, n_ctx
         self.answer_tokens = answer_tokens
         self.min_relevance = min_relevance
         self.strict = strict
@@ -172,7 +170,7 @@ class Answerer:
             reorder = isinstance(retriever, OrdersContext) and relevance >= self.min_relevance
             ordered = retriever.context_order(hits) if reorder else hits
             chunks = self.store.passages.chunks([h.chunk_id for h in ordered])
-            sentences = self.store.passages.sentences_of([h.chunk_id for h in ordered])
+            sentences = statements_only(self.store.passages.sentences_of([h.chunk_id for h in ordered]))
             missing = not_found(question, self.store, self.tag, chunks) if relevance >= self.min_relevance else None
         answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
         answer.relevance = relevance
@@ -291,7 +289,7 @@ class Answerer:
         t0 = time.perf_counter()
         with self.read_lock:
             ids = self.store.passages.chunk_ids_of([path])
-            chunks, sentences = self.store.passages.chunks(ids), self.store.passages.sentences_of(ids)
+            chunks, sentences = self.store.passages.chunks(ids), statements_only(self.store.passages.sentences_of(ids))
         # Twice a question's context: the prompt is most of the wait on a CPU (a summary read
         # from the whole window took minutes with the 1.5B model on 2 cores).
         budget = max(64, min(2 * self.context_tokens, self.n_ctx - self.answer_tokens

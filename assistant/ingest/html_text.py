@@ -1,9 +1,17 @@
 """HTML as text: BeautifulSoup's tree walked once, its blocks as paragraphs, line breaks
 and table cells kept, scripts, styles and navigation left out. `_html_to_text` serves
-the EPUB chapters and e-mail bodies too."""
+the EPUB chapters and e-mail bodies too.
+
+Text a reader of the page never sees is left out as well: an element `hidden`, styled
+`display: none`, `visibility: hidden`, `opacity: 0` or `font-size: 0`, written white (or in
+its own background's colour), or with a class or id that the page's own style sheet hides
+that way. Such text is where a page hides words meant for a machine ("ignore all previous
+instructions"), not for the person who keeps it.
+"""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 from .loaders import _BOMS, LoadedDocument, LoadError, _normalise, looks_binary, register
@@ -45,6 +53,55 @@ def _html_to_text(markup: bytes | str) -> tuple[str, str | None]:
 
 
 _BLOCK_SET, _DROP_SET = frozenset(_BLOCK_TAGS), frozenset(_DROP_TAGS)
+# A declaration that hides what it styles; each alternative is bounded, so no run of one
+# character can make it backtrack.
+_HIDING = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$|!)"
+    r"|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*(?:;|$|!)",
+    re.IGNORECASE,
+)
+_WHITE = frozenset(("white", "#fff", "#ffffff", "rgb(255,255,255)", "rgba(255,255,255,1)"))
+_COLOUR = re.compile(r"(?<![\w-])(color|background-color|background)\s*:\s*([^;!]{1,40})", re.IGNORECASE)
+
+
+def _hides(style: str, dark_page: bool = False) -> bool:
+    """Whether an inline style (or a rule's body) hides its text from a reader: white text
+    is hidden on a page that sets no dark background of its own."""
+    if _HIDING.search(style):
+        return True
+    colours = _colours(style)
+    text = colours.get("color")
+    background = colours.get("background-color") or colours.get("background")
+    return text is not None and (text == background or (text in _WHITE and background is None and not dark_page))
+
+
+def _colours(style: str) -> dict[str, str]:
+    return {name.lower(): "".join(value.lower().split()) for name, value in _COLOUR.findall(style)}
+
+
+def _hidden_names(soup) -> tuple[frozenset[str], bool]:
+    """The classes (".name") and ids ("#name") the page's style sheets hide, and whether
+    the page sets a background that is not white anywhere (white text may then be read)."""
+    names, dark = set(), False
+    styles = [sheet.get_text() for sheet in soup.find_all("style")]
+    inline = [tag.get("style") or "" for tag in soup.find_all(("html", "body", "table", "div"), style=True)]
+    for style in styles + inline:
+        for rule in style.split("}"):
+            selectors, _, body = rule.rpartition("{") if "{" in rule else ("", "", rule)
+            background = _colours(body).get("background-color") or _colours(body).get("background")
+            dark = dark or (background is not None and background not in _WHITE)
+            if selectors and _hides(body):
+                names.update(sel.strip() for sel in selectors.split(",") if sel.strip()[:1] in (".", "#"))
+    return frozenset(names), dark
+
+
+def _is_hidden(tag, hidden_names: frozenset[str], dark_page: bool) -> bool:
+    if tag.has_attr("hidden") or _hides(tag.get("style") or "", dark_page):
+        return True
+    if not hidden_names:
+        return False
+    classes = tag.get("class") or []
+    return any(f".{c}" in hidden_names for c in classes) or f"#{tag.get('id')}" in hidden_names
 
 
 def _text_with_marks(soup) -> list[str]:
@@ -56,6 +113,7 @@ def _text_with_marks(soup) -> list[str]:
     from bs4 import CData, NavigableString, Tag
 
     keep = (NavigableString, CData)
+    hidden_names, dark_page = _hidden_names(soup)
     out: list[str] = []
     # A string to emit on the way out of a tag, or a node to enter (children reversed).
     stack: list = [iter(soup.contents)]
@@ -71,7 +129,7 @@ def _text_with_marks(soup) -> list[str]:
             continue
         if isinstance(node, Tag):
             name = node.name
-            if name in _DROP_SET:
+            if name in _DROP_SET or _is_hidden(node, hidden_names, dark_page):
                 continue
             if name == "br":
                 out.append(_LINE)
