@@ -74,6 +74,8 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
         for line in listed(report.still_failed, "[red]still failing[/] {path} (unchanged): {why}",
                            "assistant status --json"):
             console.print(line)
+        for line in listed(report.shortened, "[yellow]indexed in part[/] {path}: not read: {why}", "assistant index --json"):
+            console.print(line)
         if stale:
             console.print(_stale_rules_note(*stale))
     sys.exit(0 if report.ok else 1)

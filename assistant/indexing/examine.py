@@ -152,7 +152,7 @@ class Examiner(IndexPart):
     def _load(self, key: str, path: Path, st, digest: str, report: IndexReport) -> LoadedDocument | None:
         """The file read and parsed under its budget, or None with its failure recorded."""
         try:
-            return self.reader.load(path)
+            document = self.reader.load(path)
         except NoText as exc:
             with self.write_lock:
                 self.index.apply_row_changes(self.store.docs.record_no_text(key, str(exc), st.st_mtime, st.st_size, digest))
@@ -161,6 +161,9 @@ class Examiner(IndexPart):
         except LoadError as exc:
             self.fail(key, str(exc), st.st_mtime, st.st_size, digest, report)
             return None
+        if document.left_out:
+            report.shortened.append((key, document.left_out))
+        return document
 
     def _resumed(self, path: Path, key: str, old: DocumentRow, st, report: IndexReport) -> _Pending | None:
         """A large document an earlier run was stopped in: carry on after its last section."""

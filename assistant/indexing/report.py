@@ -25,6 +25,8 @@ class IndexReport:
     # Paths the walk left out, and why (walk.py: special files, links leading out of the
     # folders, folders nested too deep, paths too long): never read, not failures.
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # Files indexed in part, past a limit on rows or events: (path, what was left out).
+    shortened: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
     sentences: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -79,6 +81,7 @@ class IndexReport:
             "sentences": self.sentences, "failed": [{"path": p, "error": e} for p, e in self.failed],
             "still_failed": [{"path": p, "error": e} for p, e in self.still_failed],
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "indexed_in_part": [{"path": p, "left_out": r} for p, r in self.shortened],
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "wall_seconds": round(self.wall_seconds, 3),
             "embedder_tokens": self.embedder_tokens,

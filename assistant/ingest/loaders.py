@@ -37,6 +37,9 @@ class LoadedDocument:
     # Files it carries that are documents of their own (an e-mail's attachments), each
     # indexed and cited under its own path, `PATH/NAME`.
     attachments: list[Attachment] = field(default_factory=list)
+    # What of it was not read, past a limit on rows or events ("rows past 10,000 of
+    # 120,000 in sheet Data"): indexed in part, and said so in the run's report.
+    left_out: str | None = None
 
     def page_at(self, offset: int) -> int | None:
         """Page number containing char ``offset``; None when the format has no pages."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
+import itertools
 import re
 import zipfile
 from dataclasses import replace
@@ -343,11 +344,18 @@ def _event_text(component) -> str:
     return "\n".join(lines)
 
 
+# Each event is a unit to parse and embed, as a table's row is (office.MAX_ROWS).
+MAX_EVENTS = 10_000
+
+
 @register("iCalendar", ".ics")
 def _load_ics(data: bytes) -> LoadedDocument:
     import icalendar
 
     calendar = icalendar.Calendar.from_ical(data)
-    events = [_event_text(c) for c in calendar.walk() if c.name in ("VEVENT", "VTODO")]
+    entries = (c for c in calendar.walk() if c.name in ("VEVENT", "VTODO"))
+    events = [_event_text(c) for c in itertools.islice(entries, MAX_EVENTS)]
+    more = sum(1 for _ in entries)
+    left_out = f"events past {MAX_EVENTS:,} ({more:,} more), over the limit of {MAX_EVENTS:,} a calendar" if more else None
     title = " ".join(str(calendar.get("X-WR-CALNAME", "")).split()) or None
-    return LoadedDocument(text=_normalise("\n\n".join(events)), pages=[], title=title)
+    return LoadedDocument(text=_normalise("\n\n".join(events)), pages=[], title=title, left_out=left_out)

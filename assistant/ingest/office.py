@@ -31,8 +31,10 @@ from .locator import row_opening
 
 # What is read of one sheet or CSV file, and of one workbook: past it, reading stops and
 # what was read is kept (the reader's time budget would otherwise end the whole file).
-MAX_ROWS = 20_000
-MAX_WORKBOOK_ROWS = 100_000
+# Each row becomes a unit to parse and embed (about 10 ms on a 2-core laptop): 20,000 rows
+# are minutes of indexing already, so past them a file is indexed in part and said so.
+MAX_ROWS = 10_000
+MAX_WORKBOOK_ROWS = 20_000
 MAX_COLUMNS = 1_000
 # Rows looked at in one sheet, empty ones included (formatting alone can make a million).
 MAX_SCANNED = 1_000_000
@@ -83,10 +85,11 @@ def _is_header(candidate: list[str], below: list[str] | None) -> bool:
     return any(candidate)
 
 
-def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MAX_ROWS) -> tuple[str, int]:
-    """A table as text, and how many of its rows that text holds: its title lines, a line
-    naming its columns, then each row with its values beside their headers, a paragraph
-    each; empty rows left out, and reading stopped after `max_rows` rows."""
+def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MAX_ROWS) -> tuple[str, int, int]:
+    """A table as text, how many of its rows that text holds and how many more rows with
+    something in them it has (not read): its title lines, a line naming its columns, then
+    each row with its values beside their headers, a paragraph each; empty rows left out,
+    and reading stopped after `max_rows` rows."""
     filled = ((n, [_clean(c) for c in cells[:MAX_COLUMNS]]) for n, cells in rows)
     filled = ((n, cells) for n, cells in filled if any(cells))
     head = list(itertools.islice(filled, HEADER_SEARCH))
@@ -100,14 +103,16 @@ def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MA
         header = body.pop(0)[1]
         blocks.append("Columns: " + "; ".join(c for c in header if c))
     count = 0
-    for number, cells in itertools.islice(itertools.chain(body, filled), max_rows):
+    rows = itertools.chain(body, filled)
+    for number, cells in itertools.islice(rows, max_rows):
         values = "; ".join(
             f"{header[i] if i < len(header) and header[i] else 'Column ' + column_letter(i)}: {cell}"
             for i, cell in enumerate(cells) if cell
         )
         blocks.append(f"{row_opening(sheet, number)} {values}")
         count += 1
-    return "\n\n".join(blocks), count
+    more = sum(1 for _ in rows) if count == max_rows else 0
+    return "\n\n".join(blocks), count, more
 
 
 # --- CSV and TSV ------------------------------------------------------------------
@@ -126,8 +131,15 @@ def _delimited(data: bytes, delimiter: str | None) -> LoadedDocument:
     # A note or an address in one field can pass the module's 128 KB default.
     csv.field_size_limit(max(csv.field_size_limit(), 16 * 1024 * 1024))
     reader = csv.reader(io.StringIO(text, newline=""), dialect)
-    text, _ = table_text(enumerate(reader, start=1))
-    return LoadedDocument(text=_normalise(text), pages=[], title=None)
+    text, count, more = table_text(enumerate(reader, start=1))
+    return LoadedDocument(text=_normalise(text), pages=[], title=None, left_out=rows_left_out(count, more))
+
+
+def rows_left_out(count: int, more: int, where: str = "") -> str | None:
+    """"rows past 10,000 (5,321 more) of sheet Data": what a table's reading left out."""
+    if not more:
+        return None
+    return f"rows past {count:,} ({more:,} more){where}, over the limit of {MAX_ROWS:,} rows a table"
 
 
 @register("CSV", ".csv")
@@ -176,26 +188,28 @@ def _load_xlsx(data: bytes) -> LoadedDocument:
     # warning would be printed on the reader's stderr, over the progress display.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sheets, title = _read_xlsx(data)
+        sheets, title, left_out = _read_xlsx(data)
     text, pages = _join_pages(sheets)
-    return LoadedDocument(text=text, pages=pages, title=title)
+    return LoadedDocument(text=text, pages=pages, title=title, left_out=left_out)
 
 
-def _read_xlsx(data: bytes) -> tuple[list[str], str | None]:
+def _read_xlsx(data: bytes) -> tuple[list[str], str | None, str | None]:
     import openpyxl
 
     book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     try:
-        sheets, budget = [], MAX_WORKBOOK_ROWS
+        sheets, budget, left_out = [], MAX_WORKBOOK_ROWS, []
         for sheet in book.worksheets:
             # The used range the file states can be wrong; read the rows that are there.
             sheet.reset_dimensions()
             rows = itertools.islice(enumerate(sheet.iter_rows(), start=1), MAX_SCANNED)
-            text, count = table_text(((n, [_xlsx_value(c) for c in cells]) for n, cells in rows), sheet.title,
-                                     min(MAX_ROWS, budget))
+            text, count, more = table_text(((n, [_xlsx_value(c) for c in cells]) for n, cells in rows),
+                                           sheet.title, min(MAX_ROWS, budget))
             sheets.append(text)
             budget -= count
-        return sheets, (book.properties.title or "").strip() or None
+            left_out.append(rows_left_out(count, more, f" of sheet {sheet.title}"))
+        said = "; ".join(x for x in left_out if x) or None
+        return sheets, (book.properties.title or "").strip() or None, said
     finally:
         book.close()
 
@@ -423,9 +437,14 @@ def _ods_sheets(data: bytes) -> Iterator[tuple[str, list[Row]]]:
 
 @register("ODS", ".ods")
 def _load_ods(data: bytes) -> LoadedDocument:
-    sheets = [table_text(rows, name or f"Sheet {n}")[0] for n, (name, rows) in enumerate(_ods_sheets(data), start=1)]
+    sheets, left_out = [], []
+    for n, (name, rows) in enumerate(_ods_sheets(data), start=1):
+        text, count, more = table_text(rows, name or f"Sheet {n}")
+        sheets.append(text)
+        left_out.append(rows_left_out(count, more, f" of sheet {name or n}"))
     text, pages = _join_pages(sheets)
-    return LoadedDocument(text=text, pages=pages, title=_odf_title(data))
+    return LoadedDocument(text=text, pages=pages, title=_odf_title(data),
+                          left_out="; ".join(x for x in left_out if x) or None)
 
 
 # --- PPTX -------------------------------------------------------------------------
