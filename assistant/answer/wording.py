@@ -53,6 +53,8 @@ def worded(span: str, sentence: str, n: int) -> str:
     if reads_as_prose(sentence):
         cited = append_marker(quoted(sentence), n)
         return f"{said}. {cited}" + ("" if cited[-1] in ".!?" else ".")
+    if "\n" not in sentence.strip() and len(_LABEL_VALUE.findall(sentence)) < 1:
+        return f"{said} [{n}]."  # a long sentence of prose: its clauses say nothing alone
     context = _line_holding(span, sentence)
     rest = _without(context, span) if context else ""
     if rest:

@@ -30,6 +30,14 @@ def test_a_short_prose_sentence_is_quoted_after_the_span():
     assert text == "€420. We budget €420 a month for groceries [2].", text
 
 
+def test_a_long_sentence_of_prose_gives_the_span_alone():
+    # Its clause is no label: "Norway ('s major anniversary of playwright ...)" was said.
+    sentence = ("In 2006 the Ibsen Year marked Norway's major anniversary of playwright Henrik Ibsen's death 100 "
+                "years earlier, with events in Oslo, Skien and Grimstad, exhibitions across Europe, new "
+                "translations of the plays and a festival that ran from January to December.")
+    assert worded("Norway", sentence, 2) == "Norway [2].", worded("Norway", sentence, 2)
+
+
 def test_a_laid_out_page_is_not_pasted_only_the_line_that_holds_the_answer():
     page = "Harbour Dental Practice\n14 Quay Street\nInvoice no: 4471\nTotal due: EUR 60.00\n" + "Terms apply. " * 30
     text = worded("60.00", page, 1)
