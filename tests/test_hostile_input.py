@@ -143,6 +143,18 @@ def test_the_index_and_its_files_are_private_whatever_the_umask(tmp_path, make_e
     assert _mode(cfg) == 0o600
 
 
+def test_the_folders_made_above_an_index_are_private_too(tmp_path):
+    # Issue 48: `--index a/b/c/ix` made a, b and c 0777 under umask 000.
+    from assistant.store.private import private_dir
+
+    old = os.umask(0)
+    try:
+        private_dir(tmp_path / "a" / "b" / "ix")
+    finally:
+        os.umask(old)
+    assert [oct(_mode(p)) for p in (tmp_path / "a", tmp_path / "a" / "b", tmp_path / "a" / "b" / "ix")] == [oct(0o700)] * 3
+
+
 def test_doctor_warns_about_an_index_others_can_read(tmp_path, make_engine, umask_022):
     from assistant.doctor import _index_checks
 

@@ -14,7 +14,13 @@ FILE_MODE = 0o600
 def private_dir(path: Path) -> Path:
     """Make (or tighten) a folder only its owner can enter."""
     path = Path(path)
-    path.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+    # The folders above it that are missing are made private too: mkdir(parents=True)
+    # would make them with the umask's mode (0777 under umask 000), and their names (a
+    # person's, a project's) are nobody else's business either.
+    missing = [p for p in [path, *path.parents] if not p.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(exist_ok=True, mode=DIR_MODE)
+        _tighten(folder, DIR_MODE)
     _tighten(path, DIR_MODE)
     return path
 
