@@ -146,6 +146,28 @@ def test_indexing_into_a_damaged_index(built, copy):
     says_damaged(one_line(proc), copy)
 
 
+def test_a_damaged_vector_is_one_line_and_doctor_repairs_it(built, copy, tmp_path):
+    # Issue 48: a vector blob cut short was "KeyError: 0" from `index`, "error: 0" from `search`.
+    config, _, docs = built
+    conn = sqlite3.connect(copy / "index.db")
+    conn.execute("update chunks set embedding = x'0001' where id = (select min(id) from chunks)")
+    conn.commit()
+    conn.close()
+    for path in copy.glob("*.hnsw"):
+        path.unlink()  # the vector sets are rebuilt from the stored vectors
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "ferry.txt").write_text("The ferry to Harrowmere leaves at nine.\n")
+    for command in (("index", str(more)), ("search", "ferry")):
+        proc = run(config, copy, *command)
+        assert proc.returncode == INDEX_EXIT, proc.stdout + proc.stderr
+        line = one_line(proc)
+        says_damaged(line, copy)
+        assert "stored vector" in line, line
+    proc = run(config, copy, "doctor", "--repair")
+    assert any(p.name.startswith("ix.damaged") for p in copy.parent.iterdir()), proc.stdout + proc.stderr
+
+
 def test_an_index_path_that_is_a_file_is_a_usage_error(built, tmp_path):
     config, _, docs = built
     not_a_folder = tmp_path / "notes.txt"

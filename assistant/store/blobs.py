@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .damage import DamagedValue
+
 
 def to_blob16(vector: np.ndarray) -> bytes:
     """Half precision: plenty for ranking, half the bytes."""
@@ -62,5 +64,7 @@ def decode_vector(blob: bytes, dim: int) -> np.ndarray:
         scale = np.frombuffer(blob, dtype="<f4", offset=dim)[0]
         return np.frombuffer(blob, dtype=np.int8, count=dim).astype(np.float32) * scale
     width = len(blob) // dim if dim else 4
+    if width not in _WIDTHS or (dim and len(blob) != width * dim):
+        raise DamagedValue(f"a stored vector is {len(blob)} bytes, which no vector of {dim} dimensions is")
     vector = np.frombuffer(blob, dtype=_WIDTHS[width]).astype(np.float32)
     return vector / 127 if width == 1 else vector

@@ -21,7 +21,12 @@ DB_NAME = "index.db"  # store.index.DB_NAME (not imported: that module loads the
 # What may come of reading a damaged database: SQLite's errors, and Python's own when the
 # text SQLite hands back (a row, or SQLite's error message quoting a damaged schema) is not
 # UTF-8. Any OSError: a folder where the database should be, a file where the folder is.
-INDEX_ERRORS = (sqlite3.Error, UnicodeDecodeError, OSError)
+class DamagedValue(ValueError):
+    """A value SQLite reads back whole but that cannot be what was stored (a vector of
+    the wrong length): the index is damaged, though the database file is not."""
+
+
+INDEX_ERRORS = (sqlite3.Error, UnicodeDecodeError, OSError, DamagedValue)
 
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
 # The exit status of a command that cannot read its index (EX_IOERR of sysexits.h, as a
@@ -94,12 +99,21 @@ def probe(db: Path) -> str | None:
         complaint = conn.execute("pragma quick_check(1)").fetchone()[0]
         if complaint != "ok":
             return f"SQLite's check says: {_reason(Exception(complaint))}"
-        conn.execute("select key, value from meta").fetchall()
+        meta = dict(conn.execute("select key, value from meta").fetchall())
+        return _wrong_vectors(conn, int(meta.get("dim") or 0))
     except (sqlite3.Error, UnicodeDecodeError) as exc:
         return _reason(exc) if _is_damage(exc) else None
     finally:
         conn.close()
-    return None
+
+
+def _wrong_vectors(conn: sqlite3.Connection, dim: int) -> str | None:
+    """A chunk vector no encoding of `dim` dimensions has the length of (blobs.decode_vector)."""
+    if dim <= 0:
+        return None
+    wrong = conn.execute("select count(*) from chunks where embedding is not null and length(embedding) "
+                         "not in (?, ?, ?, ?)", [dim + 4, dim, 2 * dim, 4 * dim]).fetchone()[0]
+    return f"{wrong} stored vector{'s are' if wrong > 1 else ' is'} not of {dim} dimensions" if wrong else None
 
 
 def assistant_cmd(index_dir: Path) -> str:
@@ -135,6 +149,8 @@ def index_trouble(exc: BaseException, index_dir: Path) -> IndexTrouble | None:
     if reason is None and isinstance(exc, sqlite3.Error) and _is_damage(exc):
         # SQLite reads the file but a value in it is damaged (text that is not UTF-8).
         reason = _reason(exc)
+    if reason is None and isinstance(exc, DamagedValue):
+        reason = str(exc)
     if reason is None:
         return None
     if db.is_dir() or not db.is_file():
