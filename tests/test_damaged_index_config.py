@@ -168,6 +168,19 @@ def test_a_damaged_vector_is_one_line_and_doctor_repairs_it(built, copy, tmp_pat
     assert any(p.name.startswith("ix.damaged") for p in copy.parent.iterdir()), proc.stdout + proc.stderr
 
 
+def test_a_dropped_full_text_table_is_made_again_from_the_chunks(built, copy):
+    # Issue 48: `status` said "sqlite3.OperationalError: trigger "chunks_ai" already exists".
+    config = built[0]
+    conn = sqlite3.connect(copy / "index.db")
+    conn.execute("drop table chunks_fts")
+    conn.commit()
+    conn.close()
+    proc = run(config, copy, "status")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    proc = run(config, copy, "search", "ferry", "--retriever", "bm25")
+    assert proc.returncode == 0 and "harrowmere_history.txt" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_an_index_path_that_is_a_file_is_a_usage_error(built, tmp_path):
     config, _, docs = built
     not_a_folder = tmp_path / "notes.txt"

@@ -89,6 +89,11 @@ class Schema(Repository):
         triggers = {t.name for t in self.db.triggers}
         if f"{table}_fts" in self.db.table_names() and {f"{table}_ai", f"{table}_ad", f"{table}_au"} <= triggers:
             return
+        # A full-text table dropped (by hand, or by damage) leaves its triggers behind, and
+        # they would stop it being made again ("trigger chunks_ai already exists").
+        for name in (f"{table}_ai", f"{table}_ad", f"{table}_au"):
+            if name in triggers:
+                self.db.execute(f"drop trigger [{name}]")
         self.db[table].enable_fts(columns, tokenize=tokenize, create_triggers=True, replace=True)
 
     def _create_entity_tables(self) -> None:
