@@ -111,3 +111,19 @@ def test_the_cli_says_how_many_attachments_it_read(tmp_path, quick_cli):
     quick_cli("index", str(docs), index=tmp_path / "ix")
     status = quick_cli("status", index=tmp_path / "ix").output
     assert "documents  2 (1 of them an e-mail attachment; 0 failed)" in status, status
+
+
+def test_an_attachment_left_unread_says_why(tmp_path):
+    # Issue 48: a zip bomb attached to a message was dropped with only its name shown.
+    import io
+    import zipfile
+
+    from assistant.ingest.loaders import load
+
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("word/document.xml", b"a" * (20 << 20))  # 20 MB of one letter: about 20 KB packed
+    path = message(tmp_path / "trip.eml", ("bomb.docx", bomb.getvalue()), ("seat.txt", SEAT))
+    text = load(path).text
+    assert "Attachment: bomb.docx (not read: it unpacks to 20 MB from " in text, text
+    assert "a zip bomb?" in text, text

@@ -179,15 +179,22 @@ def _read_attached(msg: EmailMessage, allowance: _Allowance | None = None) -> tu
 
 
 def _attachment(name: str, part: EmailMessage, allowance: _Allowance) -> tuple[bytes, LoadedDocument] | None:
-    """An attached document's bytes and text; None when it is of no type we read, too
-    large, or empty. LoadError when the file's allowance of attachments is spent."""
+    """An attached document's bytes and text; None when it is of no type we read, or empty.
+    LoadError, with the reason, when it is too large, unpacks too far, or the file's
+    allowance of attachments is spent."""
     suffix = PurePath(name).suffix.lower()
     loader = _LOADERS.get(suffix)
     if loader is None or suffix in _NOT_ATTACHED:
         return None
     data = part.get_payload(decode=True) or b""
-    if not data or len(data) > ATTACHMENT_MB * 1024 * 1024 or _unpacks_too_far(suffix, data):
+    if not data:
         return None
+    if len(data) > ATTACHMENT_MB * 1024 * 1024:
+        raise LoadError(f"larger than {ATTACHMENT_MB} MB, the limit for an attachment")
+    unpacked = _unpacked_size(suffix, data)
+    if unpacked > ATTACHMENT_UNPACKED_MB * 1024 * 1024 or unpacked > BOMB_RATIO * len(data):
+        raise LoadError(f"it unpacks to {unpacked / 1024 / 1024:,.0f} MB from {len(data) / 1024:,.0f} KB, "
+                        f"past the limit for an attachment (a zip bomb?)")
     if not allowance.take(len(data)):
         raise LoadError(f"the mailbox's attachments past {MAILBOX_ATTACHMENTS_MB} MB are only named")
     document = loader(data)
@@ -217,16 +224,16 @@ def file_name(name: str, taken: set[str] = frozenset()) -> str:
     return unique
 
 
-def _unpacks_too_far(suffix: str, data: bytes) -> bool:
-    """A zip container that unpacks beyond ATTACHMENT_UNPACKED_MB or BOMB_RATIO times its size."""
+def _unpacked_size(suffix: str, data: bytes) -> int:
+    """What a zip container says its files unpack to (0 for any other file): checked against
+    ATTACHMENT_UNPACKED_MB and BOMB_RATIO times its size before it is opened."""
     if suffix not in ZIP_CONTAINERS:
-        return False
+        return 0
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            unpacked = sum(info.file_size for info in z.infolist())
+            return sum(info.file_size for info in z.infolist())
     except (zipfile.BadZipFile, ValueError, EOFError, OSError):
-        return False  # the loader says what is wrong with it
-    return unpacked > ATTACHMENT_UNPACKED_MB * 1024 * 1024 or unpacked > BOMB_RATIO * max(len(data), 1)
+        return 0  # the loader says what is wrong with it
 
 
 def _message(raw: bytes) -> EmailMessage:
