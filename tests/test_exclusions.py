@@ -5,6 +5,7 @@ sub-folders out of indexing and watching. Real files, a real index, the real CLI
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -133,3 +134,22 @@ def test_the_watchers_event_filter_skips_what_is_ignored(tmp_path):
     (docs / IGNORE_FILE).write_text("scratch-*.txt\n# drafts are welcome now\n", encoding="utf-8")
     os.utime(docs / IGNORE_FILE, ns=(1, 1))
     assert ok("drafts/idea.md") and not ok("scratch-1.txt")
+
+
+def test_an_ignore_file_of_too_many_patterns_is_cut_and_the_run_says_so(tmp_path, quick_cli):
+    # Issue 48: a 1 MB ignore file (60,000 patterns) made a walk of 301 files take 157 s:
+    # every file is matched against every pattern.
+    from assistant.ingest.ignore_rules import MAX_IGNORE_PATTERNS
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ferry.txt").write_text("The ferry leaves at nine.\n")
+    (docs / "draft.tmp1.txt").write_text("A draft.\n")
+    patterns = ["draft.tmp1.txt"] + [f"junk_{i}.bak" for i in range(MAX_IGNORE_PATTERNS + 500)] + ["ferry.txt"]
+    (docs / ".assistantignore").write_text("\n".join(patterns))
+    proc = quick_cli("index", "--json", str(docs), index=tmp_path / "ix")
+    report = json.loads(proc.output)
+    skipped = {Path(s["path"]).name: s["reason"] for s in report["skipped"]}
+    # The first patterns hold; those past the limit (here "ferry.txt") are not used.
+    assert "draft.tmp1.txt" in skipped and report["added"] == 1
+    assert skipped[".assistantignore"] == f"ignore file cut to its first {MAX_IGNORE_PATTERNS:,} of {len(patterns):,} patterns"

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ..ingest.ignore_rules import IgnoreRules
+from ..ingest.ignore_rules import MAX_IGNORE_PATTERNS, IgnoreRules
 from ..ingest.isolate import IsolatedLoader
 from ..ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument
 from ..ingest.walk import iter_files
@@ -112,6 +112,8 @@ class Indexer:
                 on_skip=lambda path, why: report.skipped.append((path_key(path), why)),
             ))
         present = {path_key(p) for p in files}
+        report.skipped += [(path_key(f), f"ignore file cut to its first {MAX_IGNORE_PATTERNS:,} of {n:,} patterns")
+                           for f, n in rules.cut.items()]
         # What `forget` took out stays out, and says so, with how to bring it back.
         report.skipped += [(path_key(e), FORGOTTEN) for e in excluded
                            if e.exists() and any(_is_within(e, r) for r in roots)]

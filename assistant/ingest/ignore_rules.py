@@ -14,8 +14,11 @@ from typing import Callable, Iterable
 from .pseudo_file_systems import _pseudo_devices_cached
 
 IGNORE_FILE = ".assistantignore"
-# An ignore file is read up to this size (a larger one is cut there).
+# An ignore file is read up to this size (a larger one is cut there), and up to this many
+# patterns: every file below it is matched against each of them, so 50,000 patterns made
+# a walk of 300 files take minutes. The patterns past it are not used, and the run says so.
 MAX_IGNORE_BYTES = 1 << 20
+MAX_IGNORE_PATTERNS = 2_000
 
 
 class _Glob:
@@ -206,6 +209,7 @@ class IgnoreRules:
         self.patterns = list(patterns)
         self._config: dict[Path, list[_Rule]] = {}  # the config's patterns, per watched folder
         self._files: dict[Path, tuple[tuple[int, int], list[_Rule]]] = {}  # per folder, with its file's stamp
+        self.cut: dict[Path, int] = {}  # an ignore file past MAX_IGNORE_PATTERNS: how many it holds
 
     def for_root(self, root: Path) -> list[_Rule]:
         """The rules that apply to the entries of the watched folder `root` itself."""
@@ -267,6 +271,9 @@ class IgnoreRules:
             except OSError:  # unreadable: as if absent, like a .gitignore git cannot read
                 lines = []
         rules = parse_patterns(lines, folder)
+        if len(rules) > MAX_IGNORE_PATTERNS:
+            self.cut[path] = len(rules)
+            rules = rules[:MAX_IGNORE_PATTERNS]
         self._files[folder] = (stamp, rules)
         return rules
 
