@@ -252,3 +252,37 @@ def test_a_stopped_answer_reopened_says_only_stopped(make_engine, tmp_path):
             assert plain(view.query_one(".answer-text")) == "(stopped)"
 
     asyncio.run(session())
+
+
+def test_at_80_columns_the_status_bar_keeps_the_progress_and_the_time_left(plan_app):
+    """Issue 48: at 80x24 the status bar was cut ("...updated never · auto · watching (ev"),
+    so the first index's progress bar and time left were never seen."""
+    from assistant.indexing.progress import Progress
+    from assistant.ui.widgets.status import StatusBar
+
+    app, _ = plan_app
+
+    def shown(widget_id: str) -> str:
+        widget = app.query_one(widget_id)
+        return str(widget.render()).strip() if widget.display else ""
+
+    async def session():
+        async with app.run_test(size=NARROW) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            bar = app.query_one(StatusBar)
+            bar.show_index(app.status_info, "auto", "watching (events)")
+            await pilot.pause()
+            idle = shown("#status-index")
+            assert "auto" in idle and "watching (events)" in idle, idle
+            assert app.query_one("#status-index").region.width >= len(idle), (idle, app.query_one("#status-index").region)
+            progress = Progress(files_done=3, files_total=17, chunks=120, current="a.pdf",
+                                stage="embedding 64/300 chunks", fraction=0.4, eta_s=95)
+            bar.show_progress(progress, 300)
+            await pilot.pause()
+            activity = shown("#status-activity")
+            assert "3/17" in activity and "1:35 left" in activity, activity
+            widgets = [app.query_one(w) for w in ("#status-index", "#status-progress", "#status-activity")]
+            assert all(w.display and w.region.width > 0 for w in widgets), [w.region for w in widgets]
+            assert widgets[2].region.right <= 80 and widgets[2].region.width >= len(activity.split(" · embedding")[0])
+
+    asyncio.run(session())
