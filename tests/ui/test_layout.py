@@ -174,7 +174,8 @@ def test_every_citation_can_be_clicked_under_its_answer(plan_app, size):
             buttons = list(view.query(".citation"))
             for button in buttons:
                 label = str(button.label)
-                assert len(label) <= 30 and label.startswith(f"[{button.citation_n}] "), label
+                # The file's title in full (issue 48: "[1] Fam…" said nothing), the buttons wrapped.
+                assert label.startswith(f"[{button.citation_n}] Harbor — Project Plan"), label
                 shown = app.screen.find_widget(button)
                 assert chat.region.x <= shown.region.x and shown.region.right <= chat.region.right, (label, shown)
                 assert shown.clip.contains_region(shown.region), (label, shown)
@@ -183,6 +184,19 @@ def test_every_citation_can_be_clicked_under_its_answer(plan_app, size):
             assert app.query_one(SourcesPane).current.n == buttons[-1].citation_n == 5
 
     asyncio.run(session())
+
+
+def test_a_citation_button_says_the_file_and_the_place_in_full():
+    """Issue 48: "[1] Fam… event Dentist - check-up fo…" at every width. The label is whole;
+    only one wider than the answer itself is cut, and the buttons wrap onto more lines."""
+    from assistant.engine import ShownCitation
+    from assistant.ui.widgets.chat import citation_label, citation_lines
+
+    citation = ShownCitation.from_dict({
+        "n": 1, "path": "/d/family.ics", "title": "Family calendar", "page": None,
+        "place": "event Dentist - check-up for Isla", "start": 0, "end": 10, "text": "Dentist", "attributed": False})
+    assert citation_label(citation) == "[1] Family calendar event Dentist - check-up for Isla"
+    assert citation_lines([40, 40, 12], 76) == [[0], [1, 2]]
 
 
 def test_each_source_entry_says_where_it_is_and_how_it_starts(plan_app):

@@ -15,7 +15,10 @@ from textual.widgets import Button, Input, Static
 from ...engine import ShownAnswer, ShownCitation, ShownSource
 from ...safetext import clean, show_path
 
-CITATION_LABEL = 30  # "[n] short title p.3": at most this many columns, so that several fit a line
+# "[n] title p. 3": the file's name and place in full ("[1] Fam… event Dentist - check-up
+# fo…" said neither); the buttons wrap onto more lines, and only a label wider than the
+# answer itself is cut (CitationLines).
+CITATION_LABEL = 120
 
 
 class CitationSelected(Message):
