@@ -102,17 +102,26 @@ class SubjectIndex:
 def on_subject(question: str, hits: list[Hit], chunks: dict[int, ChunkRow], subjects: Subjects,
                named: list[str]) -> list[Hit]:
     """The hits without the passages of documents about another subject, which nothing
-    links to the question (see the module's docstring). Unchanged where no hit is a
-    passage of a named document: then nothing says what the others lack."""
+    links to the question (see the module's docstring). A passage kept links on in turn:
+    a film's page names its director, whose page names his birthplace, whose page is kept
+    too. Unchanged where no hit is a passage of a named document: then nothing says what
+    the others lack."""
     if not any(chunks[h.chunk_id].path in named for h in hits if h.chunk_id in chunks):
         return hits
     linked = _names(question)
-    for h in hits:
-        row = chunks.get(h.chunk_id)
-        if row is not None and row.path in named:
-            linked |= _names(row.text)
-    asked_about = _names(question) & frozenset().union(*(subjects.words.get(p, frozenset()) for p in named))
-    return [h for h in hits if _linked(chunks.get(h.chunk_id), named, subjects, linked, asked_about)]
+    asked_about = linked & frozenset().union(*(subjects.words.get(p, frozenset()) for p in named))
+    kept: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for h in hits:
+            row = chunks.get(h.chunk_id)
+            if h.chunk_id not in kept and _linked(row, named, subjects, linked, asked_about):
+                kept.add(h.chunk_id)
+                if row is not None and (row.path in named or subjects.words.get(row.path)):
+                    linked |= _names(row.text)  # a page about no one subject leads nowhere
+                    grew = True
+    return [h for h in hits if h.chunk_id in kept]
 
 
 def _linked(row: ChunkRow | None, named: list[str], subjects: Subjects, linked: set[str],

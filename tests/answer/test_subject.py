@@ -25,6 +25,7 @@ TITLES = {
     "/d/samanta.txt": "Shakti Samanta",
     "/d/kismet.txt": "Kismet (1943 film)",
     "/d/notes.md": "Notes — 12 March 2024",
+    "/d/bardhaman.txt": "Bardhaman",
 }
 
 
@@ -51,14 +52,17 @@ def test_a_parallel_document_is_set_aside_and_a_linked_one_kept():
         4: _row(4, "/d/samanta.txt", "Shakti Samanta was born in 1926 in Bardhaman."),
         5: _row(5, "/d/kismet.txt", "Kismet is a 1943 film; it was a hit in Calcutta."),
         6: _row(6, "/d/notes.md", "Call with Tavora's buyer about the sardine order."),
+        7: _row(7, "/d/bardhaman.txt", "Bardhaman is a city in West Bengal with a railway junction."),
     }
     hits = [Hit(i, 1.0, "auto") for i in rows]
     kept = on_subject("When will Tavora report full-year results?", hits, rows, subjects, ["/d/tavora.txt"])
     # Brenmoor's transcript and the film pages are set aside; the note names Tavora.
     assert [h.chunk_id for h in kept] == [1, 6]
     kept = on_subject("When was the director of Phoolwari born?", hits, rows, subjects, ["/d/phoolwari.txt"])
-    # The director's page is the one the film's page names: the second hop stays.
-    assert 4 in {h.chunk_id for h in kept} and 2 not in {h.chunk_id for h in kept}
+    # The director's page is the one the film's page names, and his birthplace's page the
+    # one his names: every hop stays; the parallel film and the companies go (the note,
+    # about no one subject, stays, and its mention of Tavora leads nowhere).
+    assert {h.chunk_id for h in kept} == {3, 4, 6, 7}, [h.chunk_id for h in kept]
     # No passage of the named document among the hits: nothing says what the others lack.
     assert on_subject("When will Tavora report?", hits[1:2], rows, subjects, ["/d/tavora.txt"]) == hits[1:2]
 
