@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from assistant.answer import untrusted
+from assistant.ingest import html_text
 from assistant.nlp import aboutness, sentences
 from assistant.retrieve.entity_graph import homes
 
@@ -24,6 +26,9 @@ PATTERNS = {
     "sentences._FIELD_LINE": sentences._FIELD_LINE,
     "sentences._COLUMN_GAP": sentences._COLUMN_GAP,
     "sentences._CARRIES_ON": sentences._CARRIES_ON,
+    "untrusted._ADDRESSES": untrusted._ADDRESSES,
+    "html_text._HIDING": html_text._HIDING,
+    "html_text._COLOUR": html_text._COLOUR,
 }
 
 
