@@ -300,3 +300,34 @@ def test_at_80_columns_the_status_bar_keeps_the_progress_and_the_time_left(plan_
             assert widgets[2].region.right <= 80 and widgets[2].region.width >= len(activity.split(" · embedding")[0])
 
     asyncio.run(session())
+
+
+def test_the_source_view_shows_the_cited_sentence_of_a_long_chunk(plan_app):
+    """Issue 48: at 80x24 the source view is a few lines high, and a sentence cited far
+    down its chunk was below them: the view now scrolls to it."""
+    from assistant.answer.shown import ShownAnswer, ShownSource
+
+    app, _ = plan_app
+    filler = " ".join(f"Line {i} of the minutes says nothing of the budget." for i in range(60))
+    cited = "The harbor wall repair has a budget of 2.4 million euros."
+    text = f"{filler} {cited} {filler}"
+    at = text.index(cited)
+    source = ShownSource(n=1, path="/d/minutes.md", text=text, highlights=((at, at + len(cited)),))
+
+    async def session():
+        async with app.run_test(size=NARROW) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            await pilot.press("f3")  # the sources, under the chat
+            await pilot.pause()
+            pane = app.query_one(SourcesPane)
+            pane.show(ShownAnswer(text="2.4 million euros [1].", sources=(source,)), 1)
+            await pilot.pause()
+            await pilot.pause()
+            detail = pane.query_one("#source-detail")
+            assert detail.scroll_y > 5, detail.scroll_y
+            from assistant.ui.widgets.sources import cited_line
+
+            line = cited_line(source, pane.query_one("#source-text").content_region.width, app.console)
+            assert detail.scroll_y <= line < detail.scroll_y + detail.size.height, (line, detail.scroll_y)
+
+    asyncio.run(session())

@@ -138,6 +138,17 @@ def describe_source(source: ShownSource) -> Text:
     return out
 
 
+def cited_line(source: ShownSource, width: int, console) -> int | None:
+    """The line, as `describe_source` wraps at `width`, on which the first cited sentence
+    starts; None when nothing is cited."""
+    starts = [start for start, _ in (*source.highlights, *source.span_highlights)]
+    if not starts:
+        return None
+    text = describe_source(source)
+    at = text.plain.index("\n") + 1 + min(starts)  # the header line, then the chunk's text
+    return len(text[:at].wrap(console, width)) - 1
+
+
 def passage_source(passage: ShownSource) -> ShownSource:
     """A passage found by a search as the pane shows a source: its best sentence
     highlighted, the query's words in it marked, its reasons as "why"."""
@@ -210,6 +221,16 @@ class SourcesPane(Widget):
                 self.query_one("#source-list", OptionList).highlighted = i
                 self.query_one("#source-text", Static).update(describe_source(s))
                 self.query_one("#source-detail", VerticalScroll).scroll_home(animate=False)
+                self.call_after_refresh(self._scroll_to_cited, s)
+
+    def _scroll_to_cited(self, source: ShownSource) -> None:
+        """The cited sentence in view (a line of context above it): in a long chunk it was
+        below the few lines a narrow terminal shows."""
+        detail = self.query_one("#source-detail", VerticalScroll)
+        width = self.query_one("#source-text", Static).content_region.width
+        line = cited_line(source, width, self.app.console) if self.current is source and width > 0 else None
+        if line:
+            detail.scroll_to(y=max(0, line - 1), animate=False)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
