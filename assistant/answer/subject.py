@@ -5,11 +5,13 @@ and from the documents it leads to; never from a parallel document about another
 "What was Brenmoor's gross margin for the quarter?" over a folder of two results calls
 written alike: Tavora's transcript says "Gross margin for the quarter was 31.4%" in the
 question's own words, and without this a retriever ranks it first and the model attributes
-Tavora's figure to Brenmoor. A document is set aside only where nothing links it to the
-question: its own subject is named neither in the question nor in the named document's
-passages, and its passage does not name the question's subject. So a second hop ("the
-director of Phoolwari" leads to the director's page, which the film's page names) and a
-comparison (both subjects named) keep every document they need.
+Tavora's figure to Brenmoor. A document is set aside only where it is parallel to the named
+one (their titles say the same thing of two subjects: "... THIRD QUARTER 2024 RESULTS
+CONFERENCE CALL") and nothing links it to the question: its own subject is named neither
+in the question nor in the passages kept, and its passage does not name the question's
+subject. A page titled by a name alone is parallel to nothing, so the hops of a question
+("the director of Phoolwari" leads to the director's page) keep every page they need, and a
+comparison names both subjects.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ _KIND_WORDS = frozenset(
 # ("Film" in "Phoolwari (1946 film)"), unless the index is large enough for a name to recur.
 _SHARED_BY = 3
 _MOST_NAMED = 3  # a question matching more documents than this names no one subject
+_SAME_KIND = 2  # title words besides the subject two documents share to be of one kind
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Subjects:
     titles share."""
 
     words: dict[str, frozenset[str]]  # document path -> its subject's words
+    kinds: dict[str, frozenset[str]]  # document path -> its title's other words (what it is)
 
     @classmethod
     def of(cls, titles: dict[str, str | None]) -> Subjects:
@@ -54,7 +58,16 @@ class Subjects:
             for w in words:
                 shared[w] = shared.get(w, 0) + 1
         most = max(_SHARED_BY, len(worded) // 100)
-        return cls({path: frozenset(w for w in words if shared[w] <= most) for path, words in worded.items()})
+        subject = {path: frozenset(w for w in words if shared[w] <= most) for path, words in worded.items()}
+        kinds = {path: frozenset(_words(title)) - subject[path] for path, title in titles.items() if title}
+        return cls(subject, kinds)
+
+    def parallel(self, path: str, named: list[str]) -> bool:
+        """Whether a document is one of a kind with a named one: their titles say the same
+        thing of two subjects ("... THIRD QUARTER 2024 RESULTS CONFERENCE CALL"). A page
+        titled by a name alone ("Shakti Samanta") is parallel to nothing."""
+        own = self.kinds.get(path, frozenset())
+        return any(len(own & self.kinds.get(p, frozenset())) >= _SAME_KIND for p in named)
 
     def named_in(self, question: str) -> list[str]:
         """The documents whose subject the question names, as a name is written (with a
@@ -126,7 +139,7 @@ def on_subject(question: str, hits: list[Hit], chunks: dict[int, ChunkRow], subj
 
 def _linked(row: ChunkRow | None, named: list[str], subjects: Subjects, linked: set[str],
             asked_about: frozenset[str]) -> bool:
-    if row is None or row.path in named:
+    if row is None or row.path in named or not subjects.parallel(row.path, named):
         return True
     own = subjects.words.get(row.path)
     if not own:  # no title, or one of common words only: nothing says whom it is about

@@ -12,6 +12,8 @@ person's own things, owners, nouns that qualify another noun): the attribute ask
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Callable
 
 from ..store.db import Store
@@ -68,13 +70,19 @@ def not_found(question: str, store: Store, tag: Tagger | None, chunks: dict[int,
 
 def unread_names(question: str, texts: list[str], tag: Tagger | None) -> list[str]:
     """The names of two words or more the question writes ("National Insurance", "Kiss and
-    Tell" is two names) that none of `texts` (the passages found, with their titles)
-    holds: the passages are then about something else, though one of the name's words
-    ("Van insurance: Hollybank Insurance") brought them up."""
+    Tell" is two names) with a word that none of `texts` (the passages found, with their
+    titles) holds: the passages are then about something else, though another of the
+    name's words ("Van insurance: Hollybank Insurance") brought them up."""
     if tag is None:
         return []
-    read = " ".join(" ".join(texts).lower().split())
-    return [name for name in _names_of_words(tag(question)) if name.lower() not in read]
+    # Word by word, not as a phrase: a name is written in other orders ("Kenji Akinoshu").
+    read = set(re.findall(r"\w+", _folded(" ".join(texts))))
+    return [name for name in _names_of_words(tag(question)) if not set(_folded(name).split()) <= read]
+
+
+def _folded(text: str) -> str:
+    """Lower case without accents: "Akinoshū" is "Akinoshu" as a question types it."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 
 def _names_of_words(tokens: list[tuple[str, str, str]]) -> list[str]:

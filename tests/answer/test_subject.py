@@ -56,13 +56,14 @@ def test_a_parallel_document_is_set_aside_and_a_linked_one_kept():
     }
     hits = [Hit(i, 1.0, "auto") for i in rows]
     kept = on_subject("When will Tavora report full-year results?", hits, rows, subjects, ["/d/tavora.txt"])
-    # Brenmoor's transcript and the film pages are set aside; the note names Tavora.
-    assert [h.chunk_id for h in kept] == [1, 6]
+    # Brenmoor's call, written like Tavora's, is set aside; pages of another kind stay.
+    assert [h.chunk_id for h in kept] == [1, 3, 4, 5, 6, 7]
     kept = on_subject("When was the director of Phoolwari born?", hits, rows, subjects, ["/d/phoolwari.txt"])
-    # The director's page is the one the film's page names, and his birthplace's page the
-    # one his names: every hop stays; the parallel film and the companies go (the note,
-    # about no one subject, stays, and its mention of Tavora leads nowhere).
-    assert {h.chunk_id for h in kept} == {3, 4, 6, 7}, [h.chunk_id for h in kept]
+    # A page titled by a name alone is parallel to nothing: every hop of a question stays.
+    assert [h.chunk_id for h in kept] == [1, 2, 3, 4, 5, 6, 7]
+    notes = {8: _row(8, "/d/brenmoor.txt", "Unlike Tavora, we kept our Lisbon depot.")}
+    assert on_subject("What did Tavora sell?", [hits[0], Hit(8, 1.0, "auto")], rows | notes, subjects,
+                      ["/d/tavora.txt"])[1].chunk_id == 8  # the parallel passage names Tavora: linked
     # No passage of the named document among the hits: nothing says what the others lack.
     assert on_subject("When will Tavora report?", hits[1:2], rows, subjects, ["/d/tavora.txt"]) == hits[1:2]
 
