@@ -351,7 +351,7 @@ def _event_text(component) -> str:
     return "\n".join(lines)
 
 
-# Each event is a unit to parse and embed, as a table's row is (office.MAX_ROWS).
+# Each event is a unit to parse and embed, as a table's row is (table_text.MAX_ROWS).
 MAX_EVENTS = 10_000
 
 

@@ -24,96 +24,10 @@ import itertools
 import re
 import warnings
 import zipfile
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from .loaders import LoadedDocument, _decode, _join_pages, _normalise, register
-from .locator import row_opening
-
-# What is read of one sheet or CSV file, and of one workbook: past it, reading stops and
-# what was read is kept (the reader's time budget would otherwise end the whole file).
-# Each row becomes a unit to parse and embed (about 10 ms on a 2-core laptop): 20,000 rows
-# are minutes of indexing already, so past them a file is indexed in part and said so.
-MAX_ROWS = 10_000
-MAX_WORKBOOK_ROWS = 20_000
-MAX_COLUMNS = 1_000
-# Rows looked at in one sheet, empty ones included (formatting alone can make a million).
-MAX_SCANNED = 1_000_000
-# The header row is looked for among the first rows with something in them: a title
-# line or two ("Household budget 2024") often stands above it.
-HEADER_SEARCH = 12
-
-Row = tuple[int, list[str]]  # (row number as the file counts it, cell texts by column; "" when empty)
-
-_NUMBER = re.compile(
-    r"[-+(]?\s*(?:[$€£¥]\s?)?[-+]?\d[\d,.' \u00a0]*(?:[eE][-+]?\d+)?\s?%?\)?\s?(?:[$€£¥]|[A-Z]{3})?"
-)
-_DATE = re.compile(
-    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?|\d{1,2}:\d{2}(?::\d{2})?"
-)
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-def _looks_like_value(cell: str) -> bool:
-    """A number, an amount, a date or a time: what a data row holds and a header seldom does."""
-    return bool(_NUMBER.fullmatch(cell) or _DATE.fullmatch(cell))
-
-
-def column_letter(index: int) -> str:
-    """The spreadsheet name of column `index` (from 0): A, B, ... Z, AA, AB, ..."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
-
-
-def _clean(cell: str) -> str:
-    return " ".join(cell.split())
-
-
-def _is_header(candidate: list[str], below: list[str] | None) -> bool:
-    """Whether a table's first full row names its columns: nothing in it reads as a value,
-    a year standing above a value that is no year excepted ("Item | 2023 | 2024")."""
-    for i, cell in enumerate(candidate):
-        if not cell or not _looks_like_value(cell):
-            continue
-        under = below[i] if below and i < len(below) else ""
-        if _YEAR.fullmatch(cell) and under and _looks_like_value(under) and not _YEAR.fullmatch(under):
-            continue
-        return False
-    return any(candidate)
-
-
-def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MAX_ROWS) -> tuple[str, int, int]:
-    """A table as text, how many of its rows that text holds and how many more rows with
-    something in them it has (not read): its title lines, a line naming its columns, then
-    each row with its values beside their headers, a paragraph each; empty rows left out,
-    and reading stopped after `max_rows` rows."""
-    filled = ((n, [_clean(c) for c in cells[:MAX_COLUMNS]]) for n, cells in rows)
-    filled = ((n, cells) for n, cells in filled if any(cells))
-    head = list(itertools.islice(filled, HEADER_SEARCH))
-    # Lines above the first row of two or more values are the table's title and notes.
-    first = next((i for i, (_, cells) in enumerate(head) if sum(1 for c in cells if c) >= 2), 0)
-    blocks = [f"Sheet: {sheet}"] if sheet else []
-    blocks += [" ".join(c for c in cells if c) for _, cells in head[:first]]
-    header: list[str] = []
-    body = head[first:]
-    if body and _is_header(body[0][1], body[1][1] if len(body) > 1 else None):
-        header = body.pop(0)[1]
-        blocks.append("Columns: " + "; ".join(c for c in header if c))
-    count = 0
-    rows = itertools.chain(body, filled)
-    for number, cells in itertools.islice(rows, max_rows):
-        values = "; ".join(
-            f"{header[i] if i < len(header) and header[i] else 'Column ' + column_letter(i)}: {cell}"
-            for i, cell in enumerate(cells) if cell
-        )
-        blocks.append(f"{row_opening(sheet, number)} {values}")
-        count += 1
-    more = sum(1 for _ in rows) if count == max_rows else 0
-    return "\n\n".join(blocks), count, more
-
+from .table_text import MAX_COLUMNS, MAX_ROWS, MAX_SCANNED, MAX_WORKBOOK_ROWS, Row, clean_cell, rows_left_out, table_text
 
 # --- CSV and TSV ------------------------------------------------------------------
 
@@ -133,13 +47,6 @@ def _delimited(data: bytes, delimiter: str | None) -> LoadedDocument:
     reader = csv.reader(io.StringIO(text, newline=""), dialect)
     text, count, more = table_text(enumerate(reader, start=1))
     return LoadedDocument(text=_normalise(text), pages=[], title=None, left_out=rows_left_out(count, more))
-
-
-def rows_left_out(count: int, more: int, where: str = "") -> str | None:
-    """"rows past 10,000 (5,321 more) of sheet Data": what a table's reading left out."""
-    if not more:
-        return None
-    return f"rows past {count:,} ({more:,} more){where}, over the limit of {MAX_ROWS:,} rows a table"
 
 
 @register("CSV", ".csv")
@@ -272,7 +179,7 @@ def _odf_title(data: bytes) -> str | None:
     found = meta.find(f".//{_q('dc:title')}") if meta is not None else None
     if found is None:
         return None
-    return _clean("".join(found.itertext())) or None
+    return clean_cell("".join(found.itertext())) or None
 
 
 def _inline(el, later: list) -> str:
@@ -351,7 +258,7 @@ def _odp_slide(page, number: int) -> str:
     """One slide: "Slide N: its title", its other text, then its speaker notes."""
     title_class = _q("presentation:class")
     title_frame = next((f for f in page.iter(_q("draw:frame")) if f.get(title_class) == "title"), None)
-    title = _clean(" ".join(_odf_blocks(title_frame, []))) if title_frame is not None else ""
+    title = clean_cell(" ".join(_odf_blocks(title_frame, []))) if title_frame is not None else ""
     blocks = [f"Slide {number}: {title}" if title else f"Slide {number}"]
     for child in page:
         if child is not title_frame:
@@ -463,7 +370,7 @@ def _pptx_blocks(shapes, skip_id: int | None) -> Iterator[str]:
         elif shape.has_text_frame:
             yield from (p.text for p in shape.text_frame.paragraphs if p.text.strip())
         elif getattr(shape, "has_table", False) and shape.has_table:
-            lines = [" | ".join(_clean(c.text) for c in row.cells) for row in shape.table.rows]
+            lines = [" | ".join(clean_cell(c.text) for c in row.cells) for row in shape.table.rows]
             yield "\n".join(line for line in lines if line.strip(" |"))
         elif getattr(shape, "has_chart", False) and shape.has_chart and shape.chart.has_title:
             yield "Chart: " + shape.chart.chart_title.text_frame.text
@@ -477,7 +384,7 @@ def _load_pptx(data: bytes) -> LoadedDocument:
     slides = []
     for number, slide in enumerate(deck.slides, start=1):
         title_shape = slide.shapes.title
-        title = _clean(title_shape.text_frame.text) if title_shape is not None and title_shape.has_text_frame else ""
+        title = clean_cell(title_shape.text_frame.text) if title_shape is not None and title_shape.has_text_frame else ""
         blocks = [f"Slide {number}: {title}" if title else f"Slide {number}"]
         blocks += _pptx_blocks(slide.shapes, title_shape.shape_id if title_shape is not None else None)
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
@@ -511,5 +418,5 @@ def _load_rtf(data: bytes) -> LoadedDocument:
         encoding, source = "cp1252", data.decode("cp1252", errors="replace")
     text = rtf_to_text(source, encoding=encoding, errors="replace")
     found = _RTF_TITLE.search(source[:65536])
-    title = _clean(rtf_to_text("{\\rtf1 " + found.group(1) + "}", encoding=encoding, errors="replace")) if found else ""
+    title = clean_cell(rtf_to_text("{\\rtf1 " + found.group(1) + "}", encoding=encoding, errors="replace")) if found else ""
     return LoadedDocument(text=_normalise(text.replace("\xad", "")), pages=[], title=title or None)

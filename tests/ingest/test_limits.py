@@ -8,7 +8,7 @@ import csv
 
 from assistant.ingest.loaders import load
 from assistant.ingest.mail import MAX_EVENTS
-from assistant.ingest.office import MAX_ROWS
+from assistant.ingest.table_text import MAX_ROWS
 
 
 def _csv(path, rows: int):

@@ -387,7 +387,7 @@ def test_a_sheet_without_a_header_names_its_columns_by_letter(tmp_path):
 
 
 def test_reading_a_long_table_stops_at_max_rows_and_keeps_what_was_read(tmp_path):
-    from assistant.ingest.office import MAX_ROWS
+    from assistant.ingest.table_text import MAX_ROWS
 
     rows = "".join(f"{i},item {i}\n" for i in range(MAX_ROWS + 500))
     doc = load(_write(tmp_path, "long.csv", ("n,item\n" + rows).encode()))
