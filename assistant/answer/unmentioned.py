@@ -13,9 +13,9 @@ person's own things, owners, nouns that qualify another noun): the attribute ask
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Callable
 
+from ..nlp.normalize import strip_accents
 from ..store.db import Store
 from ..store.row_types import ChunkRow
 from .prompt import NO_ANSWER
@@ -82,7 +82,7 @@ def unread_names(question: str, texts: list[str], tag: Tagger | None) -> list[st
 
 def _folded(text: str) -> str:
     """Lower case without accents: "Akinoshū" is "Akinoshu" as a question types it."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+    return strip_accents(text.lower())
 
 
 def _names_of_words(tokens: list[tuple[str, str, str]]) -> list[str]:

@@ -109,3 +109,13 @@ def test_a_figure_comes_from_the_named_company_s_own_file(engine, question, expe
     answer = engine.ask(question)
     assert expected in answer.text, answer.text
     assert {Path(c.path).name for c in answer.citations} == {own_file}, answer.text
+
+
+def test_a_name_is_read_word_by_word_and_without_accents(tag):
+    from assistant.answer.unmentioned import unread_names
+
+    found = ["Akinoshū Kenji (born 1969 as Kenji Imada) is a former sumo wrestler from Hiroshima."]
+    assert unread_names("What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?", found, tag) == []
+    assert unread_names("Where was Kenji Akinoshu born?", found, tag) == []  # another order
+    insurer = ["Van insurance: Hollybank Insurance, business use, renewal 15 October."]
+    assert unread_names("What's Dev's National Insurance number?", insurer, tag) == ["National Insurance"]
