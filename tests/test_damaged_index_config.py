@@ -90,6 +90,16 @@ def flip(db: Path, seed: int, n: int = 200) -> None:
     db.write_bytes(bytes(data))
 
 
+def usage_lines(config: Path, index: Path, *commands: tuple[str, ...]) -> list[str]:
+    """The one line each command printed, each checked to exit as a usage error."""
+    lines = []
+    for command in commands:
+        proc = run(config, index, *command)
+        assert proc.returncode == USAGE_EXIT, proc.stdout + proc.stderr
+        lines.append(one_line(proc))
+    return lines
+
+
 def says_damaged(line: str, ix: Path) -> None:
     assert "damaged" in line and str(ix) in line, line
     assert "index FOLDER" in line and "doctor --repair" in line, line  # what to do
@@ -253,10 +263,7 @@ def test_doctor_repair_leaves_a_healthy_index_alone(built, copy):
 def test_a_config_value_of_the_wrong_type_or_range_is_one_line_and_exit_2(tmp_path, setting, says):
     config = tmp_path / "config.toml"
     config.write_text(f'extractor = "none"\n{setting}\n')
-    for command in (("status",), ("search", "ferry")):
-        proc = run(config, tmp_path / "ix", *command)
-        assert proc.returncode == USAGE_EXIT, proc.stdout + proc.stderr
-        line = one_line(proc)
+    for line in usage_lines(config, tmp_path / "ix", ("status",), ("search", "ferry")):
         assert says in line and str(config) in line, line
     with pytest.raises(ConfigError, match=says.replace("[", r"\[").replace("]", r"\]")):
         Config.load(config)
@@ -275,10 +282,8 @@ def test_a_setting_that_names_no_component_is_one_line_and_exit_2(tmp_path, sett
     config.write_text(f"{setting}\n")
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.txt").write_text("The ferry leaves at nine.")
-    for command in (("index", str(tmp_path / "docs")), ("search", "ferry"), ("status",)):
-        proc = run(config, tmp_path / "ix", *command)
-        assert proc.returncode == USAGE_EXIT, proc.stdout + proc.stderr
-        assert says in one_line(proc), one_line(proc)
+    for line in usage_lines(config, tmp_path / "ix", ("index", str(tmp_path / "docs")), ("search", "ferry"), ("status",)):
+        assert says in line, line
 
 
 def test_a_config_that_is_not_utf8_is_one_line(tmp_path):
