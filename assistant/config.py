@@ -109,6 +109,10 @@ class Config:
     file_timeout_s: float = 120.0
     file_memory_mb: int = 2048
     max_file_mb: int = 200
+    # The budget of one question (`assistant ask`, the terminal UI): past it, the answer
+    # stops where it is, as Esc or Ctrl-C would stop it, and says why. It counts from the
+    # moment the answer model is loaded (joining its parts, the first time, is not counted).
+    question_timeout_s: float = 300.0
     # Scanned PDF pages and pictures (.png .jpg .jpeg .tif .tiff) read by OCR (Tesseract,
     # about a second a page, within the file's time; ingest/ocr.py). Off only where it
     # cannot meet that budget: pictures then fail with "OCR is off".
@@ -175,6 +179,7 @@ RANGES: dict[str, tuple[float, float | None, bool]] = {
     "min_relevance": (0, 1, True),  # a cosine similarity
     "writer_wait": (0, None, True),  # 0: give up at once
     "file_timeout_s": (0, 86400, False),  # a day at most: a deadline must be a time
+    "question_timeout_s": (0, 86400, False),
     "file_memory_mb": (0, None, True),  # 0: no limit
     "max_file_mb": (1, None, True),
 }

@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 
 from . import models, sync
 from .answer.answerer import EMPTY_INDEX, Answerer
+from .answer.budget import QuestionBudget, over_time
 from .answer.conversation import Conversations, stopped_answer
 from .answer.export import conversation_text
 from .answer.prompt import NO_ANSWER
@@ -51,7 +52,7 @@ __all__ = [
     "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
     "disk_trouble", "index_trouble", "left_out_in_words",
     # The answer's fixed texts.
-    "EMPTY_INDEX", "NO_ANSWER", "stopped_answer",
+    "EMPTY_INDEX", "NO_ANSWER", "stopped_answer", "over_time",
 ]
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
@@ -339,10 +340,14 @@ class Engine:
                 on_token(EMPTY_INDEX)
             return Answer(question, EMPTY_INDEX, retriever or self.config.retriever, abstained=True)
         understood = resolve_followup(question, turns or [], self.persons, self.tag) if turns else None
-        answer = self.answerer.ask(
-            understood or question, self.retriever(retriever), k or self.config.k, on_token, stop, on_draft=on_draft,
-            scope=scope, on_sources=on_sources,
-        )
+        stop = stop if stop is not None else threading.Event()
+        self.generator.llm  # noqa: B018 - loaded (its parts joined, the first time) before the time counts
+        with QuestionBudget(self.config.question_timeout_s, stop) as budget:
+            answer = self.answerer.ask(
+                understood or question, self.retriever(retriever), k or self.config.k, on_token, stop,
+                on_draft=on_draft, scope=scope, on_sources=on_sources,
+            )
+        answer.time_limit = budget.seconds if budget.expired else None
         if understood:
             answer.question, answer.understood_as = question.strip(), understood
         # Stopped: nothing was found wanting, the answer was cut short (no "none of them states it").

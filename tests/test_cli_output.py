@@ -5,6 +5,7 @@ columns; Ctrl-C keeps the checked sentences, marked "(stopped)"."""
 from __future__ import annotations
 
 import _thread
+import json
 import signal
 import re
 import shutil
@@ -15,6 +16,7 @@ import pytest
 from assistant import models
 from assistant.cli import StreamPrinter
 from assistant.nlp.llm import LlamaGenerator
+from conftest import TEST_LLM
 
 DRAFT = "1,380 kg in 2023, compared with 1,150 kg in "
 STEP = "What is Priya's action? Priya Raman"
@@ -138,3 +140,22 @@ def test_ctrl_c_keeps_what_was_checked(observatory, cli, monkeypatch):
     answer = result.output.splitlines()[0]
     assert re.fullmatch(r"\S.*[.!?\]] \(stopped\)", answer), result.output
     assert "Aborted" not in result.output
+
+
+@pytest.mark.slow
+def test_a_question_past_its_time_limit_stops_and_says_why(observatory, cli, tmp_path):
+    """Issue 48: the question path has a budget too. Past `question_timeout_s` the answer
+    stops where it is, as Ctrl-C would stop it, says which setting stopped it and exits
+    with 124; within it, the same question is answered. The real model and index, a limit
+    the model cannot meet (it is loaded before the time counts, so the limit is the answer's)."""
+    question = "Describe the history of the Kestrel Hill Observatory in detail."
+    tight = tmp_path / "tight.toml"
+    tight.write_text(f"llm = \"{TEST_LLM}\"\nquestion_timeout_s = 0.05\n")
+    result = cli("--config", str(tight), "ask", question, index=observatory)
+    assert result.exit_code == 124, result.output
+    first = result.output.splitlines()[0]
+    assert first.endswith("(stopped after 0.05 s, the time limit of a question: question_timeout_s in the config)"), first
+    as_json = cli("--config", str(tight), "ask", "--json", question, index=observatory)
+    assert as_json.exit_code == 124 and json.loads(as_json.output)["time_limit"] == 0.05, as_json.output
+    roomy = cli("ask", question, index=observatory)
+    assert roomy.exit_code == 0 and "stopped" not in roomy.output, roomy.output

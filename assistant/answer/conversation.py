@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from ..store.db import Store
 from ..store.history import History
+from .budget import over_time
 from .followup import Turn
 from .prompt import NO_ANSWER
 
 TURNS_KEPT = 3  # a follow-up points back a turn or two, rarely further
 
 
-def stopped_answer(text: str) -> str:
+def stopped_answer(text: str, time_limit: float | None = None) -> str:
     """What a stopped answer says (the terminal UI and `assistant ask` alike): the text
-    accepted before the stop, marked. A stop before the first sentence leaves the answerer
-    with nothing, which it reports as NO_ANSWER; the model never answered, so only the stop
-    is shown."""
+    accepted before the stop, marked, and why where the question's time limit stopped it.
+    A stop before the first sentence leaves the answerer with nothing, which it reports as
+    NO_ANSWER; the model never answered, so only the stop is shown."""
     text = "" if text == NO_ANSWER else text
-    return f"{text} (stopped)".lstrip()
+    mark = over_time(time_limit) if time_limit is not None else "(stopped)"
+    return f"{text} {mark}".lstrip()
 
 
 class Conversations:

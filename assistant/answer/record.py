@@ -40,6 +40,8 @@ class Answer:
     found: list = field(default_factory=list)
     # A question asked one fact at a time: each earlier step's question and short answer.
     steps: list[dict] = field(default_factory=list)
+    # Where the question's time limit stopped the answer: that limit, in seconds.
+    time_limit: float | None = None
 
     @property
     def unknown(self) -> bool:
@@ -65,6 +67,7 @@ class Answer:
             "short_answer": self.short,
             "understood_as": self.understood_as,
             "steps": self.steps,
+            "time_limit": self.time_limit,
             "checks": self.checks,
             "context": self.context,
             "citations": [c.as_dict() for c in self.citations],

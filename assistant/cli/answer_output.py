@@ -10,7 +10,7 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
-from ..engine import EMPTY_INDEX
+from ..engine import EMPTY_INDEX, over_time
 from ..safetext import clean
 from .app import console, shown, shown_path
 
@@ -21,7 +21,7 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
     --explain the steps, what the model said that was cut, and why each source was chosen."""
     if answer.text == EMPTY_INDEX:
         sys.stdout.write(answer.text)
-    out.finish(stopped)
+    out.finish(stopped, answer.time_limit)
     if answer.understood_as:
         console.print(f"[dim](understood as: {shown(answer.understood_as)})[/]")
     for step in answer.steps if explain else []:
@@ -83,14 +83,14 @@ class StreamPrinter:
         self.shown += piece
         self.pending = ""
 
-    def finish(self, stopped: bool) -> None:
-        """The end of the answer's line: "(stopped)" after a stop; a draft left unaccepted
-        (with explain) said to be one."""
+    def finish(self, stopped: bool, time_limit: float | None = None) -> None:
+        """The end of the answer's line: "(stopped)" after a stop (and why, where the
+        question's time limit stopped it); a draft left unaccepted (with explain) said to be one."""
         if self.pending:
             self._write(" (draft, not checked)" if stopped else " (cut: the sources do not say this)")
         if stopped:
             after = "\n" if self.pending else " " if self.shown.strip() and not self.shown[-1].isspace() else ""
-            self._write(f"{after}(stopped)")
+            self._write(after + (over_time(time_limit) if time_limit is not None else "(stopped)"))
         sys.stdout.write("\n")
         sys.stdout.flush()
 

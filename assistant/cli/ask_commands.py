@@ -60,7 +60,8 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     """Answer QUESTION from the indexed documents, citing the supporting sentences. Only the
     answer is streamed, sentence by sentence as each is checked (--explain shows the
     workings). Ctrl-C stops it: what was checked is kept, marked "(stopped)", exit status
-    130. The question and answer are kept as a conversation, which --continue follows up;
+    130; past the question's time limit (question_timeout_s) likewise, saying so, exit
+    status 124. The question and answer are kept as a conversation, which --continue follows up;
     --in and --type keep its sources to some folders, files or file types."""
     if not question.strip():
         _fail("the question is empty", 2)
@@ -77,7 +78,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
     if stopped:
-        answer.text = stopped_answer(answer.text)
+        answer.text = stopped_answer(answer.text, answer.time_limit)
     conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir, stopped)
     if as_json:
         click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": conversation}, indent=2))
@@ -86,7 +87,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     if not_kept:
         err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
     if stopped:
-        sys.exit(130)
+        sys.exit(124 if answer.time_limit is not None else 130)
 
 
 def stoppable_ask(engine, out: "StreamPrinter | None", question: str, **kwargs):

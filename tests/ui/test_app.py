@@ -204,6 +204,27 @@ def test_stop_an_answer_with_escape(make_engine, example_docs, tmp_path):
         del generator.stream  # the session-wide generator streams at full speed again
 
 
+
+def test_an_answer_past_the_time_limit_says_so(make_engine, example_docs, tmp_path):
+    """Issue 48: the TUI's question path has a budget. Past question_timeout_s the answer
+    stops by itself, marked stopped, saying which setting stopped it (kept so)."""
+    copy_docs(example_docs, tmp_path / "docs")
+    app, _ = build_app(make_engine, tmp_path, llm=True, watch=False)
+    app.engine.index_paths([tmp_path / "docs"])
+    app.engine.config.question_timeout_s = 0.05
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            app.query_one("#question").value = "Describe the history of the Kestrel Hill Observatory in detail."
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.query(AnswerView) and not app.answering, 300, "the answer to stop")
+            view = app.query(AnswerView).last()
+            assert view.state == "stopped"
+            assert view.text.endswith("(stopped after 0.05 s, the time limit of a question: question_timeout_s in the config)")
+
+    asyncio.run(session())
+
 def test_document_text_is_never_markup(make_engine, tmp_path):
     """Rich/Textual markup inside a document or a question is shown literally."""
     folder = tmp_path / "docs"

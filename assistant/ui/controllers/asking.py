@@ -119,7 +119,7 @@ class AskController:
         if stopped:
             shown = shown.with_stop()  # reopened, it still reads as stopped
         # Kept as shown, so a stopped answer reopened later still says it was stopped.
-        text = stopped_answer(answer.text) if stopped else answer.text
+        text = stopped_answer(answer.text, answer.time_limit) if stopped else answer.text
         if conversation_id is not None:
             evidence = shown.as_dict()
             self.conversations.kept(
