@@ -6,6 +6,7 @@ __all__, so that they import it from here and not from the rooms behind."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import threading
 import time
@@ -15,6 +16,7 @@ from typing import Callable, Iterable
 
 from . import models, sync
 from .answer.answerer import EMPTY_INDEX, Answerer
+from .answer.computed import computed_answer
 from .answer.budget import QuestionBudget, over_time
 from .answer.conversation import Conversations, stopped_answer
 from .answer.export import conversation_text
@@ -329,10 +331,13 @@ class Engine:
         on_token: Callable[[str], None] | None = None, stop: threading.Event | None = None,
         on_draft: Callable[[str], None] | None = None, turns: list[Turn] | None = None,
         scope: Scope | None = None, on_sources: Callable[[Answer], None] | None = None,
+        today: dt.date | None = None,
     ) -> Answer:
         """Answer `question`; `turns` are the conversation's earlier turns, against which a
         follow-up ("and when was it founded?") is read before anything is retrieved;
-        `on_sources` gets the answer once its sources are chosen, before the model writes."""
+        `on_sources` gets the answer once its sources are chosen, before the model writes.
+        A question that needs a computation over a table is computed (answer/computed/),
+        its dates relative to `today` (the clock's, unless given)."""
         question = valid_text(question)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
         if self.index.store.meta.counts()["chunks"] == 0:
             # Said before any model is loaded (or its parts joined: minutes, the first time).
@@ -340,6 +345,13 @@ class Engine:
                 on_token(EMPTY_INDEX)
             return Answer(question, EMPTY_INDEX, retriever or self.config.retriever, abstained=True)
         understood = resolve_followup(question, turns or [], self.persons, self.tag) if turns else None
+        with self.index_lock:  # a sum, a count, a largest over a whole table: no model needed
+            computed = computed_answer(self.index.store, understood or question, (scope or Scope()).admits, today)
+        if computed is not None:
+            for report, value in ((on_sources, computed), (on_token, computed.text)):
+                if report:
+                    report(value)
+            return computed
         stop = stop if stop is not None else threading.Event()
         self.generator.llm  # noqa: B018 - loaded (its parts joined, the first time) before the time counts
         with QuestionBudget(self.config.question_timeout_s, stop) as budget:

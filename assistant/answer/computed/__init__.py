@@ -1,0 +1,13 @@
+"""Questions that need a computation over a whole table (issue 49): "How much did I spend
+on fuel this year?" is a sum over every row of the bank statement, not a guess from the
+rows that happened to be retrieved.
+
+- `tables.py` reads each indexed sheet back from its row sentences, with typed columns;
+- `question.py` reads a question as one operation from a small, typed set (rules only:
+  nothing the model writes is run);
+- `compute.py` runs it over the whole table and writes the answer, each row it used cited.
+"""
+
+from .compute import computed_answer
+
+__all__ = ["computed_answer"]

@@ -1,0 +1,246 @@
+"""A computation run over the whole of a table, and the answer that shows its work: the
+result with its unit, the operation in words, and every row it used cited."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from ...retrieve.base import Evidence, Hit
+from ...store import Store
+from ..citations import Citation
+from ..prompt import Source
+from ..record import Answer
+from .question import Computation, read_computation
+from .tables import Column, Row, Table, day, number, read_tables
+
+RETRIEVER = "table"
+# The rows of a computed answer marked in its text; the citations hold them all.
+MARKED_ROWS = 8
+_OUT_COLUMN = re.compile(r"\b(?:debit|paid out|money out|out|withdrawals?|spent|expenses?|outgoings?)\b", re.I)
+_IN_COLUMN = re.compile(r"\b(?:credit|paid in|money in|in|deposits?|income|received)\b", re.I)
+_AMOUNT = re.compile(r"\b(?:amount|total|cost|price|paid|value|sum|spent|payment|fee|charge)\b", re.I)
+
+
+@dataclass
+class Plan:
+    """One table's share of a computation: the rows that pass, the column measured."""
+
+    table: Table
+    rows: list[Row] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    measure: Column | None = None
+    date: Column | None = None
+    terms: list[str] = field(default_factory=list)  # the question's words its rows mention
+    missing: list[str] = field(default_factory=list)  # words of a named table's question no row has
+    notes: list[str] = field(default_factory=list)  # what was chosen where it could be another
+
+
+def computed_answer(store: Store, question: str, admits=lambda path: True,
+                    today: dt.date | None = None) -> Answer | None:
+    """The answer computed over a table, or None where the question needs no computation,
+    or no table of the index is what it asks about (the usual way answers it then)."""
+    t0 = time.perf_counter()
+    computation = read_computation(question, today or dt.date.today())
+    if computation is None:
+        return None
+    tables = read_tables(store, admits)
+    named = _named(tables, computation)
+    if named:
+        tables = named
+    plans = [p for p in (plan(t, computation) for t in tables) if p is not None]
+    if not plans:
+        return None
+    matched = [p for p in plans if p.rows]
+    if not matched:
+        # The question's words are in a table, but no row passes all its filters: said so,
+        # never answered 0 as if it were a fact.
+        return _answer(question, _none_found(plans[0], computation), [], t0)
+    best = max(matched, key=lambda p: (len(p.terms), len(p.rows)))
+    text, rows = _result(best, computation)
+    others = [p.table.name for p in matched if p is not best]
+    if others:
+        text += f" ({', '.join(others)} also {'has' if len(others) == 1 else 'have'} rows that match.)"
+    return _answer(question, text, rows, t0)
+
+
+def _named(tables: list[Table], computation: Computation) -> list[Table]:
+    """The tables the question names ("the Bills sheet", "bank-2025"), its words taken out."""
+    out = []
+    for table in tables:
+        words = set(re.findall(r"[a-z0-9]+", f"{PurePath(table.path).stem} {table.sheet or ''}".lower()))
+        if any(w in words for w in computation.named):
+            out.append(table)
+    if out:
+        used = {w for t in out for w in re.findall(r"[a-z0-9]+", f"{PurePath(t.path).stem} {t.sheet or ''}".lower())}
+        computation.terms = [t for t in computation.terms if t not in used]
+    return out
+
+
+def plan(table: Table, computation: Computation) -> Plan | None:
+    """The rows of `table` that pass the computation's filters, or None where the table
+    cannot answer it (no amount to add, no date for a period, none of its words)."""
+    out = Plan(table)
+    out.date = next(iter(table.of_kind("date")), None)
+    if computation.period and out.date is None:
+        return None
+    if computation.operation != "count":
+        out.measure = _measure(table, computation, out.notes)
+        if out.measure is None:
+            return None
+    texts = [c.name for c in table.columns if c.kind == "text"]
+    # A word no row mentions ("times", "visit") filters nothing; a question whose every
+    # word is of that kind is about something else, unless it names the table.
+    out.terms = [t for t in computation.terms if any(_mentions(r, texts, t) for r in table.rows)]
+    if computation.terms and not out.terms:
+        if not computation.named:
+            return None
+        out.missing = computation.terms
+        return out
+    rows = [r for r in table.rows if all(_mentions(r, texts, t) for t in out.terms)]
+    if computation.period:
+        rows = _in_period(rows, out.date, computation, table)
+    if out.measure is not None:
+        rows, out.values = _measured(rows, out.measure, computation.direction, out.notes)
+    out.rows = rows
+    return out
+
+
+def _measure(table: Table, computation: Computation, notes: list[str]) -> Column | None:
+    """The column to add up: one the question names, else the money going the way it
+    asks (Debit for spending), else one called an amount; said which where there was a choice."""
+    columns = table.of_kind("money") or table.of_kind("number")
+    if not columns:
+        return None
+    words = set(computation.terms)
+    named = [c for c in columns if words & set(re.findall(r"[a-z]+", c.name.lower()))]
+    if named:
+        computation.terms = [t for t in computation.terms if t not in set(re.findall(r"[a-z]+", named[0].name.lower()))]
+        return named[0]
+    way = _OUT_COLUMN if computation.direction == "out" else _IN_COLUMN if computation.direction == "in" else None
+    chosen = next((c for c in columns if way and way.search(c.name)), None) \
+        or next((c for c in columns if _AMOUNT.search(c.name)), None) or columns[0]
+    if len(columns) > 1:
+        notes.append(f"the {chosen.name} column (of {', '.join(c.name for c in columns)})")
+    return chosen
+
+
+def _mentions(row: Row, texts: list[str], term: str) -> bool:
+    stem = term[:-1] if len(term) > 3 and term.endswith("s") else term
+    for name in texts or list(row.cells):
+        for word in re.findall(r"[a-z0-9]+", row.cells.get(name, "").lower()):
+            if word == term or word.rstrip("s") == stem or (len(stem) >= 4 and word.startswith(stem)):
+                return True
+    return False
+
+
+def _in_period(rows: list[Row], date: Column, computation: Computation, table: Table) -> list[Row]:
+    first = table.column(date.name)
+    dated = [(r, day(r.cells.get(first.name, ""))) for r in rows]
+    period = computation.period
+    if period.month_only:
+        # "in March": the latest March the table has.
+        years = [d.year for _, d in dated if d and d.month == period.month_only]
+        if not years:
+            return []
+        year = max(years)
+        return [r for r, d in dated if d and d.month == period.month_only and d.year == year]
+    return [r for r, d in dated if d and period.holds(d)]
+
+
+def _measured(rows: list[Row], measure: Column, direction: str | None, notes: list[str]) -> tuple[list[Row], list[float]]:
+    """The rows with a value, and the values: where a column holds money both ways
+    (statements: out negative, in positive), only the way the question asks, as amounts."""
+    pairs = [(r, number(r.cells.get(measure.name, ""))) for r in rows]
+    pairs = [(r, n[0]) for r, n in pairs if n is not None]
+    signs = {v < 0 for _, v in pairs if v}
+    if signs == {True, False} and direction in ("out", "in"):
+        pairs = [(r, abs(v)) for r, v in pairs if (v < 0) == (direction == "out")]
+        notes.append("money out only" if direction == "out" else "money in only")
+    elif signs == {True} and direction == "out":
+        pairs = [(r, -v) for r, v in pairs]
+    return [r for r, _ in pairs], [v for _, v in pairs]
+
+
+def _result(p: Plan, computation: Computation) -> tuple[str, list[Row]]:
+    """The answer's text, and the rows it cites, in the order of its markers."""
+    op, n = computation.operation, len(p.rows)
+    of = f"{n} row{'s' if n != 1 else ''} of {p.table.name}{_filters(p, computation)}"
+    how = f" ({'; '.join(p.notes)})" if p.notes else ""
+    if op == "count":
+        return f"{n}: the number of rows of {p.table.name}{_filters(p, computation)}{how}", p.rows
+    if op in ("max", "min"):
+        i = (max if op == "max" else min)(range(n), key=lambda j: p.values[j])
+        row = p.rows[i]
+        what = "largest" if op == "max" else "smallest"
+        about = _about(row, p)
+        return (f"{_money(p.values[i], p.measure)}{', for ' + about if about else ''}: the {what} "
+                f"in the {p.measure.name} column of {of}{how}"), [row]
+    total = sum(p.values)
+    if op == "average":
+        return f"{_money(total / n, p.measure)}: the average of the {p.measure.name} column over {of}{how}", p.rows
+    return f"{_money(total, p.measure)}: the sum of the {p.measure.name} column over {of}{how}", p.rows
+
+
+def _filters(p: Plan, computation: Computation) -> str:
+    parts = []
+    if p.terms:
+        parts.append(f"that mention “{' '.join(p.terms)}”")
+    if computation.period:
+        parts.append(f"dated {_period_words(p, computation)}")
+    return (" " + ", ".join(parts)) if parts else ""
+
+
+def _period_words(p: Plan, computation: Computation) -> str:
+    period = computation.period
+    if period.month_only and p.rows and p.date is not None:
+        seen = day(p.rows[0].cells.get(p.date.name, ""))
+        return f"{period.words} {seen.year}" if seen else period.words
+    return period.words
+
+
+def _about(row: Row, p: Plan) -> str:
+    """The row in words: its text values and its date ("Roof repair on 2 March 2025")."""
+    texts = [row.cells[c.name] for c in p.table.columns if c.kind == "text" and row.cells.get(c.name)][:2]
+    when = day(row.cells.get(p.date.name, "")) if p.date else None
+    return ", ".join(texts) + (f" on {when.day} {when:%B %Y}" if when else "")
+
+
+def _money(value: float, column: Column) -> str:
+    if column.kind == "number" and float(value).is_integer():
+        return f"{value:,.0f}"
+    sign = "-" if value < 0 else ""
+    return f"{sign}{column.currency}{abs(value):,.2f}"
+
+
+def _none_found(p: Plan, computation: Computation) -> str:
+    if p.missing:
+        return f"No row of {p.table.name} mentions “{' '.join(p.missing)}”."
+    what = f" that mentions “{' '.join(p.terms)}”" if p.terms else ""
+    when = f" is dated {computation.period.words}" if computation.period else " has an amount"
+    return f"No row of {p.table.name}{what}{when}."
+
+
+def _answer(question: str, text: str, rows: list[Row], t0: float) -> Answer:
+    """The answer record: each row cited (the first few marked in the text), each row's
+    chunk a source, so the shells show them as any answer's."""
+    marked = list(range(1, min(len(rows), MARKED_ROWS) + 1))
+    if marked:
+        more = len(rows) - len(marked)
+        text += f" [{', '.join(map(str, marked))}]" + (f" and {more} more rows, all in the sources." if more else ".")
+    elif not text.endswith("."):
+        text += "."
+    citations, sources = [], []
+    for n, row in enumerate(rows, 1):
+        s, chunk = row.sentence, row.chunk
+        citations.append(Citation(n, chunk.path, chunk.title, s.page, s.start, s.end, s.text, chunk.id, s.id, False))
+        sources.append(Source(n, Hit(chunk.id, 1.0, RETRIEVER, Evidence()), chunk, [s], s.text))
+    elapsed = time.perf_counter() - t0
+    answer = Answer(question, text, RETRIEVER, citations=citations, sources=sources,
+                    hits=[s.hit for s in sources], context="table", short=text.split(":", 1)[0] if rows else None)
+    answer.timings.update({"retrieve": elapsed, "first_token": elapsed, "total": elapsed})
+    answer.abstained = not rows
+    return answer

@@ -1,0 +1,123 @@
+"""A question read as one computation over a table, by rules: the operation ("how much" a
+sum, "how many" a count, "average", "biggest", "cheapest"), the words a row must mention,
+the period its date must fall in (relative to today), and whether money going out or
+coming in is meant. Nothing here runs what a model wrote; a question with no operation
+word is no computation and goes the usual way."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+# The operation, by the first of these that the question says (an average is asked with
+# "how much" too, and "the total number of" is a count).
+OPERATIONS = (
+    ("average", re.compile(r"\b(?:average|mean|on average|typical(?:ly)?)\b")),
+    ("max", re.compile(r"\b(?:biggest|largest|highest|most expensive|maximum|priciest|dearest|greatest)\b")),
+    ("min", re.compile(r"\b(?:smallest|lowest|cheapest|least expensive|minimum)\b")),
+    ("count", re.compile(r"\bhow many\b|\bnumber of\b|\bhow often\b|\bcount\b")),
+    ("sum", re.compile(r"\bhow much\b|\btotal\b|\bsum\b|\badds? up\b|\badded up\b|\baltogether\b|\bin all\b")),
+)
+OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying)|costs?|expenses?|expenditure|bought|buy|purchases?|"
+                 r"outgoings?|owe[ds]?|charged?)\b")
+IN = re.compile(r"\b(?:earn(?:ed|t)?|received?|income|salary|refunds?|paid (?:me|us|in)|got paid|takings)\b")
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+MONTHS.pop("may", None)  # "may" is mostly the verb; the month is matched by name below
+_MONTH = re.compile(r"\b(?:in|during|for|of|over)\s+(?P<month>" + "|".join(
+    sorted((m.lower() for m in calendar.month_name if m), key=len, reverse=True)) + r")(?:\s+(?P<year>(?:19|20)\d\d))?\b")
+_YEAR = re.compile(r"\b(?:in|during|for|of|over)\s+(?P<year>(?:19|20)\d\d)\b")
+# Words that ask, or name what every row of such a table is, and so filter nothing.
+GENERIC = set("""
+a an the i me my mine we us our ours you your he she it its they them their this that these those there
+what which who whom whose when where why how much many times time often number total sum add adds added up altogether
+all in on at for of to from by with about into over during since before after than per each every any some
+do does did done was were is are be been being have has had get got go went make made
+spend spent spending pay paid paying payment payments cost costs expense expenses expenditure bought buy buying
+purchase purchases outgoing outgoings owe owed charge charged earn earned earnt receive received income money
+average mean typical typically biggest largest highest greatest most expensive maximum priciest dearest
+smallest lowest cheapest least minimum count row rows entry entries item items amount amounts transaction
+transactions value values figure figures record records line lines column columns sheet sheets tab table
+tables file files spreadsheet workbook statement statements list
+year years month months week weeks day days today yesterday last this next so far far until till
+pounds pound euros euro dollars dollar quid
+""".split())
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’-]*")
+_NAMED = re.compile(r"\b(?:the\s+)?(?P<name>[\w-]+(?:\s+[\w-]+)?)\s+(?:sheet|tab|file|spreadsheet|workbook|statement|csv)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Period:
+    """A span of days, and how the question said it ("in March 2025")."""
+
+    first: dt.date
+    last: dt.date
+    words: str
+    month_only: int | None = None  # "in March" with no year: the year is the data's
+
+    def holds(self, day: dt.date) -> bool:
+        if self.month_only:
+            return day.month == self.month_only
+        return self.first <= day <= self.last
+
+
+@dataclass
+class Computation:
+    operation: str  # "sum", "count", "average", "max", "min"
+    terms: list[str] = field(default_factory=list)  # words a row must mention
+    period: Period | None = None
+    direction: str | None = None  # "out" (spent, paid) or "in" (earned, received)
+    named: list[str] = field(default_factory=list)  # words naming a sheet or a file
+
+
+def read_computation(question: str, today: dt.date) -> Computation | None:
+    text = " ".join(question.lower().replace("’", "'").split())
+    operation = next((name for name, cue in OPERATIONS if cue.search(text)), None)
+    if operation is None:
+        return None
+    period, text_left = read_period(text, today)
+    named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
+             if w.lower() not in GENERIC]
+    terms = [w for w in (w.lower().strip("'’-") for w in _WORD.findall(text_left))
+             if w and w not in GENERIC and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|'s|s", w)]
+    terms = [t[:-2] if t.endswith("'s") else t for t in terms]
+    direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
+    return Computation(operation, list(dict.fromkeys(terms)), period, direction, named)
+
+
+def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:
+    """The period the question names, and the question without those words."""
+    year = today.year
+    spans: list[tuple[re.Pattern, callable]] = [
+        (re.compile(r"\bthis year\b|\bso far this year\b"),
+         lambda m: Period(dt.date(year, 1, 1), dt.date(year, 12, 31), f"in {year}")),
+        (re.compile(r"\blast year\b"),
+         lambda m: Period(dt.date(year - 1, 1, 1), dt.date(year - 1, 12, 31), f"in {year - 1}")),
+        (re.compile(r"\bthis month\b"), lambda m: _month(year, today.month)),
+        (re.compile(r"\blast month\b"),
+         lambda m: _month(year - (today.month == 1), 12 if today.month == 1 else today.month - 1)),
+        (re.compile(r"\bthis week\b"), lambda m: _week(today, "this week")),
+        (re.compile(r"\blast week\b"), lambda m: _week(today - dt.timedelta(days=7), "last week")),
+        (re.compile(r"\btoday\b"), lambda m: Period(today, today, "today")),
+        (re.compile(r"\byesterday\b"), lambda m: Period(today - dt.timedelta(1), today - dt.timedelta(1), "yesterday")),
+        (_MONTH, lambda m: _month(int(m["year"]), MONTHS[m["month"]]) if m["year"] else
+         Period(dt.date.min, dt.date.max, f"in {m['month'].capitalize()}", MONTHS[m["month"]])),
+        (_YEAR, lambda m: Period(dt.date(int(m["year"]), 1, 1), dt.date(int(m["year"]), 12, 31), f"in {m['year']}")),
+    ]
+    for pattern, period_of in spans:
+        m = pattern.search(text)
+        if m:
+            return period_of(m), text[: m.start()] + " " + text[m.end():]
+    return None, text
+
+
+def _month(year: int, month: int) -> Period:
+    last = calendar.monthrange(year, month)[1]
+    return Period(dt.date(year, month, 1), dt.date(year, month, last), f"in {calendar.month_name[month]} {year}")
+
+
+def _week(day: dt.date, words: str) -> Period:
+    monday = day - dt.timedelta(days=day.weekday())
+    return Period(monday, monday + dt.timedelta(days=6), words)
