@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from . import models, sync
 from .answer.answerer import EMPTY_INDEX, Answerer
-from .answer.computed import computed_answer
+from .answer.computed import computed_answer, reported
 from .answer.budget import QuestionBudget, over_time
 from .answer.conversation import Conversations, stopped_answer
 from .answer.export import conversation_text
@@ -335,9 +335,8 @@ class Engine:
     ) -> Answer:
         """Answer `question`; `turns` are the conversation's earlier turns, against which a
         follow-up ("and when was it founded?") is read before anything is retrieved;
-        `on_sources` gets the answer once its sources are chosen, before the model writes.
-        A question that needs a computation over a table is computed (answer/computed/),
-        its dates relative to `today` (the clock's, unless given)."""
+        `on_sources` gets the answer once its sources are chosen, before the model writes. A
+        sum, count... over a table is computed (answer/computed/), its dates from `today`."""
         question = valid_text(question)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
         if self.index.store.meta.counts()["chunks"] == 0:
             # Said before any model is loaded (or its parts joined: minutes, the first time).
@@ -348,10 +347,7 @@ class Engine:
         with self.index_lock:  # a sum, a count, a largest over a whole table: no model needed
             computed = computed_answer(self.index.store, understood or question, (scope or Scope()).admits, today)
         if computed is not None:
-            for report, value in ((on_sources, computed), (on_token, computed.text)):
-                if report:
-                    report(value)
-            return computed
+            return reported(computed, on_sources, on_token)
         stop = stop if stop is not None else threading.Event()
         self.generator.llm  # noqa: B018 - loaded (its parts joined, the first time) before the time counts
         with QuestionBudget(self.config.question_timeout_s, stop) as budget:

@@ -8,6 +8,6 @@ rows that happened to be retrieved.
 - `compute.py` runs it over the whole table and writes the answer, each row it used cited.
 """
 
-from .compute import computed_answer
+from .compute import computed_answer, reported
 
-__all__ = ["computed_answer"]
+__all__ = ["computed_answer", "reported"]

@@ -244,3 +244,12 @@ def _answer(question: str, text: str, rows: list[Row], t0: float) -> Answer:
     answer.timings.update({"retrieve": elapsed, "first_token": elapsed, "total": elapsed})
     answer.abstained = not rows
     return answer
+
+
+def reported(answer: Answer, on_sources=None, on_token=None) -> Answer:
+    """A computed answer handed to the shells as a written one is: its sources, its text."""
+    if on_sources:
+        on_sources(answer)
+    if on_token:
+        on_token(answer.text)
+    return answer
