@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 
 from ...retrieve.base import Evidence, Hit
@@ -15,7 +15,7 @@ from ..citations import Citation
 from ..prompt import Source
 from ..record import Answer
 from .question import Computation, read_computation
-from .tables import Column, Row, Table, day, number, read_tables
+from .tables import Column, Row, Table, day, month_number, number, read_tables
 
 RETRIEVER = "table"
 # The rows of a computed answer marked in its text; the citations hold them all.
@@ -48,43 +48,64 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
     if computation is None:
         return None
     tables = read_tables(store, admits)
-    named = _named(tables, computation)
-    if named:
-        tables = named
-    plans = [p for p in (plan(t, computation) for t in tables) if p is not None]
-    if not plans:
-        return None
-    matched = [p for p in plans if p.rows]
-    if not matched:
+    named = replace(computation, terms=list(computation.terms), named=list(computation.named))
+    attempts = [(chosen, named)] if (chosen := _named(tables, named)) else []
+    if not computation.named:  # a word that is also a sheet's name ("bill") is only a preference
+        attempts.append((tables, computation))
+    tried = []
+    for group, asked in attempts:
+        plans = [(p, c) for p, c in ((plan(t, replace(asked, terms=list(asked.terms))), asked) for t in group) if p]
+        matched = [(p, c) for p, c in plans if p.rows]
+        tried += plans
+        if matched:
+            # The table that matches most of the question's words, then one dated by day (a
+            # "Month" column does not say the year), then the one with most rows.
+            best, asked = max(matched, key=lambda pc: (len(pc[0].terms), pc[0].date is None or pc[0].date.kind == "date",
+                                                       len(pc[0].rows)))
+            text, rows = _result(best, asked)
+            others = [p.table.name for p, _ in matched if p is not best]
+            after = f" {', '.join(others)} {'has' if len(others) == 1 else 'have'} matching rows too." if others else ""
+            return _answer(question, text, rows, t0, after)
+    if tried:
         # The question's words are in a table, but no row passes all its filters: said so,
         # never answered 0 as if it were a fact.
-        return _answer(question, _none_found(plans[0], computation), [], t0)
-    best = max(matched, key=lambda p: (len(p.terms), len(p.rows)))
-    text, rows = _result(best, computation)
-    others = [p.table.name for p in matched if p is not best]
-    if others:
-        text += f" ({', '.join(others)} also {'has' if len(others) == 1 else 'have'} rows that match.)"
-    return _answer(question, text, rows, t0)
+        return _answer(question, _none_found(*tried[0]), [], t0)
+    return None
 
 
 def _named(tables: list[Table], computation: Computation) -> list[Table]:
-    """The tables the question names ("the Bills sheet", "bank-2025"), its words taken out."""
-    out = []
-    for table in tables:
-        words = set(re.findall(r"[a-z0-9]+", f"{PurePath(table.path).stem} {table.sheet or ''}".lower()))
-        if any(w in words for w in computation.named):
-            out.append(table)
-    if out:
-        used = {w for t in out for w in re.findall(r"[a-z0-9]+", f"{PurePath(t.path).stem} {t.sheet or ''}".lower())}
-        computation.terms = [t for t in computation.terms if t not in used]
-    return out
+    """The tables the question names ("the Bills sheet", "the bills", "bank-2025"): a sheet's
+    name counts above its file's; the naming words are no filter any more."""
+    asked = {_stem(w) for w in computation.named + computation.terms}
+
+    def words(table: Table) -> tuple[set[str], set[str]]:
+        stem = {_stem(w) for w in re.findall(r"[a-z]+", PurePath(table.path).stem.lower())}
+        return {_stem(w) for w in re.findall(r"[a-z]+", (table.sheet or "").lower())}, stem
+
+    def score(table: Table) -> int:
+        sheet, stem = words(table)
+        return 2 * len(asked & sheet) + len(asked & stem)
+
+    best = max((score(t) for t in tables), default=0)
+    if best == 0:
+        return []
+    chosen = [t for t in tables if score(t) == best]
+    used = set().union(*(a | b for a, b in map(words, chosen)))
+    computation.terms = [t for t in computation.terms if _stem(t) not in used]
+    computation.named = computation.named or [w for w in computation.words if _stem(w) in used]
+    return chosen
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
 def plan(table: Table, computation: Computation) -> Plan | None:
     """The rows of `table` that pass the computation's filters, or None where the table
     cannot answer it (no amount to add, no date for a period, none of its words)."""
     out = Plan(table)
-    out.date = next(iter(table.of_kind("date")), None)
+    out.date = next(iter(table.of_kind("date")), None) or (
+        next(iter(table.of_kind("month")), None) if computation.period and computation.period.one_month else None)
     if computation.period and out.date is None:
         return None
     if computation.operation != "count":
@@ -115,10 +136,11 @@ def _measure(table: Table, computation: Computation, notes: list[str]) -> Column
     columns = table.of_kind("money") or table.of_kind("number")
     if not columns:
         return None
-    words = set(computation.terms)
-    named = [c for c in columns if words & set(re.findall(r"[a-z]+", c.name.lower()))]
+    words = {_stem(w) for w in computation.words}
+    named = [c for c in columns if words & {_stem(w) for w in re.findall(r"[a-z]+", c.name.lower())}]
     if named:
-        computation.terms = [t for t in computation.terms if t not in set(re.findall(r"[a-z]+", named[0].name.lower()))]
+        computation.terms = [t for t in computation.terms
+                             if _stem(t) not in {_stem(w) for w in re.findall(r"[a-z]+", named[0].name.lower())}]
         return named[0]
     way = _OUT_COLUMN if computation.direction == "out" else _IN_COLUMN if computation.direction == "in" else None
     chosen = next((c for c in columns if way and way.search(c.name)), None) \
@@ -138,9 +160,10 @@ def _mentions(row: Row, texts: list[str], term: str) -> bool:
 
 
 def _in_period(rows: list[Row], date: Column, computation: Computation, table: Table) -> list[Row]:
-    first = table.column(date.name)
-    dated = [(r, day(r.cells.get(first.name, ""))) for r in rows]
     period = computation.period
+    if date.kind == "month":  # a "Month" column of names: the month, whatever the year
+        return [r for r in rows if month_number(r.cells.get(date.name, "")) == period.one_month]
+    dated = [(r, day(r.cells.get(date.name, ""))) for r in rows]
     if period.month_only:
         # "in March": the latest March the table has.
         years = [d.year for _, d in dated if d and d.month == period.month_only]
@@ -160,7 +183,7 @@ def _measured(rows: list[Row], measure: Column, direction: str | None, notes: li
     if signs == {True, False} and direction in ("out", "in"):
         pairs = [(r, abs(v)) for r, v in pairs if (v < 0) == (direction == "out")]
         notes.append("money out only" if direction == "out" else "money in only")
-    elif signs == {True} and direction == "out":
+    elif signs == {True} and direction != "in":  # money out, written negative: as amounts
         pairs = [(r, -v) for r, v in pairs]
     return [r for r, _ in pairs], [v for _, v in pairs]
 
@@ -196,7 +219,7 @@ def _filters(p: Plan, computation: Computation) -> str:
 
 def _period_words(p: Plan, computation: Computation) -> str:
     period = computation.period
-    if period.month_only and p.rows and p.date is not None:
+    if period.month_only and p.rows and p.date is not None and p.date.kind == "date":
         seen = day(p.rows[0].cells.get(p.date.name, ""))
         return f"{period.words} {seen.year}" if seen else period.words
     return period.words
@@ -224,7 +247,7 @@ def _none_found(p: Plan, computation: Computation) -> str:
     return f"No row of {p.table.name}{what}{when}."
 
 
-def _answer(question: str, text: str, rows: list[Row], t0: float) -> Answer:
+def _answer(question: str, text: str, rows: list[Row], t0: float, after: str = "") -> Answer:
     """The answer record: each row cited (the first few marked in the text), each row's
     chunk a source, so the shells show them as any answer's."""
     marked = list(range(1, min(len(rows), MARKED_ROWS) + 1))
@@ -233,6 +256,7 @@ def _answer(question: str, text: str, rows: list[Row], t0: float) -> Answer:
         text += f" [{', '.join(map(str, marked))}]" + (f" and {more} more rows, all in the sources." if more else ".")
     elif not text.endswith("."):
         text += "."
+    text += after
     citations, sources = [], []
     for n, row in enumerate(rows, 1):
         s, chunk = row.sentence, row.chunk

@@ -20,8 +20,8 @@ OPERATIONS = (
     ("count", re.compile(r"\bhow many\b|\bnumber of\b|\bhow often\b|\bcount\b")),
     ("sum", re.compile(r"\bhow much\b|\btotal\b|\bsum\b|\badds? up\b|\badded up\b|\baltogether\b|\bin all\b")),
 )
-OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying)|costs?|expenses?|expenditure|bought|buy|purchases?|"
-                 r"outgoings?|owe[ds]?|charged?)\b")
+OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying|yments?)|costs?|expenses?|expenditure|bought|buy|purchases?|"
+                 r"outgoings?|owe[ds]?|charged?|bills?|expensive|cheap(?:est)?)\b")
 IN = re.compile(r"\b(?:earn(?:ed|t)?|received?|income|salary|refunds?|paid (?:me|us|in)|got paid|takings)\b")
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -57,6 +57,14 @@ class Period:
     words: str
     month_only: int | None = None  # "in March" with no year: the year is the data's
 
+    @property
+    def one_month(self) -> int | None:
+        """The month, where the period is one month (of any year, or of one)."""
+        if self.month_only:
+            return self.month_only
+        same = self.first.year == self.last.year and self.first.month == self.last.month
+        return self.first.month if same and self.first.day == 1 else None
+
     def holds(self, day: dt.date) -> bool:
         if self.month_only:
             return day.month == self.month_only
@@ -70,6 +78,7 @@ class Computation:
     period: Period | None = None
     direction: str | None = None  # "out" (spent, paid) or "in" (earned, received)
     named: list[str] = field(default_factory=list)  # words naming a sheet or a file
+    words: list[str] = field(default_factory=list)  # every content word (a column may be named)
 
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
@@ -84,7 +93,8 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
              if w and w not in GENERIC and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|'s|s", w)]
     terms = [t[:-2] if t.endswith("'s") else t for t in terms]
     direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
-    return Computation(operation, list(dict.fromkeys(terms)), period, direction, named)
+    terms = list(dict.fromkeys(terms))
+    return Computation(operation, terms, period, direction, named, list(terms))
 
 
 def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:

@@ -6,6 +6,7 @@ re-indexed, moved or forgotten changes them with everything else. Each column's 
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ class Row:
 @dataclass
 class Column:
     name: str
-    kind: str = "text"  # "date", "money", "number" or "text"
+    kind: str = "text"  # "date", "month" (names of months), "money", "number" or "text"
     currency: str = ""  # "£" ... for money
 
 
@@ -106,6 +107,15 @@ def day(text: str, day_first: bool = True) -> dt.date | None:
     return None
 
 
+_MONTH_NAMES = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTH_NAMES.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+
+
+def month_number(text: str) -> int | None:
+    """"March" or "Mar" → 3."""
+    return _MONTH_NAMES.get(text.strip().lower().rstrip("."))
+
+
 def _day_first(values: list[str]) -> bool:
     """dd/mm unless a value can only be mm/dd (its second part over 12)."""
     pairs = [re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}", v.strip()) for v in values]
@@ -124,6 +134,8 @@ def typed_columns(names: list[str], rows: list[Row]) -> list[Column]:
             numbers = [n for n in (number(v) for v in values) if n is not None]
             if sum(1 for v in values if day(v, first)) >= enough:
                 column.kind = "date"
+            elif sum(1 for v in values if month_number(v)) >= enough:
+                column.kind = "month"
             elif len(numbers) >= enough:
                 marks = {c for _, c in numbers if c}
                 header_mark = next((c for k, c in _CURRENCY.items() if k in name.lower().split() or k in name), "")

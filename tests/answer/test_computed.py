@@ -1,0 +1,150 @@
+"""Questions that need counting, adding and dates over a person's tables (issue 49): the
+answer is computed over every row of the sheet (not the rows retrieval happened to find),
+says the operation in words, and cites each row it used. Real files, a real index; no
+model is loaded (a computed answer needs none)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.computed import computed_answer
+from assistant.answer.computed.question import read_computation
+
+TODAY = dt.date(2025, 11, 27)
+BANK = """Date,Description,Amount
+2025-01-03,SHELL FUEL 214,-45.20
+2025-01-25,SALARY ACME LTD,2450.00
+2025-02-11,OAKFIELD VETS,-82.50
+2025-03-04,WINDOW CLEANER J SMITH,-15.00
+2025-03-10,TESCO STORES 3021,-61.35
+2025-03-18,WINDOW CLEANER J SMITH,-15.00
+2025-03-20,BP FUEL STATION,-51.10
+2025-04-02,ESSO FUEL,-38.75
+2024-12-30,SHELL FUEL 214,-40.00
+"""
+
+
+def cited_rows(answer) -> list[int]:
+    return sorted(int(re.search(r"row (\d+)", c.place).group(1)) for c in answer.citations)
+
+
+@pytest.fixture(scope="module")
+def money(tmp_path_factory, embedder, splitter):
+    import openpyxl
+
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    root = tmp_path_factory.mktemp("money")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "bank-2025.csv").write_text(BANK, encoding="utf-8")
+    book = openpyxl.Workbook()
+    bills = book.active
+    bills.title = "Bills"
+    bills.append(["Item", "Month", "Amount (£)"])
+    for month, item, amount in [("January", "Electricity", 61.2), ("January", "Water", 30.0),
+                                ("February", "Electricity", 58.9), ("March", "Electricity", 49.15),
+                                ("March", "Broadband", 27.5)]:
+        bills.append([item, month, amount])
+    book.save(docs / "household.xlsx")
+    (docs / "notes.md").write_text("# Notes\n\nThe boiler was serviced by Hughes Heating in May.\n", encoding="utf-8")
+    engine = Engine(Config(extractor="none"), index_dir=root / "ix", embedder=embedder, splitter=splitter)
+    assert engine.index_paths([docs]).ok
+    yield engine, docs
+    engine.close()
+
+
+def ask(engine, question: str):
+    with engine.index_lock:
+        return computed_answer(engine.index.store, question, today=TODAY)
+
+
+def test_a_sum_over_a_csv_cites_every_row_it_added(money):
+    engine, _ = money
+    answer = ask(engine, "How much did I spend on fuel this year?")
+    assert answer.text.startswith("135.05: the sum of the Amount column over 3 rows of bank-2025.csv"), answer.text
+    assert "“fuel”" in answer.text and "dated in 2025" in answer.text
+    assert cited_rows(answer) == [2, 8, 9]  # last December's fuel is not this year's
+    assert answer.retriever == "table" and not answer.abstained
+
+
+def test_a_count_with_a_month_and_a_largest_with_its_row(money):
+    engine, _ = money
+    count = ask(engine, "How many times did I pay the window cleaner in March?")
+    assert count.text.startswith("2: the number of rows of bank-2025.csv"), count.text
+    assert "dated in March 2025" in count.text and cited_rows(count) == [5, 7]
+    biggest = ask(engine, "What was my biggest expense in February 2025?")
+    assert biggest.text.startswith("82.50, for OAKFIELD VETS on 11 February 2025"), biggest.text
+    assert cited_rows(biggest) == [4]
+    # Money both ways in one column: spending counts the money out only, and says so.
+    assert "(money out only)" in ask(engine, "What was my biggest expense in January 2025?").text
+    assert ask(engine, "How much did I earn in January 2025?").text.startswith("2,450.00")
+
+
+def test_a_sheet_named_and_a_month_column(money):
+    engine, _ = money
+    whole = ask(engine, "What does the Bills sheet add up to?")
+    assert whole.text.startswith("£226.75: the sum of the Amount (£) column over 5 rows of household.xlsx, sheet Bills")
+    assert len(whole.citations) == 5 and all(c.place.startswith("sheet Bills, row") for c in whole.citations)
+    march = ask(engine, "How much were the bills in March?")
+    assert march.text.startswith("£76.65") and cited_rows(march) == [5, 6], march.text
+    average = ask(engine, "What was the average electricity bill?")
+    assert average.text.startswith("£56.42: the average"), average.text
+
+
+def test_a_filter_that_matches_nothing_says_so_and_never_zero(money):
+    engine, _ = money
+    answer = ask(engine, "How much did I spend on fuel in June 2025?")
+    assert answer.text == "No row of bank-2025.csv that mentions “fuel” is dated in June 2025.", answer.text
+    assert answer.abstained and not answer.citations
+    named = ask(engine, "How much did the dentist cost in the Bills sheet?")
+    assert named.text == "No row of household.xlsx, sheet Bills mentions “dentist”.", named.text
+
+
+def test_questions_that_need_no_computation_go_the_usual_way(money):
+    engine, _ = money
+    for question in ("Who serviced the boiler?", "When was the boiler serviced?",
+                     "How many times was the boiler serviced?",  # no table mentions a boiler
+                     "How much did the plumber charge?"):
+        assert ask(engine, question) is None, question
+
+
+def test_the_table_follows_the_file(money, tmp_path):
+    """Computed from the index's own rows: a file changed and indexed anew changes the
+    answer, a file forgotten is no longer computed over."""
+    engine, docs = money
+    bank = docs / "bank-2025.csv"
+    bank.write_text(BANK + "2025-05-01,SHELL FUEL 214,-10.00\n", encoding="utf-8")
+    try:
+        assert engine.index_paths([docs]).ok
+        assert ask(engine, "How much did I spend on fuel this year?").text.startswith("145.05")
+        engine.forget(bank)
+        assert ask(engine, "How much did I spend on fuel this year?") is None
+    finally:
+        bank.write_text(BANK, encoding="utf-8")
+        assert engine.index_paths([docs]).ok
+
+
+@pytest.mark.parametrize("question, operation, terms, period", [
+    ("How much did I spend on fuel this year?", "sum", ["fuel"], "in 2025"),
+    ("How many times did I pay the window cleaner in March?", "count", ["window", "cleaner"], "in March"),
+    ("What was the average grocery bill last month?", "average", ["grocery"], "in October 2025"),
+    ("What was my cheapest coffee last week?", "min", ["coffee"], "last week"),
+    ("What does the Bills sheet add up to?", "sum", ["bills"], None),
+])
+def test_questions_read_as_computations(question, operation, terms, period):
+    computation = read_computation(question, TODAY)
+    assert computation.operation == operation
+    assert [t for t in computation.terms if t != "bill"] == terms
+    assert (computation.period.words if computation.period else None) == period
+
+
+@pytest.mark.parametrize("question", ["Who founded the town?", "When is the dentist appointment?",
+                                      "What did the letter say about the boiler?"])
+def test_questions_without_an_operation_are_no_computation(question):
+    assert read_computation(question, TODAY) is None
