@@ -159,3 +159,20 @@ def test_a_question_past_its_time_limit_stops_and_says_why(observatory, cli, tmp
     assert as_json.exit_code == 124 and json.loads(as_json.output)["time_limit"] == 0.05, as_json.output
     roomy = cli("ask", question, index=observatory)
     assert roomy.exit_code == 0 and "stopped" not in roomy.output, roomy.output
+
+
+def test_a_computed_sum_lists_its_first_rows_and_counts_the_rest(cli, tmp_path):
+    """Issue 49 on the command line: a sum over a bank statement, computed (no model), its
+    first rows printed as sources, the rest counted; --json lists every row."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    rows = "\n".join(f"2025-{m:02d}-03,SHELL FUEL,-{m}.50" for m in range(1, 13))
+    (docs / "bank.csv").write_text("Date,Description,Amount\n" + rows + "\n", encoding="utf-8")
+    assert cli("index", str(docs), index=tmp_path / "ix").exit_code == 0
+    result = cli("ask", "How much did I spend on fuel in 2025?", index=tmp_path / "ix")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("84.00: the sum of the Amount column over 12 rows of bank.csv"), result.output
+    assert "… and 4 more (--json lists them all)" in result.output
+    assert result.output.count("/bank.csv, row ") == 8
+    as_json = json.loads(cli("ask", "--json", "How much did I spend on fuel in 2025?", index=tmp_path / "ix").output)
+    assert len(as_json["citations"]) == 12 and as_json["retriever"] == "table"

@@ -14,6 +14,9 @@ from ..engine import EMPTY_INDEX, over_time
 from ..safetext import clean
 from .app import console, shown, shown_path
 
+# Citations printed under an answer; past them, how many more (a computed sum cites every row).
+SHOWN_CITATIONS = 8
+
 
 def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, conversation: int | None) -> None:
     """The end of the streamed answer, then what backs it: the follow-up as understood,
@@ -36,11 +39,13 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
             _print_passage(p)
     if answer.citations:
         console.print("\n[bold]Sources[/]")
-        for c in answer.citations:
+        for c in answer.citations[:SHOWN_CITATIONS]:
             where = shown_path(c.path) + (f", {c.place}" if c.place else "")
             how = " [dim](attributed)[/]" if c.attributed else ""
             console.print(f"[bold cyan][{c.n}][/] {where}, chars {c.start}-{c.end}{how}")
             console.print(f"    [italic]{shown(c.text)}[/]")
+        if len(answer.citations) > SHOWN_CITATIONS:  # a sum over a table cites every row
+            console.print(f"[dim]… and {len(answer.citations) - SHOWN_CITATIONS} more (--json lists them all)[/]")
     if explain:
         _print_explanation(answer)
     t = answer.timings

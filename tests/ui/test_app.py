@@ -720,3 +720,30 @@ def test_an_attachment_opens_the_message_it_came_in(make_engine, tmp_path):
             assert opened == [str(mail)]
 
     asyncio.run(session())
+
+
+def test_a_sum_over_a_table_is_computed_and_its_many_rows_collapse(make_engine, tmp_path):
+    """Issue 49 in the TUI: a sum over a bank statement is computed at once (no model), its
+    first rows are buttons, the rest said in one line and listed in the sources pane."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    rows = "\n".join(f"2025-{m:02d}-{d:02d},SHELL FUEL,-{10 + d}.00" for m in (1, 2, 3) for d in (3, 17, 28))
+    (docs / "bank.csv").write_text("Date,Description,Amount\n" + rows + "\n", encoding="utf-8")
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([docs])
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            app.query_one("#question").value = "How much did I spend on fuel in 2025?"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.query(AnswerView) and not app.answering, 60, "the answer")
+            view = app.query(AnswerView).last()
+            assert view.text.startswith("234.00: the sum of the Amount column over 9 rows of bank.csv"), view.text
+            await pilot.pause()
+            buttons = [b for b in view.query(".citation")]
+            assert len(buttons) == 8
+            assert plain(view.query_one(".citation-more")) == "+1 more in the sources"
+            assert len(view.shown.sources) == 9
+
+    asyncio.run(session())

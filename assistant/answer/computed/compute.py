@@ -253,7 +253,7 @@ def _answer(question: str, text: str, rows: list[Row], t0: float, after: str = "
     marked = list(range(1, min(len(rows), MARKED_ROWS) + 1))
     if marked:
         more = len(rows) - len(marked)
-        text += f" [{', '.join(map(str, marked))}]" + (f" and {more} more rows, all in the sources." if more else ".")
+        text += f" [{', '.join(map(str, marked))}]" + (f" and {more} more row{'s' if more > 1 else ''}, all in the sources." if more else ".")
     elif not text.endswith("."):
         text += "."
     text += after

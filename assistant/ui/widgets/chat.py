@@ -19,6 +19,8 @@ from ...safetext import clean, show_path
 # fo…" said neither); the buttons wrap onto more lines, and only a label wider than the
 # answer itself is cut (CitationLines).
 CITATION_LABEL = 120
+# Citation buttons under one answer; past them, how many more (the sources pane lists all).
+SHOWN_CITATIONS = 8
 
 
 class CitationSelected(Message):
@@ -124,6 +126,8 @@ class AnswerView(Vertical):
                 continue  # a source cited by several sentences: one button
             shown.add(c.n)
             labels.append((c.n, citation_label(c)))
+        if len(labels) > SHOWN_CITATIONS:  # a sum over a table cites every row: the rest in the sources
+            labels = labels[:SHOWN_CITATIONS] + [(None, f"+{len(labels) - SHOWN_CITATIONS} more in the sources")]
         self.query_one(CitationLines).show(labels)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -169,10 +173,10 @@ class CitationLines(Vertical):
 
     def __init__(self):
         super().__init__(classes="citations")
-        self.labels: list[tuple[int, str]] = []
+        self.labels: list[tuple[int | None, str]] = []
         self._room = 0
 
-    def show(self, labels: list[tuple[int, str]]) -> None:
+    def show(self, labels: list[tuple[int | None, str]]) -> None:
         self.labels, self._room = labels, 0
         self._arrange()
 
@@ -188,7 +192,9 @@ class CitationLines(Vertical):
         labels = [(n, _cut(label, max(5, room - 3))) for n, label in self.labels]  # a very narrow answer
         widths = [max(6, cell_len(label) + 2) + 1 for _, label in labels]  # its padding, its margin
         for line in citation_lines(widths, room):
-            self.mount(Horizontal(*(citation_button(*labels[i]) for i in line), classes="citation-line"))
+            self.mount(Horizontal(*(citation_button(*labels[i]) if labels[i][0] is not None
+                                    else Static(Text(labels[i][1], style="dim"), classes="citation-more")
+                                    for i in line), classes="citation-line"))
 
 
 def citation_button(n: int, label: str) -> Button:
