@@ -11,6 +11,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 # The operation, by the first of these that the question says (an average is asked with
 # "how much" too, and "the total number of" is a count).
 OPERATIONS = (
@@ -23,6 +25,10 @@ OPERATIONS = (
 OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying|yments?)|costs?|expenses?|expenditure|bought|buy|purchases?|"
                  r"outgoings?|owe[ds]?|charged?|bills?|expensive|cheap(?:est)?)\b")
 IN = re.compile(r"\b(?:earn(?:ed|t)?|received?|income|salary|refunds?|paid (?:me|us|in)|got paid|takings)\b")
+AGGREGATE = re.compile(r"\b(?:total|sum|adds? up|added up|altogether|in all|so far|combined)\b")
+COUNTED = re.compile(r"\bhow many times\b|\bhow often\b|\bnumber of times\b|\bhow many (?:\w+ )?(?:payments|transactions|"
+                     r"rows|entries|visits|purchases|bills|orders|lessons|appointments|sessions|deliveries)\b")
+SECOND_QUESTION = re.compile(r"\band (?:when|what|who|where|why|how|which)\b|\?.+\?")
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 MONTHS.pop("may", None)  # "may" is mostly the verb; the month is matched by name below
@@ -44,6 +50,7 @@ tables file files spreadsheet workbook statement statements list
 year years month months week weeks day days today yesterday last this next so far far until till
 pounds pound euros euro dollars dollar quid
 """.split())
+GENERIC |= set(STOP_WORDS)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’-]*")
 _NAMED = re.compile(r"\b(?:the\s+)?(?P<name>[\w-]+(?:\s+[\w-]+)?)\s+(?:sheet|tab|file|spreadsheet|workbook|statement|csv)\b", re.I)
 
@@ -84,9 +91,16 @@ class Computation:
 def read_computation(question: str, today: dt.date) -> Computation | None:
     text = " ".join(question.lower().replace("’", "'").split())
     operation = next((name for name, cue in OPERATIONS if cue.search(text)), None)
-    if operation is None:
-        return None
+    if operation is None or SECOND_QUESTION.search(text):
+        return None  # a question of two parts is asked part by part (answer/parts.py)
     period, text_left = read_period(text, today)
+    # "How much is the family ticket?" looks one value up: a sum is asked with a word that
+    # adds ("total", "altogether") or as money spent or received over a period; a count,
+    # of times or of things a row records, or over a period.
+    if operation == "sum" and not (AGGREGATE.search(text) or (period and (OUT.search(text) or IN.search(text)))):
+        return None
+    if operation == "count" and not (COUNTED.search(text) or period):
+        return None
     named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
              if w.lower() not in GENERIC]
     terms = [w for w in (w.lower().strip("'’-") for w in _WORD.findall(text_left))
