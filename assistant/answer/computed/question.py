@@ -10,8 +10,7 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-
-from spacy.lang.en.stop_words import STOP_WORDS
+from functools import cache
 
 # The operation, by the first of these that the question says (an average is asked with
 # "how much" too, and "the total number of" is a count).
@@ -50,7 +49,18 @@ tables file files spreadsheet workbook statement statements list
 year years month months week weeks day days today yesterday last this next so far far until till
 pounds pound euros euro dollars dollar quid
 """.split())
-GENERIC |= set(STOP_WORDS)
+
+
+@cache
+def generic_words() -> frozenset[str]:
+    """GENERIC and spaCy's English stop words ("and", "still", "now"): imported when a
+    question is first read, not with the engine (spaCy brings torch, which `search` never
+    loads)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(GENERIC | set(STOP_WORDS))
+
+
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’-]*")
 _NAMED = re.compile(r"\b(?:the\s+)?(?P<name>[\w-]+(?:\s+[\w-]+)?)\s+(?:sheet|tab|file|spreadsheet|workbook|statement|csv)\b", re.I)
 
@@ -102,9 +112,10 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     if operation == "count" and not (COUNTED.search(text) or period):
         return None
     named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
-             if w.lower() not in GENERIC]
+             if w.lower() not in generic_words()]
+    generic = generic_words()
     terms = [w for w in (w.lower().strip("'’-") for w in _WORD.findall(text_left))
-             if w and w not in GENERIC and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|'s|s", w)]
+             if w and w not in generic and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|'s|s", w)]
     terms = [t[:-2] if t.endswith("'s") else t for t in terms]
     direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
     terms = list(dict.fromkeys(terms))
