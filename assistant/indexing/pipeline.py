@@ -165,7 +165,7 @@ class BatchPipeline(IndexPart):
         }
         added, removed = self.store.docs.write_document(
             record, chunk_rows, sentence_rows, work.graphs, work.notes, first_ord=item.first_chunk,
-            append=not item.opens_document,
+            append=not item.opens_document, records=doc.records if item.opens_document else None,
         )
         svecs = work.sentence_vectors
         self.index.apply_row_changes(removed, added, work.vectors,

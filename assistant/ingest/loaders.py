@@ -40,6 +40,9 @@ class LoadedDocument:
     # What of it was not read, past a limit on rows or events ("rows past 10,000 of
     # 120,000 in sheet Data"): indexed in part, and said so in the run's report.
     left_out: str | None = None
+    # What a question may compute over, beside the text: a calendar's events with their
+    # times, zone and recurrence rule (mail.py), JSON-ready dicts kept with the document.
+    records: list[dict] = field(default_factory=list)
 
     def page_at(self, offset: int) -> int | None:
         """Page number containing char ``offset``; None when the format has no pages."""

@@ -351,6 +351,42 @@ def _event_text(component) -> str:
     return "\n".join(lines)
 
 
+def _stamp(value) -> str | None:
+    """A start or end as kept: ISO, local wall-clock time (no offset), "date" for a day."""
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None).isoformat(timespec="minutes")
+    return value.isoformat() if isinstance(value, dt.date) else None
+
+
+def event_record(component, text: str) -> dict | None:
+    """An event as a question computes over it (answer/computed/events.py): its start and
+    end in the wall-clock time of its zone (a weekly 17:00 stays 17:00 across a daylight-
+    saving change), the zone's name, the recurrence rule and its exceptions as iCalendar
+    writes them, and the first line of its text (the sentence its citations point at)."""
+    start = _decoded(component, "DTSTART")
+    if not isinstance(start, dt.date) or component.name != "VEVENT":
+        return None
+    end = _decoded(component, "DTEND")
+    duration = _decoded(component, "DURATION")
+    if not isinstance(end, dt.date) and isinstance(duration, dt.timedelta):
+        end = start + duration
+    zone = getattr(start, "tzinfo", None)
+    rule = component.get("RRULE")
+    exdates = []
+    for group in component.get("EXDATE", []) if isinstance(component.get("EXDATE"), list) else [component.get("EXDATE")]:
+        for d in getattr(group, "dts", []) or []:
+            exdates.append(_stamp(d.dt))
+    return {
+        "kind": "event", "summary": " ".join(str(component.get("SUMMARY", "")).split()) or "(no title)",
+        "start": _stamp(start), "end": _stamp(end) if isinstance(end, dt.date) else None,
+        "all_day": not isinstance(start, dt.datetime), "zone": str(getattr(zone, "key", "") or (zone.tzname(start) if zone else "")),
+        "rule": rule.to_ical().decode() if rule else None, "exdates": [e for e in exdates if e],
+        "location": " ".join(str(component.get("LOCATION", "")).split()),
+        "cancelled": str(component.get("STATUS", "")).upper() == "CANCELLED",
+        "opening": text.split("\n", 1)[0],
+    }
+
+
 # Each event is a unit to parse and embed, as a table's row is (table_text.MAX_ROWS).
 MAX_EVENTS = 10_000
 
@@ -361,8 +397,11 @@ def _load_ics(data: bytes) -> LoadedDocument:
 
     calendar = icalendar.Calendar.from_ical(data)
     entries = (c for c in calendar.walk() if c.name in ("VEVENT", "VTODO"))
-    events = [_event_text(c) for c in itertools.islice(entries, MAX_EVENTS)]
+    kept = list(itertools.islice(entries, MAX_EVENTS))
+    events = [_event_text(c) for c in kept]
+    records = [r for r in (event_record(c, text) for c, text in zip(kept, events)) if r]
     more = sum(1 for _ in entries)
     left_out = f"events past {MAX_EVENTS:,} ({more:,} more), over the limit of {MAX_EVENTS:,} a calendar" if more else None
     title = " ".join(str(calendar.get("X-WR-CALNAME", "")).split()) or None
-    return LoadedDocument(text=_normalise("\n\n".join(events)), pages=[], title=title, left_out=left_out)
+    return LoadedDocument(text=_normalise("\n\n".join(events)), pages=[], title=title, left_out=left_out,
+                          records=records)

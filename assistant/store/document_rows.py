@@ -6,6 +6,8 @@ document's extracted graphs are written by MentionRows (mention_rows.py)."""
 
 from __future__ import annotations
 
+import json
+
 import time
 
 from .entity_rows import DOC_CHUNKS, DOC_SENTENCES
@@ -24,6 +26,7 @@ class DocumentRows(Repository):
     def write_document(
         self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,
         notes: list[dict[str, str]] | None = None, first_ord: int = 0, append: bool = False,
+        records: list[dict] | None = None,
     ) -> tuple[RowIds, RowIds]:
         """Replace everything stored for doc['path'] in one transaction; the ids of the new
         rows and of the rows it replaced. With `append`, the chunks are the next section of a
@@ -46,6 +49,9 @@ class DocumentRows(Repository):
                 removed = self._delete_document_rows(doc["path"], attachments=False)
                 doc_id = self.db["documents"].insert(doc).last_pk
             added = RowIds()
+            for record in records or []:  # a calendar's events (LoadedDocument.records)
+                self._insert("records", {"document_id": doc_id, "kind": record.get("kind", ""),
+                                         "data": json.dumps(record)})
             for i, chunk in enumerate(chunks):
                 chunk_id = self._insert("chunks", {**chunk, "document_id": doc_id, "ord": first_ord + i})
                 added.chunks.append(chunk_id)
@@ -190,7 +196,18 @@ class DocumentRows(Repository):
         self.db.execute("delete from actions where document_id = ?", [doc_id])
         self.db.execute(f"delete from sentences where chunk_id in ({DOC_CHUNKS})", [doc_id])
         self.db.execute("delete from chunks where document_id = ?", [doc_id])
+        if "records" in self.db.table_names():  # a read-only older index has none
+            self.db.execute("delete from records where document_id = ?", [doc_id])
         self.db.execute("delete from documents where id = ?", [doc_id])
         removed.chunks += mine.chunks
         removed.sentences += mine.sentences
         return removed
+
+    def records(self, kind: str) -> list[tuple[str, dict]]:
+        """(document path, record) of every indexed document's records of `kind`, in order."""
+        if "records" not in self.db.table_names():
+            return []
+        rows = self.db.execute(
+            "select d.path, r.data from records r join documents d on d.id = r.document_id "
+            "where r.kind = ? and d.status = 'ok' order by r.id", [kind]).fetchall()
+        return [(path, json.loads(data)) for path, data in rows]

@@ -80,6 +80,11 @@ class Schema(Repository):
         # A document's sentences are found through its chunks (the chunk index): no index of
         # their own on document_id.
         db["sentences"].create_index(["chunk_id", "ord"], if_not_exists=True)
+        # What a question computes over beside the text (a calendar's events, JSON), kept
+        # and removed with its document. Older databases gain it empty.
+        db["records"].create({"id": int, "document_id": int, "kind": str, "data": str}, pk="id",
+                             foreign_keys=[("document_id", "documents", "id")], if_not_exists=True)
+        db["records"].create_index(["document_id"], if_not_exists=True)
         self._ensure_fts("chunks", ["text"], "porter")
 
     def _ensure_fts(self, table: str, columns: list[str], tokenize: str) -> None:

@@ -14,6 +14,7 @@ from ...store import Store
 from ..citations import Citation
 from ..prompt import Source
 from ..record import Answer
+from .events import Event, EventQuestion, matches, read_event_question, read_events
 from .question import Computation, read_computation
 from .tables import Column, Row, Table, day, month_number, number, read_tables
 
@@ -44,6 +45,9 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
     """The answer computed over a table, or None where the question needs no computation,
     or no table of the index is what it asks about (the usual way answers it then)."""
     t0 = time.perf_counter()
+    asked_of_calendar = event_answer(store, question, admits, today or dt.date.today(), t0)
+    if asked_of_calendar is not None:
+        return asked_of_calendar
     computation = read_computation(question, today or dt.date.today())
     if computation is None:
         return None
@@ -277,3 +281,68 @@ def reported(answer: Answer, on_sources=None, on_token=None) -> Answer:
     if on_token:
         on_token(answer.text)
     return answer
+
+
+def event_answer(store: Store, question: str, admits, today: dt.date, t0: float) -> Answer | None:
+    """The next or last occurrence of an event, what is on a day or in a week, or how many
+    occurrences are left before a month: computed from every event of the calendars."""
+    asked = read_event_question(question, today)
+    if asked is None:
+        return None
+    events = read_events(store, admits)
+    chosen = [e for e in events if matches(e, asked.terms)] if asked.terms else events
+    if not events or (asked.terms and not chosen):
+        return None  # no calendar, or none of its events is what the question names
+    found = sorted(((d, e) for e in chosen for d in e.occurrences(asked.first, asked.last)), key=lambda de: de[0])
+    files = ", ".join(sorted({e.file for e in chosen}))
+    what = f"“{' '.join(asked.terms)}”" if asked.terms else "events"
+    if not found:
+        return _answer(question, _nothing_on(asked, what, files), [], t0)
+    if asked.operation in ("next", "last"):
+        d, e = found[0] if asked.operation == "next" else found[-1]
+        repeats = f", {e.repeats}" if e.repeats else ""
+        where = f", at {e.location}" if e.location else ""
+        text = f"{e.when(d)}{where}: the {asked.operation} {e.summary} ({e.file}{repeats})"
+        return _answer(question, text, _event_rows(store, [e]), t0)
+    if asked.operation == "count":
+        names = sorted({e.summary for _, e in found})
+        text = f"{len(found)}: the number of “{'” or “'.join(names)}” occurrences {asked.span_words} in {files}"
+        return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0)
+    one_day = asked.last - asked.first < dt.timedelta(days=1)
+    listed = "; ".join(f"{e.summary}, {_time_of(e, d) if one_day else e.when(d)}" for d, e in found[:12])
+    more = f" and {len(found) - 12} more" if len(found) > 12 else ""
+    span = asked.span_words
+    text = f"{span[0].upper()}{span[1:]}: {listed}{more} (from {files})"
+    return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0)
+
+
+def _time_of(event: Event, start: dt.datetime) -> str:
+    """An occurrence's time on its day ("17:00 to 17:45 (BST)"), or "all day"."""
+    when = event.when(start)
+    return when.split(", ", 1)[1] if ", " in when else "all day"
+
+
+def _nothing_on(asked: EventQuestion, what: str, files: str) -> str:
+    if asked.operation == "on":
+        return f"Nothing in {files} {asked.span_words}."
+    if asked.operation == "count":
+        return f"No {what} in {files} {asked.span_words}."
+    return f"No {asked.operation} {what} in {files}" + (" after today." if asked.operation == "next" else " before today.")
+
+
+def _event_rows(store: Store, events: list[Event]) -> list[Row]:
+    """Each event's own sentence (its text's first line), as the row a citation points at."""
+    rows: list[Row] = []
+    for path in dict.fromkeys(e.path for e in events):
+        chunk_ids = store.passages.chunk_ids_of([path])
+        chunks = store.passages.chunks(chunk_ids)
+        by_text = {}
+        for cid, sentences in store.passages.sentences_of(chunk_ids).items():
+            for s in sentences:
+                by_text.setdefault(s.text.strip(), (s, chunks[cid]))
+        for e in (e for e in events if e.path == path):
+            hit = by_text.get(e.opening.strip()) or next(
+                (v for t, v in by_text.items() if e.opening and t.startswith(e.opening[:60])), None)
+            if hit:
+                rows.append(Row(0, {}, *hit))
+    return rows

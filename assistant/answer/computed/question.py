@@ -114,9 +114,8 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
              if w.lower() not in generic_words()]
     generic = generic_words()
-    terms = [w for w in (w.lower().strip("'’-") for w in _WORD.findall(text_left))
-             if w and w not in generic and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|'s|s", w)]
-    terms = [t[:-2] if t.endswith("'s") else t for t in terms]
+    terms = [w for w in (re.sub(r"'s$", "", w.lower().strip("'’-")) for w in _WORD.findall(text_left))
+             if w and w not in generic and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|s", w)]
     direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
     terms = list(dict.fromkeys(terms))
     return Computation(operation, terms, period, direction, named, list(terms))

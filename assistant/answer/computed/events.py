@@ -1,0 +1,185 @@
+"""A calendar's events as a question computes over them: "When is my next dentist
+appointment?", "What do I have on Tuesday?", "How many swimming lessons are left before
+July?". Each event is expanded from its recurrence rule in the wall-clock time of its zone
+(a weekly 17:00 lesson stays at 17:00 across a daylight-saving change), within a bounded
+window and a bounded count: an unbounded rule is never expanded forever."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+from zoneinfo import ZoneInfo
+
+from dateutil.rrule import rrulestr
+
+from ...store import Store
+from .question import MONTHS, generic_words
+
+# How far from today an event is expanded, and how many occurrences of one event at most.
+WINDOW = dt.timedelta(days=3 * 366)
+MAX_OCCURRENCES = 5_000
+WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+_ON = re.compile(r"\b(?:what(?:'s| is| do i have| have i got| am i doing| is happening)|anything|am i (?:busy|free))\b")
+_NEXT = re.compile(r"\bnext\b")
+_LAST = re.compile(r"\blast\b|\bmost recent\b|\bprevious\b")
+_COUNT = re.compile(r"\bhow many\b")
+_UNTIL = re.compile(r"\b(?:before|until|till|by)\s+(?:the\s+)?(?:end of\s+)?(?P<month>" +
+                    "|".join(m.lower() for m in calendar.month_name if m) + r")\b")
+EVENT_WORDS = set("""appointment appointments event events meeting meetings session sessions lesson lessons
+class classes calendar diary booked booking bookings left remaining next last previous recent most there
+day week time start starts starting""".split())
+
+
+@dataclass(eq=False)  # one event is one object: kept in sets and dicts by identity
+class Event:
+    path: str
+    summary: str
+    start: dt.datetime
+    end: dt.datetime | None
+    all_day: bool
+    zone: str
+    rule: str | None
+    exdates: list[dt.datetime]
+    location: str
+    opening: str
+
+    @classmethod
+    def of(cls, path: str, record: dict) -> "Event | None":
+        try:
+            start = dt.datetime.fromisoformat(record["start"])
+            end = dt.datetime.fromisoformat(record["end"]) if record.get("end") else None
+            exdates = [dt.datetime.fromisoformat(e) for e in record.get("exdates") or []]
+        except (KeyError, TypeError, ValueError):
+            return None
+        if record.get("cancelled"):
+            return None
+        return cls(path, record.get("summary") or "", start, end, bool(record.get("all_day")), record.get("zone") or "",
+                   record.get("rule"), exdates, record.get("location") or "", record.get("opening") or "")
+
+    @property
+    def file(self) -> str:
+        return PurePath(self.path).name
+
+    def occurrences(self, first: dt.datetime, last: dt.datetime) -> list[dt.datetime]:
+        """Its starts between first and last (wall-clock), exceptions left out."""
+        if not self.rule:
+            return [self.start] if first <= self.start <= last else []
+        try:
+            rule = rrulestr(f"RRULE:{_local_until(self.rule, self.zone)}", dtstart=self.start, ignoretz=True)
+        except (ValueError, TypeError):
+            return [self.start] if first <= self.start <= last else []
+        skip = set(self.exdates)
+        starts = itertools.takewhile(lambda d: d <= last, rule.xafter(first, inc=True))
+        return [d for d in itertools.islice(starts, MAX_OCCURRENCES) if d not in skip]
+
+    @property
+    def repeats(self) -> str:
+        freq = re.search(r"FREQ=(\w+)", self.rule or "")
+        return freq.group(1).lower() if freq else ""
+
+    def when(self, start: dt.datetime) -> str:
+        """"Tuesday 1 April 2025, 17:00 to 17:45 (BST)"; a day's event by its day."""
+        day = f"{start:%A} {start.day} {start:%B %Y}"
+        if self.all_day:
+            return day
+        zone = _zone_name(self.zone, start)
+        end = start + (self.end - self.start) if self.end else None
+        clock = f"{start:%H:%M}" + (f" to {end:%H:%M}" if end and end != start and end.date() == start.date() else "")
+        return f"{day}, {clock}" + (f" ({zone})" if zone else "")
+
+
+def _zone_name(zone: str, at: dt.datetime) -> str:
+    try:
+        return ZoneInfo(zone).tzname(at) or zone if zone else ""
+    except (ValueError, KeyError, OSError):
+        return zone
+
+
+def _local_until(rule: str, zone: str) -> str:
+    """UNTIL=...Z (UTC, as RFC 5545 asks with a zoned start) in the event's wall-clock time."""
+    m = re.search(r"UNTIL=(\d{8}T\d{6})Z", rule)
+    if not m:
+        return rule
+    until = dt.datetime.strptime(m.group(1), "%Y%m%dT%H%M%S").replace(tzinfo=dt.timezone.utc)
+    try:
+        local = until.astimezone(ZoneInfo(zone)) if zone else until
+    except (ValueError, KeyError, OSError):
+        local = until
+    return rule.replace(m.group(0), f"UNTIL={local:%Y%m%dT%H%M%S}")
+
+
+def read_events(store: Store, admits=lambda path: True) -> list[Event]:
+    return [e for e in (Event.of(path, r) for path, r in store.docs.records("event") if admits(path)) if e]
+
+
+@dataclass
+class EventQuestion:
+    operation: str  # "next", "last", "on", "count"
+    terms: list[str]
+    first: dt.datetime  # the span looked in
+    last: dt.datetime
+    span_words: str = ""
+
+
+def read_event_question(question: str, today: dt.date) -> EventQuestion | None:
+    text = " ".join(question.lower().replace("’", "'").split()).rstrip("?")
+    now = dt.datetime.combine(today, dt.time.min)
+    day = _day_named(text, today)
+    terms = _terms(text)
+    if _COUNT.search(text):
+        until = _UNTIL.search(text)
+        if until:
+            month = MONTHS[until["month"]]
+            end = dt.date(today.year + (month <= today.month), month, 1)
+            return EventQuestion("count", terms, now, dt.datetime.combine(end, dt.time.min) - dt.timedelta(seconds=1),
+                                 f"from today to {end - dt.timedelta(days=1):%A %-d %B %Y}")
+        return None
+    if day is not None and (_ON.search(text) or not terms):
+        first, last, words = day
+        return EventQuestion("on", terms, first, last, words)
+    if _NEXT.search(text) and terms:
+        return EventQuestion("next", terms, now, now + WINDOW)
+    if _LAST.search(text) and terms and re.search(r"\bwhen\b", text):
+        return EventQuestion("last", terms, now - WINDOW, now - dt.timedelta(seconds=1))
+    return None
+
+
+def _day_named(text: str, today: dt.date) -> tuple[dt.datetime, dt.datetime, str] | None:
+    """The day or week the question names: today, tomorrow, (next) Tuesday, this / next week."""
+    def whole(first: dt.date, days: int = 1) -> tuple[dt.datetime, dt.datetime]:
+        start = dt.datetime.combine(first, dt.time.min)
+        return start, start + dt.timedelta(days=days) - dt.timedelta(seconds=1)
+
+    if re.search(r"\btoday\b", text):
+        return (*whole(today), f"today ({today:%A} {today.day} {today:%B %Y})")
+    if re.search(r"\btomorrow\b", text):
+        d = today + dt.timedelta(days=1)
+        return (*whole(d), f"tomorrow ({d:%A} {d.day} {d:%B %Y})")
+    week = re.search(r"\b(this|next) week\b", text)
+    if week:
+        monday = today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7 * (week.group(1) == "next"))
+        return (*whole(monday, 7), f"{week.group(0)} (from {monday:%A} {monday.day} {monday:%B %Y})")
+    named = re.search(r"\b(?:on\s+)?(?:(next|this)\s+)?(" + "|".join(WEEKDAYS) + r")\b", text)
+    if named:
+        ahead = (WEEKDAYS[named.group(2)] - today.weekday()) % 7
+        ahead = ahead or (7 if named.group(1) == "next" else 0)
+        d = today + dt.timedelta(days=ahead)
+        return (*whole(d), f"on {d:%A} {d.day} {d:%B %Y}")
+    return None
+
+
+def _terms(text: str) -> list[str]:
+    generic = generic_words() | EVENT_WORDS | set(WEEKDAYS) | set(MONTHS) | {"today", "tomorrow", "busy", "free"}
+    words = [re.sub(r"'s$", "", w.strip("'")) for w in re.findall(r"[a-z0-9][a-z0-9'&-]*", text)]
+    return [w for w in words if w and w not in generic and not w.isdigit()]
+
+
+def matches(event: Event, terms: list[str]) -> bool:
+    words = set(re.findall(r"[a-z0-9]+", f"{event.summary} {event.location}".lower()))
+    stems = {w.rstrip("s") for w in words}
+    return all(t in words or t.rstrip("s") in stems or any(w.startswith(t) for w in words if len(t) >= 4)
+               for t in terms)

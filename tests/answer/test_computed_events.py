@@ -1,0 +1,103 @@
+"""A calendar's events computed over (issue 49): the next and last occurrence of an event,
+what is on a day or in a week, how many are left before a month. Recurrences are expanded
+in the wall-clock time of the event's zone (a weekly 17:00 lesson is at 17:00 BST after
+the clocks go forward on 30 March 2025), exceptions left out, an unbounded rule bounded.
+A real .ics file (tests/answer/files/family.ics), a real index, no model."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.computed import computed_answer
+from assistant.answer.computed.events import Event
+
+FILES = Path(__file__).parent / "files"
+TODAY = dt.date(2025, 3, 27)  # a Thursday, three days before the clocks go forward
+
+
+@pytest.fixture(scope="module")
+def diary(tmp_path_factory, embedder, splitter):
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    root = tmp_path_factory.mktemp("diary")
+    docs = root / "docs"
+    docs.mkdir()
+    shutil.copy2(FILES / "family.ics", docs)
+    engine = Engine(Config(extractor="none"), index_dir=root / "ix", embedder=embedder, splitter=splitter)
+    assert engine.index_paths([docs]).ok
+    yield engine, docs
+    engine.close()
+
+
+def ask(engine, question: str, today: dt.date = TODAY):
+    with engine.index_lock:
+        return computed_answer(engine.index.store, question, today=today)
+
+
+def test_the_next_lesson_is_at_the_same_clock_time_across_the_change_to_summer_time(diary):
+    engine, _ = diary
+    answer = ask(engine, "When is the next swimming lesson?")
+    assert answer.text.startswith("Tuesday 1 April 2025, 17:00 to 17:45 (BST), at Leisure Centre: the next Swimming lesson")
+    assert len(answer.citations) == 1 and answer.citations[0].text.startswith("Event: Swimming lesson")
+    last = ask(engine, "When was the last swimming lesson?")
+    assert last.text.startswith("Tuesday 25 March 2025, 17:00 to 17:45 (GMT)"), last.text
+
+
+def test_an_unbounded_rule_and_a_single_event(diary):
+    engine, _ = diary
+    book = ask(engine, "When is the next book club?", dt.date(2031, 6, 10))  # years past its start, no end
+    assert book.text.startswith("Thursday 3 July 2031, 19:30 to 21:00 (BST): the next Book club (family.ics, monthly)")
+    dentist = ask(engine, "When is my next dentist appointment?")
+    assert dentist.text.startswith("Thursday 3 April 2025, 09:30 to 10:00 (BST)"), dentist.text
+    assert ask(engine, "When is my next dentist appointment?", dt.date(2025, 5, 1)).text == \
+        "No next “dentist” in family.ics after today."
+
+
+def test_how_many_are_left_leaves_out_the_exception_and_ends_with_the_rule(diary):
+    engine, _ = diary
+    # Tuesdays from 1 April to 24 June, less 15 April (EXDATE): 12.
+    assert ask(engine, "How many swimming lessons are left before July?").text.startswith(
+        "12: the number of “Swimming lesson” occurrences from today to Monday 30 June 2025 in family.ics")
+    # The rule ends at 16:00 UTC on 15 July, 17:00 in London: asked on Tuesday 1 July, that
+    # day's, the 8th's and the 15th's are left, whatever the window.
+    assert ask(engine, "How many swimming lessons are left before August?", dt.date(2025, 7, 1)).text.startswith("3:")
+
+
+def test_what_is_on_a_day_and_in_a_week(diary):
+    engine, _ = diary
+    assert ask(engine, "What do I have on next Tuesday?").text.startswith(
+        "On Tuesday 1 April 2025: Swimming lesson, 17:00 to 17:45 (BST)")
+    week = ask(engine, "What's on this week?")
+    assert week.text.startswith("This week (from Monday 24 March 2025): Bin collection, Monday 24 March 2025; "
+                                "Swimming lesson, Tuesday 25 March 2025, 17:00 to 17:45 (GMT)"), week.text
+    assert len(week.citations) == 2
+    assert ask(engine, "What do I have tomorrow?").text == "Nothing in family.ics tomorrow (Friday 28 March 2025)."
+
+
+def test_questions_about_no_event_go_the_usual_way(diary):
+    engine, _ = diary
+    for question in ("When is the next step of the plan?", "Who runs the book club?", "What is a leisure centre?"):
+        assert ask(engine, question) is None, question
+
+
+def test_the_events_go_with_their_file(diary):
+    engine, docs = diary
+    engine.forget(docs / "family.ics")
+    try:
+        assert engine.index.store.docs.records("event") == []
+        assert ask(engine, "When is the next swimming lesson?") is None
+    finally:
+        assert engine.index_paths([docs / "family.ics"]).ok  # named again: indexed again
+    assert len(engine.index.store.docs.records("event")) == 4
+
+
+def test_an_endless_rule_is_expanded_within_bounds():
+    """FREQ=SECONDLY with no end, over three years: a bounded list, at once."""
+    event = Event.of("x.ics", {"summary": "tick", "start": "2025-01-01T00:00", "rule": "FREQ=SECONDLY"})
+    starts = event.occurrences(dt.datetime(2025, 1, 1), dt.datetime(2028, 1, 1))
+    assert 0 < len(starts) <= 5_000
