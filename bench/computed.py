@@ -43,6 +43,9 @@ class Question:
     text: str
     value: float | None  # None: nothing matches, the answer must say so
     rows: set[tuple[str, int]] = field(default_factory=set)  # (file name, row number)
+    says: list[str] = field(default_factory=list)  # a calendar answer: what it must say
+    events: set[str] = field(default_factory=set)  # a calendar answer: the events it cites
+    today: dt.date = TODAY
 
 
 def write_bank(folder: Path, rng: random.Random) -> list[tuple[int, dt.date, str, float]]:
@@ -152,6 +155,115 @@ def questions(bank: list, sheets: dict) -> list[Question]:
     return out
 
 
+# The calendar is asked on the Thursday before the clocks go forward in London next year:
+# a weekly lesson's next date is across the change.
+def _last_sunday(year: int, month: int) -> dt.date:
+    d = dt.date(year, month, calendar.monthrange(year, month)[1])
+    return d - dt.timedelta(days=(d.weekday() - 6) % 7)
+
+
+CAL_YEAR = THIS + 1
+CAL_TODAY = _last_sunday(CAL_YEAR, 3) - dt.timedelta(days=3)
+LONDON = "Europe/London"
+
+
+def _weekly(first: dt.date, until: dt.date, skip: set[dt.date] = frozenset()) -> list[dt.date]:
+    days, d = [], first
+    while d <= until:
+        if d not in skip:
+            days.append(d)
+        d += dt.timedelta(days=7)
+    return days
+
+
+def _first_weekday(year: int, month: int, weekday: int) -> dt.date:
+    d = dt.date(year, month, 1)
+    return d + dt.timedelta(days=(weekday - d.weekday()) % 7)
+
+
+def _long(d: dt.date) -> str:
+    return f"{d:%A} {d.day} {d:%B %Y}"
+
+
+def _zone(d: dt.date, hour: int) -> str:
+    from zoneinfo import ZoneInfo
+
+    return dt.datetime(d.year, d.month, d.day, hour, tzinfo=ZoneInfo(LONDON)).tzname()
+
+
+def calendar_questions(folder: Path) -> list[Question]:
+    """family.ics: a weekly lesson with an end (UNTIL in UTC) and an exception, a lesson with
+    a count, a monthly club and weekly bins with no end, a single appointment, a cancelled
+    event; and the questions, their answers worked out here day by day (no rule library)."""
+    y = CAL_YEAR
+    swim_first = _first_weekday(y, 1, 1)
+    swim_until = dt.date(y, 7, 15) - dt.timedelta(days=(dt.date(y, 7, 15).weekday() - 1) % 7)
+    swim_skip = {_first_weekday(y, 4, 1) + dt.timedelta(days=14)}
+    swims = _weekly(swim_first, swim_until, swim_skip)
+    piano = _weekly(_first_weekday(y, 2, 5), dt.date(y, 12, 31))[:20]
+    bins_first = _first_weekday(y - 1, 1, 0)
+    bins_skip = {_first_weekday(y, 4, 0)}
+    bins = _weekly(bins_first, dt.date(y, 12, 31), bins_skip)
+    dentist = CAL_TODAY + dt.timedelta(days=7)
+    stamp = lambda d, hm: f"{d:%Y%m%d}T{hm}00"  # noqa: E731
+    events = [
+        ("swim", "Swimming lesson", f"DTSTART;TZID={LONDON}:{stamp(swim_first, '1700')}",
+         f"DTEND;TZID={LONDON}:{stamp(swim_first, '1745')}",
+         f"RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL={stamp(swim_until, '1600')}Z\r\n"
+         + "".join(f"EXDATE;TZID={LONDON}:{stamp(d, '1700')}\r\n" for d in swim_skip) + "LOCATION:Leisure Centre"),
+        ("piano", "Piano lesson", f"DTSTART;TZID={LONDON}:{stamp(piano[0], '1000')}",
+         f"DTEND;TZID={LONDON}:{stamp(piano[0], '1030')}", "RRULE:FREQ=WEEKLY;COUNT=20"),
+        ("book", "Book club", f"DTSTART;TZID={LONDON}:{stamp(_first_weekday(y - 2, 1, 3), '1930')}",
+         f"DTEND;TZID={LONDON}:{stamp(_first_weekday(y - 2, 1, 3), '2100')}", "RRULE:FREQ=MONTHLY;BYDAY=1TH"),
+        ("bins", "Bin collection", f"DTSTART;VALUE=DATE:{bins_first:%Y%m%d}",
+         f"DTEND;VALUE=DATE:{bins_first + dt.timedelta(days=1):%Y%m%d}",
+         "RRULE:FREQ=WEEKLY\r\n" + "".join(f"EXDATE;VALUE=DATE:{d:%Y%m%d}\r\n" for d in bins_skip).rstrip()),
+        ("dentist", "Dentist check-up", f"DTSTART;TZID={LONDON}:{stamp(dentist, '0930')}",
+         f"DTEND;TZID={LONDON}:{stamp(dentist, '1000')}", ""),
+        ("parents", "Parents evening", f"DTSTART;TZID={LONDON}:{stamp(CAL_TODAY + dt.timedelta(days=5), '1800')}",
+         f"DTEND;TZID={LONDON}:{stamp(CAL_TODAY + dt.timedelta(days=5), '1900')}", "STATUS:CANCELLED"),
+    ]
+    zone = ("BEGIN:VTIMEZONE\r\nTZID:Europe/London\r\nBEGIN:DAYLIGHT\r\nTZOFFSETFROM:+0000\r\nTZOFFSETTO:+0100\r\n"
+            "TZNAME:BST\r\nDTSTART:19700329T010000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nEND:DAYLIGHT\r\n"
+            "BEGIN:STANDARD\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\nTZNAME:GMT\r\nDTSTART:19701025T020000\r\n"
+            "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n")
+    body = "".join(f"BEGIN:VEVENT\r\nUID:{uid}@bench\r\nSUMMARY:{name}\r\n{start}\r\n{end}\r\n"
+                   + (f"{extra}\r\n" if extra else "") + "END:VEVENT\r\n" for uid, name, start, end, extra in events)
+    (folder / "family.ics").write_text("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n" + zone + body
+                                       + "END:VCALENDAR\r\n", encoding="utf-8")
+    t = CAL_TODAY
+    after = lambda days: next(d for d in days if d >= t)  # noqa: E731
+    before = lambda days: [d for d in days if d < t][-1]  # noqa: E731
+    nxt_swim, nxt_bin = after(swims), after(bins)
+    book_next = next(_first_weekday(yy, mm, 3) for yy, mm in ((y, 3), (y, 4)) if _first_weekday(yy, mm, 3) >= t)
+    tuesday = t + dt.timedelta(days=(1 - t.weekday()) % 7 or 7)
+    monday = t - dt.timedelta(days=t.weekday())
+    week = [d for d in swims + bins + piano if monday <= d <= monday + dt.timedelta(days=6)]
+    q = [
+        Question("When is the next swimming lesson?", None, says=[f"{_long(nxt_swim)}, 17:00 to 17:45 ({_zone(nxt_swim, 17)})"],
+                 events={"Swimming lesson"}, today=t),
+        Question("When was the last swimming lesson?", None,
+                 says=[f"{_long(before(swims))}, 17:00 to 17:45 ({_zone(before(swims), 17)})"], events={"Swimming lesson"}, today=t),
+        Question("When is my next dentist appointment?", None, says=[f"{_long(dentist)}, 09:30 to 10:00 ({_zone(dentist, 9)})"],
+                 events={"Dentist check-up"}, today=t),
+        Question("When is the next book club?", None, says=[f"{_long(book_next)}, 19:30 to 21:00"], events={"Book club"}, today=t),
+        Question("When is the next bin collection?", None, says=[_long(nxt_bin)], events={"Bin collection"}, today=t),
+        Question("How many swimming lessons are left before July?", None,
+                 says=[f"{sum(1 for d in swims if t <= d < dt.date(y, 7, 1))}: "], events={"Swimming lesson"}, today=t),
+        Question("How many piano lessons are left before June?", None,
+                 says=[f"{sum(1 for d in piano if t <= d < dt.date(y, 6, 1))}: "], events={"Piano lesson"}, today=t),
+        Question("How many bin collections are left before May?", None,
+                 says=[f"{sum(1 for d in bins if t <= d < dt.date(y, 5, 1))}: "], events={"Bin collection"}, today=t),
+        Question("What do I have on next Tuesday?", None, says=[f"On {_long(tuesday)}", "Swimming lesson"],
+                 events={"Swimming lesson"} | ({"Bin collection"} if tuesday in bins else set()), today=t),
+        Question("What's on this week?", None, says=[f"from {_long(monday)}"],
+                 events={n for n, days in (("Swimming lesson", swims), ("Bin collection", bins), ("Piano lesson", piano))
+                         if any(d in week for d in days)}, today=t),
+        Question("What do I have tomorrow?", None, says=["Nothing in family.ics tomorrow"], events=set(), today=t),
+    ]
+    return q
+
+
 _NUMBER = re.compile(r"-?[£€$]?\s?(\d[\d,]*(?:\.\d+)?)")
 
 
@@ -176,6 +288,10 @@ def cited_rows(answer) -> set[tuple[str, int]]:
 
 def score(q: Question, answer) -> dict:
     text = answer.text
+    if q.says:
+        said = all(part in text for part in q.says)
+        cited = {re.sub(r"^Event: ([^,]+),.*", r"\1", c.text, flags=re.S) for c in answer.citations} == q.events
+        return {"value": said, "rows": cited, "both": said and cited, "got": text[:80]}
     value = first_value(re.sub(r"\[\d+(?:,\s*\d+)*\]", "", text))
     if q.value is None:
         right = value is None or "no row" in text.lower()
@@ -200,14 +316,14 @@ def main() -> None:
         folder.mkdir()
         bank = write_bank(folder, rng)
         sheets = write_budget(folder, rng)
-        asked = questions(bank, sheets)[: args.limit]
+        asked = (questions(bank, sheets) + calendar_questions(folder))[: args.limit]
         engine = Engine(Config(), index_dir=Path(tmp) / "ix")
         engine.index_paths([folder])
         dated = "today" in inspect.signature(engine.ask).parameters
         results = []
         for q in asked:
             t0 = time.perf_counter()
-            answer = engine.ask(q.text, **({"today": TODAY} if dated else {}))
+            answer = engine.ask(q.text, **({"today": q.today} if dated else {}))
             seconds = time.perf_counter() - t0
             results.append({"question": q.text, "expected": q.value, "answer": answer.text,
                             "seconds": round(seconds, 3), **score(q, answer)})

@@ -102,6 +102,10 @@ def test_a_filter_that_matches_nothing_says_so_and_never_zero(money):
     answer = ask(engine, "How much did I spend on fuel in June 2025?")
     assert answer.text == "No row of bank-2025.csv that mentions “fuel” is dated in June 2025.", answer.text
     assert answer.abstained and not answer.citations
+    # Money over a period the statement covers, for what none of its rows mentions: said
+    # so (the model took another row's amount for it).
+    assert ask(engine, "How much did I spend at the dentist in 2025?").text == \
+        "No row of bank-2025.csv dated in 2025 mentions “dentist”."
     named = ask(engine, "What did the dentist cost in total, in the Bills sheet?")
     assert named.text == "No row of household.xlsx, sheet Bills mentions “dentist”.", named.text
 
@@ -140,6 +144,7 @@ def test_the_table_follows_the_file(money, tmp_path):
     ("What was the average grocery bill last month?", "average", ["grocery"], "in October 2025"),
     ("What was my cheapest coffee last week?", "min", ["coffee"], "last week"),
     ("What does the Bills sheet add up to?", "sum", ["bills"], None),
+    ("How much did I spend on fuel in May?", "sum", ["fuel"], "in May"),  # the month, not the verb
 ])
 def test_questions_read_as_computations(question, operation, terms, period):
     computation = read_computation(question, TODAY)

@@ -14,7 +14,7 @@ from ...store import Store
 from ..citations import Citation
 from ..prompt import Source
 from ..record import Answer
-from .events import Event, EventQuestion, matches, read_event_question, read_events
+from .events import WINDOW, Event, EventQuestion, matches, read_event_question, read_events
 from .question import Computation, read_computation
 from .tables import Column, Row, Table, day, month_number, number, read_tables
 
@@ -74,6 +74,21 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
         # The question's words are in a table, but no row passes all its filters: said so,
         # never answered 0 as if it were a fact.
         return _answer(question, _none_found(*tried[0]), [], t0)
+    return _no_row_mentions(question, tables, computation, t0)
+
+
+def _no_row_mentions(question: str, tables: list[Table], computation: Computation, t0: float) -> Answer | None:
+    """Money over a period that a statement covers, for something none of its rows
+    mentions ("How much did I spend at the dentist in 2025?"): said so, where the model
+    would take another row's amount."""
+    if not (computation.period and computation.terms and computation.operation in ("sum", "count", "average")):
+        return None
+    for table in tables:
+        covered = plan(table, replace(computation, terms=[], named=[]))
+        if covered is not None and covered.rows and covered.date is not None and covered.date.kind == "date":
+            when = _period_words(covered, computation)
+            text = f"No row of {table.name} dated {when} mentions “{' '.join(computation.terms)}”."
+            return _answer(question, text, [], t0)
     return None
 
 
@@ -296,6 +311,8 @@ def event_answer(store: Store, question: str, admits, today: dt.date, t0: float)
     found = sorted(((d, e) for e in chosen for d in e.occurrences(asked.first, asked.last)), key=lambda de: de[0])
     files = ", ".join(sorted({e.file for e in chosen}))
     what = f"“{' '.join(asked.terms)}”" if asked.terms else "events"
+    if not found and asked.operation in ("next", "last"):
+        return _the_other_way(store, question, asked, chosen, t0)
     if not found:
         return _answer(question, _nothing_on(asked, what, files), [], t0)
     if asked.operation in ("next", "last"):
@@ -316,6 +333,23 @@ def event_answer(store: Store, question: str, admits, today: dt.date, t0: float)
     return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0)
 
 
+def _the_other_way(store: Store, question: str, asked: EventQuestion, chosen: list[Event], t0: float) -> Answer:
+    """No next one: the last there was (or no last one: the next), said as such, since a
+    person asking of an old calendar wants its date more than a "no"."""
+    now = asked.first if asked.operation == "next" else asked.last
+    span = (now - WINDOW, now) if asked.operation == "next" else (now, now + WINDOW)
+    found = sorted(((d, e) for e in chosen for d in e.occurrences(*span)), key=lambda de: de[0])
+    what = f"“{' '.join(asked.terms)}”"
+    files = ", ".join(sorted({e.file for e in chosen}))
+    if not found:
+        return _answer(question, f"No {what} in {files} within three years of today.", [], t0)
+    d, e = found[-1] if asked.operation == "next" else found[0]
+    side, other = ("after", "last") if asked.operation == "next" else ("before", "next")
+    text = f"None {side} today in {files}; the {other} {e.summary} was {e.when(d)}" if other == "last" else \
+        f"None {side} today in {files}; the {other} {e.summary} is {e.when(d)}"
+    return _answer(question, text, _event_rows(store, [e]), t0)
+
+
 def _time_of(event: Event, start: dt.datetime) -> str:
     """An occurrence's time on its day ("17:00 to 17:45 (BST)"), or "all day"."""
     when = event.when(start)
@@ -323,11 +357,11 @@ def _time_of(event: Event, start: dt.datetime) -> str:
 
 
 def _nothing_on(asked: EventQuestion, what: str, files: str) -> str:
+    """Nothing on the day asked, or none of the event left in the span ("next" and "last"
+    find the other way round instead: _the_other_way)."""
     if asked.operation == "on":
         return f"Nothing in {files} {asked.span_words}."
-    if asked.operation == "count":
-        return f"No {what} in {files} {asked.span_words}."
-    return f"No {asked.operation} {what} in {files}" + (" after today." if asked.operation == "next" else " before today.")
+    return f"No {what} in {files} {asked.span_words}."
 
 
 def _event_rows(store: Store, events: list[Event]) -> list[Row]:

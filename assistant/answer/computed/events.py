@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrulestr
 
 from ...store import Store
-from .question import MONTHS, generic_words
+from .question import MONTH_NUMBER, MONTHS, generic_words
 
 # How far from today an event is expanded, and how many occurrences of one event at most.
 WINDOW = dt.timedelta(days=3 * 366)
@@ -133,7 +133,7 @@ def read_event_question(question: str, today: dt.date) -> EventQuestion | None:
     if _COUNT.search(text):
         until = _UNTIL.search(text)
         if until:
-            month = MONTHS[until["month"]]
+            month = MONTH_NUMBER[until["month"]]
             end = dt.date(today.year + (month <= today.month), month, 1)
             return EventQuestion("count", terms, now, dt.datetime.combine(end, dt.time.min) - dt.timedelta(seconds=1),
                                  f"from today to {end - dt.timedelta(days=1):%A %-d %B %Y}")

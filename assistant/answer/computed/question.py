@@ -30,7 +30,8 @@ COUNTED = re.compile(r"\bhow many times\b|\bhow often\b|\bnumber of times\b|\bho
 SECOND_QUESTION = re.compile(r"\band (?:when|what|who|where|why|how|which)\b|\?.+\?")
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-MONTHS.pop("may", None)  # "may" is mostly the verb; the month is matched by name below
+MONTH_NUMBER = dict(MONTHS)  # every name and abbreviation, "may" too
+MONTHS.pop("may", None)  # as a word to leave out of the filter, "may" is mostly the verb
 _MONTH = re.compile(r"\b(?:in|during|for|of|over)\s+(?P<month>" + "|".join(
     sorted((m.lower() for m in calendar.month_name if m), key=len, reverse=True)) + r")(?:\s+(?P<year>(?:19|20)\d\d))?\b")
 _YEAR = re.compile(r"\b(?:in|during|for|of|over)\s+(?P<year>(?:19|20)\d\d)\b")
@@ -136,8 +137,8 @@ def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:
         (re.compile(r"\blast week\b"), lambda m: _week(today - dt.timedelta(days=7), "last week")),
         (re.compile(r"\btoday\b"), lambda m: Period(today, today, "today")),
         (re.compile(r"\byesterday\b"), lambda m: Period(today - dt.timedelta(1), today - dt.timedelta(1), "yesterday")),
-        (_MONTH, lambda m: _month(int(m["year"]), MONTHS[m["month"]]) if m["year"] else
-         Period(dt.date.min, dt.date.max, f"in {m['month'].capitalize()}", MONTHS[m["month"]])),
+        (_MONTH, lambda m: _month(int(m["year"]), MONTH_NUMBER[m["month"]]) if m["year"] else
+         Period(dt.date.min, dt.date.max, f"in {m['month'].capitalize()}", MONTH_NUMBER[m["month"]])),
         (_YEAR, lambda m: Period(dt.date(int(m["year"]), 1, 1), dt.date(int(m["year"]), 12, 31), f"in {m['year']}")),
     ]
     for pattern, period_of in spans:
