@@ -93,6 +93,9 @@ def test_a_sheet_named_and_a_month_column(money):
     assert len(whole.citations) == 5 and all(c.place.startswith("sheet Bills, row") for c in whole.citations)
     march = ask(engine, "How much were the bills in March?")
     assert march.text.startswith("£76.65") and cited_rows(march) == [5, 6], march.text
+    count = ask(engine, "How many electricity bills are there in the Bills sheet?")
+    assert count.text.startswith("3: the number of rows of household.xlsx, sheet Bills that mention “electricity”")
+    assert cited_rows(count) == [2, 4, 5], count.text
     average = ask(engine, "What was the average electricity bill?")
     assert average.text.startswith("£56.42: the average"), average.text
 

@@ -164,10 +164,22 @@ def _cells(values: str, header: list[str]) -> dict[str, str]:
     return cells
 
 
+# The tables last read, with the index version they were read at: read again only once
+# the index has changed (every committed write bumps its version, in any process).
+_READ: dict = {}
+
+
 def read_tables(store: Store, admits=lambda path: True) -> list[Table]:
-    """Every indexed sheet, its rows in order, its columns typed."""
-    docs = [d for d in store.docs.documents()
-            if d.status == "ok" and d.path.lower().endswith(TABLE_SUFFIXES) and admits(d.path)]
+    """Every indexed sheet (of a file `admits`), its rows in order, its columns typed."""
+    key = (id(store), str(store.path), store.meta.version)
+    if _READ.get("key") != key:
+        _READ.clear()
+        _READ.update(key=key, tables=_read_all(store))
+    return [t for t in _READ["tables"] if admits(t.path)]
+
+
+def _read_all(store: Store) -> list[Table]:
+    docs = [d for d in store.docs.documents() if d.status == "ok" and d.path.lower().endswith(TABLE_SUFFIXES)]
     tables = []
     for doc in docs:
         chunk_ids = store.passages.chunk_ids_of([doc.path])
