@@ -7,6 +7,7 @@ question. A question whose filter matches nothing is right when it says so and g
 amount. The real ask path (Engine.ask, the default models), nothing mocked.
 
     .venv/bin/python bench/computed.py [--out bench/results/computed/NAME.json] [--limit N]
+    .venv/bin/python bench/computed.py --folders   # which personal-folder questions it takes
 """
 
 from __future__ import annotations
@@ -128,6 +129,21 @@ def questions(bank: list, sheets: dict) -> list[Question]:
         add(f"What was the average amount I spent on {shown} in {LAST}?", matching(word, *last_year), "average")
         add(f"How many times did I buy {shown} in {LAST}?", matching(word, *last_year), "count")
     add(f"What was the most expensive vet bill in {LAST}?", matching("vets", *last_year), "max")
+    # The largest few, and a month with the most.
+    for m in (4, 10):
+        spent = sorted((r for r in bank if month(LAST, m)[0] <= r[1] <= month(LAST, m)[1] and r[3] < 0),
+                       key=lambda r: r[3])[:3]
+        out.append(Question(f"What were my three biggest expenses in {calendar.month_name[m]} {LAST}?", None,
+                            {(name, r[0]) for r in spent}, says=[f"{-r[3]:,.2f}" for r in spent]))
+    for word, shown in (("tesco", "groceries at Tesco"), ("fuel", "fuel")):
+        by_month: dict[int, list] = {}
+        for r in matching(word, *last_year):
+            by_month.setdefault(r[1].month, []).append(r)
+        top = max(by_month, key=lambda k: sum(-r[3] for r in by_month[k]))
+        total = sum(-r[3] for r in by_month[top])
+        out.append(Question(f"Which month did I spend the most on {shown} in {LAST}?", None,
+                            {(name, r[0]) for r in by_month[top]},
+                            says=[f"{calendar.month_name[top]} {LAST}, {total:,.2f}"]))
     add(f"How much salary did I receive in {LAST}?", [r for r in matching("salary", *last_year)], "sum")
     add("How many salary payments have I received this year?", matching("salary", *year), "count")
     add(f"How much did I pay in council tax in {LAST}?", matching("council tax", *last_year), "sum")
@@ -290,7 +306,8 @@ def score(q: Question, answer) -> dict:
     text = answer.text
     if q.says:
         said = all(part in text for part in q.says)
-        cited = {re.sub(r"^Event: ([^,]+),.*", r"\1", c.text, flags=re.S) for c in answer.citations} == q.events
+        cited = cited_rows(answer) == q.rows if q.rows else \
+            {re.sub(r"^Event: ([^,]+),.*", r"\1", c.text, flags=re.S) for c in answer.citations} == q.events
         return {"value": said, "rows": cited, "both": said and cited, "got": text[:80]}
     value = first_value(re.sub(r"\[\d+(?:,\s*\d+)*\]", "", text))
     if q.value is None:
@@ -301,12 +318,44 @@ def score(q: Question, answer) -> dict:
     return {"value": right, "rows": rows, "both": right and rows, "got": value}
 
 
+def routed_folder_questions() -> None:
+    """Which questions of the two personal folders (bench/real_answers.py) are computed
+    rather than answered the usual way: a change here must not take their look-ups."""
+    import importlib.util
+
+    from assistant.answer.computed import computed_answer
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    spec = importlib.util.spec_from_file_location("real_answers", ROOT / "bench" / "real_answers.py")
+    real = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(real)
+    with tempfile.TemporaryDirectory() as tmp:
+        folders = {"personal": (real.PERSONAL / "docs", real.PERSONAL),
+                   "personal2": (real.build_personal2(Path(tmp) / "personal2-docs"), real.PERSONAL2)}
+        for name, (docs, where) in folders.items():
+            engine = Engine(Config(extractor="none"), index_dir=Path(tmp) / f"{name}-ix")
+            engine.index_paths([docs])
+            asked = real.personal_questions(where)
+            routed = [(q["question"], a.text) for q in asked
+                      if (a := computed_answer(engine.index.store, q["question"])) is not None]
+            print(f"{name}: {len(routed)} of {len(asked)} questions computed")
+            for question, text in routed:
+                print(f"  {question} -> {text[:160]}")
+            engine.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--folders", action="store_true",
+                        help="only list the personal folders' questions that would be computed")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--seed", type=int, default=49)
     args = parser.parse_args()
+    if args.folders:
+        routed_folder_questions()
+        return
     from assistant.config import Config
     from assistant.engine import Engine
 

@@ -86,6 +86,24 @@ def test_a_count_with_a_month_and_a_largest_with_its_row(money):
     assert ask(engine, "How much did I earn in January 2025?").text.startswith("2,450.00")
 
 
+def test_the_largest_few_and_sums_by_month_or_by_column(money):
+    engine, _ = money
+    top = ask(engine, "What were my two biggest expenses in 2025?")
+    assert top.text.startswith("The 2 largest in the Amount column of 7 rows of bank-2025.csv dated in 2025 "
+                               "(money out only): 82.50 (OAKFIELD VETS on 11 February 2025); "
+                               "61.35 (TESCO STORES 3021 on 10 March 2025)"), top.text
+    assert cited_rows(top) == [4, 6]
+    monthly = ask(engine, "How much did I spend on fuel each month this year?")
+    assert monthly.text.endswith("dated in 2025: January 2025 45.20; March 2025 51.10; April 2025 38.75 [1, 2, 3]."), \
+        monthly.text
+    most = ask(engine, "Which month did I spend the most on fuel this year?")
+    assert most.text.startswith("March 2025, 51.10: the month with the largest sum of the Amount column"), most.text
+    assert cited_rows(most) == [8]
+    by_item = ask(engine, "How much did I pay for each item in the Bills sheet?")
+    assert "by item" in by_item.text and by_item.text.endswith(
+        ": Electricity £169.25; Water £30.00; Broadband £27.50 [1, 2, 3, 4, 5]."), by_item.text
+
+
 def test_a_sheet_named_and_a_month_column(money):
     engine, _ = money
     whole = ask(engine, "What does the Bills sheet add up to?")

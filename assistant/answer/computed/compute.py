@@ -3,6 +3,7 @@ result with its unit, the operation in words, and every row it used cited."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 import time
@@ -212,6 +213,14 @@ def _result(p: Plan, computation: Computation) -> tuple[str, list[Row]]:
     op, n = computation.operation, len(p.rows)
     of = f"{n} row{'s' if n != 1 else ''} of {p.table.name}{_filters(p, computation)}"
     how = f" ({'; '.join(p.notes)})" if p.notes else ""
+    if computation.group and (groups := _groups(p, computation.group)):
+        return _grouped(p, computation, groups, of, how)
+    if op in ("max", "min") and computation.top > 1:
+        order = sorted(range(n), key=lambda j: p.values[j], reverse=op == "max")[: computation.top]
+        listed = "; ".join(f"{_money(p.values[j], p.measure)} ({_about(p.rows[j], p)})" for j in order)
+        what = "largest" if op == "max" else "smallest"
+        return (f"The {len(order)} {what} in the {p.measure.name} column of {of}{how}: {listed}",
+                [p.rows[j] for j in order])
     if op == "count":
         return f"{n}: the number of rows of {p.table.name}{_filters(p, computation)}{how}", p.rows
     if op in ("max", "min"):
@@ -225,6 +234,60 @@ def _result(p: Plan, computation: Computation) -> tuple[str, list[Row]]:
     if op == "average":
         return f"{_money(total / n, p.measure)}: the average of the {p.measure.name} column over {of}{how}", p.rows
     return f"{_money(total, p.measure)}: the sum of the {p.measure.name} column over {of}{how}", p.rows
+
+
+def _groups(p: Plan, group: str) -> dict[str, list[int]]:
+    """The rows' indexes by month, week or year of their date, or by the text column the
+    question names ("by category"), in the table's order; {} where there is no such key."""
+    key = None
+    if group in ("month", "week", "year") and p.date is not None:
+        def key(row: Row) -> str | None:
+            cell = row.cells.get(p.date.name, "")
+            if p.date.kind == "month":
+                number = month_number(cell)
+                return calendar.month_name[number] if number and group == "month" else None
+            d = day(cell)
+            if d is None:
+                return None
+            if group == "week":
+                monday = d - dt.timedelta(days=d.weekday())
+                return f"week of {monday.day} {monday:%B %Y}"
+            return f"{d:%B %Y}" if group == "month" else str(d.year)
+    else:
+        column = next((c for c in p.table.columns if c.kind == "text" and
+                       _stem(group) in {_stem(w) for w in re.findall(r"[a-z]+", c.name.lower())}), None)
+        if column is not None:
+            def key(row: Row) -> str | None:
+                return row.cells.get(column.name) or None
+    if key is None:
+        return {}
+    groups: dict[str, list[int]] = {}
+    for i, row in enumerate(p.rows):
+        label = key(row)
+        if label:
+            groups.setdefault(label, []).append(i)
+    return groups
+
+
+def _grouped(p: Plan, computation: Computation, groups: dict[str, list[int]], of: str, how: str) -> tuple[str, list[Row]]:
+    """Per group, the sum (or the count): all of them listed, or the group with the most."""
+    counting = computation.operation == "count" or p.measure is None
+
+    def total(indexes: list[int]) -> float:
+        return len(indexes) if counting else sum(p.values[i] for i in indexes)
+
+    def shown(value: float) -> str:
+        return f"{value:,.0f}" if counting else _money(value, p.measure)
+
+    what = "number of rows" if counting else f"sum of the {p.measure.name} column"
+    by = computation.group
+    if computation.operation in ("max", "min"):
+        label = (max if computation.operation == "max" else min)(groups, key=lambda g: total(groups[g]))
+        most = "largest" if computation.operation == "max" else "smallest"
+        return (f"{label}, {shown(total(groups[label]))}: the {by} with the {most} {what}, over {of}{how}",
+                [p.rows[i] for i in groups[label]])
+    listed = "; ".join(f"{label} {shown(total(indexes))}" for label, indexes in groups.items())
+    return f"The {what} by {by}, over {of}{how}: {listed}", p.rows
 
 
 def _filters(p: Plan, computation: Computation) -> str:
@@ -344,9 +407,9 @@ def _the_other_way(store: Store, question: str, asked: EventQuestion, chosen: li
     if not found:
         return _answer(question, f"No {what} in {files} within three years of today.", [], t0)
     d, e = found[-1] if asked.operation == "next" else found[0]
-    side, other = ("after", "last") if asked.operation == "next" else ("before", "next")
-    text = f"None {side} today in {files}; the {other} {e.summary} was {e.when(d)}" if other == "last" else \
-        f"None {side} today in {files}; the {other} {e.summary} is {e.when(d)}"
+    side, other, tense = ("after", "last", "was") if asked.operation == "next" else ("before", "next", "is")
+    where = f", at {e.location}" if e.location else ""
+    text = f"None {side} today in {files}; the {other} {e.summary} {tense} {e.when(d)}{where}"
     return _answer(question, text, _event_rows(store, [e]), t0)
 
 

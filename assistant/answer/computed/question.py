@@ -97,20 +97,34 @@ class Computation:
     direction: str | None = None  # "out" (spent, paid) or "in" (earned, received)
     named: list[str] = field(default_factory=list)  # words naming a sheet or a file
     words: list[str] = field(default_factory=list)  # every content word (a column may be named)
+    top: int = 1  # "the three biggest": how many rows a largest or smallest lists
+    group: str | None = None  # "each month", "by category": "month", "week", "year" or a column's word
 
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
     text = " ".join(question.lower().replace("’", "'").split())
+    group = _GROUP.search(text)
+    group_word = next((g for g in (group.groups() if group else ()) if g), None)
     operation = next((name for name, cue in OPERATIONS if cue.search(text)), None)
+    if group_word and (operation is None or re.search(r"\b(?:the )?(?:most|least)\b", text)):
+        # "Which month did I spend the most on fuel?": the group with the largest sum.
+        operation = "min" if re.search(r"\bleast\b", text) else "max" if re.search(r"\bmost\b", text) else "sum"
+    top = _top(text)
+    if operation is None and top > 1:  # "my top 5 expenses"
+        operation = "max"
     if operation is None or SECOND_QUESTION.search(text):
         return None  # a question of two parts is asked part by part (answer/parts.py)
     period, text_left = read_period(text, today)
+    if group:
+        text_left = text_left.replace(group.group(0), " ")
+    text_left = _TOP.sub(" ", text_left)
     # "How much is the family ticket?" looks one value up: a sum is asked with a word that
     # adds ("total", "altogether") or as money spent or received over a period; a count,
     # of times or of things a row records, or over a period.
-    if operation == "sum" and not (AGGREGATE.search(text) or (period and (OUT.search(text) or IN.search(text)))):
+    if operation == "sum" and not (AGGREGATE.search(text) or group_word or
+                                   (period and (OUT.search(text) or IN.search(text)))):
         return None
-    if operation == "count" and not (COUNTED.search(text) or period):
+    if operation == "count" and not (COUNTED.search(text) or period or group_word):
         return None
     named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
              if w.lower() not in generic_words()]
@@ -119,7 +133,21 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
              if w and w not in generic and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|s", w)]
     direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
     terms = list(dict.fromkeys(terms))
-    return Computation(operation, terms, period, direction, named, list(terms))
+    return Computation(operation, terms, period, direction, named, list(terms), top, group_word)
+
+
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_TOP = re.compile(r"\btop (?P<a>\d{1,2}|" + "|".join(_NUMBERS) + r")\b|\b(?P<b>\d{1,2}|" + "|".join(_NUMBERS) +
+                  r") (?:\w+ )?(?:biggest|largest|highest|most expensive|smallest|cheapest|lowest)\b")
+_GROUP = re.compile(r"\b(?:each|every|per|by) (month|week|year|[a-z]+)\b|\bwhich (month|week|year)\b|\b(month) by month\b")
+
+
+def _top(text: str) -> int:
+    m = _TOP.search(text)
+    if not m:
+        return 1
+    n = m["a"] or m["b"]
+    return min(50, int(n) if n.isdigit() else _NUMBERS[n])
 
 
 def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:
