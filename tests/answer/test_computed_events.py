@@ -97,6 +97,19 @@ def test_the_events_go_with_their_file(diary):
     assert len(engine.index.store.docs.records("event")) == 4
 
 
+def test_the_events_move_with_their_file(diary):
+    engine, docs = diary
+    (docs / "family.ics").rename(docs / "home.ics")
+    try:
+        report = engine.index_paths([docs])
+        assert report.ok and report.moved == 1
+        assert {path for path, _ in engine.index.store.docs.records("event")} == {str(docs / "home.ics")}
+        assert "(home.ics, weekly)" in ask(engine, "When is the next swimming lesson?").text
+    finally:
+        (docs / "home.ics").rename(docs / "family.ics")
+        assert engine.index_paths([docs]).ok
+
+
 def test_an_endless_rule_is_expanded_within_bounds():
     """FREQ=SECONDLY with no end, over three years: a bounded list, at once."""
     event = Event.of("x.ics", {"summary": "tick", "start": "2025-01-01T00:00", "rule": "FREQ=SECONDLY"})
