@@ -377,6 +377,17 @@ class AssistantApp(App):
     def on_source_chosen(self, message: SourceChosen) -> None:
         self._back_to_question()
 
+    def on_key(self, event) -> None:
+        """A letter typed while a button or a pane has the focus goes on into the question
+        (it was swallowed); the sources list keeps its own keys ("o" opens)."""
+        box = self.query_one("#question", Input)
+        focused = self.focused
+        if (event.is_printable and event.character and focused is not None and not isinstance(focused, Input)
+                and focused.id != "source-list" and not box.disabled and self.screen is box.screen):
+            box.focus()
+            box.insert_text_at_cursor(event.character)
+            event.stop()
+
     def _back_to_question(self) -> None:
         """A source chosen with the mouse or enter: what is typed next goes on into the
         question, not to the list or the button (where "o" would open the file)."""

@@ -331,3 +331,34 @@ def test_the_source_view_shows_the_cited_sentence_of_a_long_chunk(plan_app):
             assert detail.scroll_y <= line < detail.scroll_y + detail.size.height, (line, detail.scroll_y)
 
     asyncio.run(session())
+
+
+def test_with_the_sources_hidden_tab_and_enter_show_a_source_and_keep_the_typing(plan_app):
+    """Issue 48: with the sources hidden (80 columns), tab then enter showed nothing and
+    swallowed the next letter. Tab reaches a citation button, enter shows its source, and
+    the next letters go on into the question."""
+    app, _ = plan_app
+
+    async def session():
+        async with app.run_test(size=NARROW) as pilot:
+            await searched(pilot)
+            box = app.query_one("#question", Input)
+            assert not app.query_one(SourcesPane).display
+            box.focus()
+            await pilot.press("tab")
+            await pilot.pause()
+            focused = app.focused
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("x")
+            await pilot.pause()
+            assert app.query_one(SourcesPane).display, focused
+            assert app.query_one(SourcesPane).current is not None, focused
+            assert box.value.endswith("x") and app.focused is box, (focused, app.focused, box.value)
+            # A letter typed while a citation button has the focus goes into the question too.
+            app.query(AnswerView).last().query(".citation")[2].focus()
+            await pilot.press("y")
+            await pilot.pause()
+            assert box.value.endswith("xy") and app.focused is box, (app.focused, box.value)
+
+    asyncio.run(session())

@@ -246,6 +246,12 @@ def search_summary(query: str, found: tuple[ShownSource, ...], scope: str | None
 
 
 class ChatLog(VerticalScroll):
+    """The conversation. Not a stop of its own for tab (tab from the question goes to the
+    first citation button, which enter shows): focused, it took enter and the next letter
+    and did nothing with them. The mouse wheel scrolls it as before."""
+
+    can_focus = False
+
     def clear(self) -> None:
         self.remove_children()
 
