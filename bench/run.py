@@ -56,6 +56,8 @@ def main() -> int:
     parser.add_argument("--no-answer", action="store_true", help="skip the LLM answer metrics")
     parser.add_argument("--quick", action="store_true",
                         help=f"only the retrievers that compete for the default ({', '.join(QUICK)})")
+    parser.add_argument("--embed-backend", choices=("onnx-int8", "torch"), default=None,
+                        help="the document vectors' model: the int8 graph (the default) or the float one")
     args = parser.parse_args()
     if not args.data.is_dir():
         print(f"no evaluation data at {args.data}", file=sys.stderr)
@@ -80,7 +82,7 @@ def main() -> int:
             cache_dir=ROOT / "bench" / "cache", name=name,
             no_titles=mode == "no_titles", as_files=mode == "files",
         )
-        report = run_eval(settings, Config())
+        report = run_eval(settings, Config(**({"embed_backend": args.embed_backend} if args.embed_backend else {})))
         table = markdown_table(report, settings.ks)
         print(table, flush=True)
         print(f"({time.perf_counter() - t0:.0f} s)", flush=True)
