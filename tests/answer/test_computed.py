@@ -104,6 +104,28 @@ def test_the_largest_few_and_sums_by_month_or_by_column(money):
         ": Electricity £169.25; Water £30.00; Broadband £27.50 [1, 2, 3, 4, 5]."), by_item.text
 
 
+def test_which_amount_column_is_said(tmp_path, embedder, splitter):
+    """A statement with money out, money in and a balance: spending adds the Paid out
+    column, and the answer says which of the three it used."""
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "current-account.csv").write_text(
+        "Date,Details,Paid out,Paid in,Balance\n2025-01-03,SHELL FUEL,45.20,,954.80\n"
+        "2025-01-25,SALARY,,2450.00,3404.80\n2025-02-03,BP FUEL,50.00,,3354.80\n", encoding="utf-8")
+    engine = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
+    try:
+        assert engine.index_paths([docs]).ok
+        answer = ask(engine, "How much did I spend on fuel in 2025?")
+        assert answer.text.startswith("95.20: the sum of the Paid out column over 2 rows of current-account.csv"), answer.text
+        assert "(the Paid out column, of Paid out, Paid in and Balance)" in answer.text
+        assert ask(engine, "How much did I receive in 2025?").text.startswith("2,450.00: the sum of the Paid in column")
+    finally:
+        engine.close()
+
+
 def test_a_sheet_named_and_a_month_column(money):
     engine, _ = money
     whole = ask(engine, "What does the Bills sheet add up to?")

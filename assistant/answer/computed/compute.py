@@ -166,7 +166,8 @@ def _measure(table: Table, computation: Computation, notes: list[str]) -> Column
     chosen = next((c for c in columns if way and way.search(c.name)), None) \
         or next((c for c in columns if _AMOUNT.search(c.name)), None) or columns[0]
     if len(columns) > 1:
-        notes.append(f"the {chosen.name} column (of {', '.join(c.name for c in columns)})")
+        names = [c.name for c in columns]
+        notes.append(f"the {chosen.name} column, of {', '.join(names[:-1])} and {names[-1]}")
     return chosen
 
 
