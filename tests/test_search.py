@@ -167,6 +167,18 @@ def test_search_command_text_and_json(indexed, tmp_path):
     assert zero.exit_code == 2
 
 
+def test_a_search_past_the_time_limit_says_so_in_one_line(indexed, tmp_path):
+    """Issue 48: `search` has the question's budget too: past question_timeout_s, one line
+    that says which setting and what is quicker, exit status 124, no traceback."""
+    engine, _ = indexed
+    tight = tmp_path / "tight.toml"
+    tight.write_text("question_timeout_s = 0.001\n")
+    out = CliRunner().invoke(main, ["--config", str(tight), "--index", str(engine.index_dir), "search", QUESTION])
+    assert out.exit_code == 124, out.output
+    assert out.output.strip() == ("error: the search took longer than 0.001 s, the time limit of a question "
+                                  "(question_timeout_s in the config); --retriever dense is the quickest"), out.output
+
+
 def test_search_from_a_fresh_process_imports_neither_torch_nor_the_answer_model(indexed):
     """What keeps `assistant search` quick to start: the question is embedded in numpy,
     spaCy comes without torch, and no LLM is loaded (bench/startup.py measures the time)."""

@@ -154,9 +154,13 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
     scope = _scope(in_paths, types)
     t0 = time.perf_counter()
     try:
-        found = obj.engine.search(query, retriever=retriever, k=k, scope=scope)
+        obj.engine.status()  # the index opened (its embedder loaded) before the time counts
+        found = _within(obj.config.question_timeout_s, obj.engine.search, query, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError) as exc:
         _fail(str(exc).strip("'\""))
+    except TimeoutError:
+        _fail(f"the search took longer than {obj.config.question_timeout_s:g} s, the time limit of a question "
+              "(question_timeout_s in the config); --retriever dense is the quickest", 124)
     took = time.perf_counter() - t0
     name = retriever or obj.config.retriever
     if as_json:
@@ -172,3 +176,24 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
         _print_passage(p)
     console.print(f"[dim]{name}: {len(found)} passages in {took * 1000:.0f} ms"
                   + (f", only {shown_path(scope.describe())}" if scope else "") + "[/]")
+
+
+def _within(seconds: float, work, *args, **kwargs):
+    """`work(*args, **kwargs)` on a thread of its own, waited for `seconds` at most
+    (TimeoutError past them: the command then ends, and the thread with it)."""
+    done, result = threading.Event(), {}
+
+    def run() -> None:
+        try:
+            result["value"] = work(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the calling thread
+            result["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="search", daemon=True).start()
+    if not done.wait(seconds):
+        raise TimeoutError
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
