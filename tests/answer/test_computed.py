@@ -93,6 +93,9 @@ def test_the_largest_few_and_sums_by_month_or_by_column(money):
                                "(money out only): 82.50 (OAKFIELD VETS on 11 February 2025); "
                                "61.35 (TESCO STORES 3021 on 10 March 2025)"), top.text
     assert cited_rows(top) == [4, 6]
+    spring = ask(engine, "How much did I spend on fuel between March and April?")
+    assert spring.text.startswith("89.85: the sum of the Amount column over 2 rows of bank-2025.csv that mention "
+                                  "“fuel”, dated from March 2025 to April 2025"), spring.text
     monthly = ask(engine, "How much did I spend on fuel each month this year?")
     assert monthly.text.endswith("dated in 2025: January 2025 45.20; March 2025 51.10; April 2025 38.75 [1, 2, 3]."), \
         monthly.text
@@ -188,6 +191,9 @@ def test_the_table_follows_the_file(money, tmp_path):
     ("What was my cheapest coffee last week?", "min", ["coffee"], "last week"),
     ("What does the Bills sheet add up to?", "sum", ["bills"], None),
     ("How much did I spend on fuel in May?", "sum", ["fuel"], "in May"),  # the month, not the verb
+    ("How much did I spend on fuel between March and May?", "sum", ["fuel"], "from March 2025 to May 2025"),
+    ("How much did I spend on fuel from November to February?", "sum", ["fuel"], "from November 2024 to February 2025"),
+    ("How much have I spent on fuel since March?", "sum", ["fuel"], "since March 2025"),
 ])
 def test_questions_read_as_computations(question, operation, terms, period):
     computation = read_computation(question, TODAY)

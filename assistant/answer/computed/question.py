@@ -154,6 +154,8 @@ def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:
     """The period the question names, and the question without those words."""
     year = today.year
     spans: list[tuple[re.Pattern, callable]] = [
+        (_BETWEEN, lambda m: _between(m, today)),
+        (_SINCE, lambda m: _since(m, today)),
         (re.compile(r"\bthis year\b|\bso far this year\b"),
          lambda m: Period(dt.date(year, 1, 1), dt.date(year, 12, 31), f"in {year}")),
         (re.compile(r"\blast year\b"),
@@ -174,6 +176,32 @@ def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:
         if m:
             return period_of(m), text[: m.start()] + " " + text[m.end():]
     return None, text
+
+
+_NAMES = "|".join(sorted((m.lower() for m in calendar.month_name if m), key=len, reverse=True))
+_BETWEEN = re.compile(rf"\b(?:between|from) (?P<a>{_NAMES})(?: (?P<ya>(?:19|20)\d\d))? (?:and|to|until|till) "
+                      rf"(?P<b>{_NAMES})(?: (?P<yb>(?:19|20)\d\d))?\b")
+_SINCE = re.compile(rf"\bsince (?P<a>{_NAMES})(?: (?P<ya>(?:19|20)\d\d))?\b")
+
+
+def _latest(month: int, today: dt.date) -> int:
+    """The year of the latest such month up to today ("since March", asked in January: last year's)."""
+    return today.year if month <= today.month else today.year - 1
+
+
+def _between(m: re.Match, today: dt.date) -> Period:
+    """"between March and May (2025)": the first of the one to the last of the other."""
+    a, b = MONTH_NUMBER[m["a"]], MONTH_NUMBER[m["b"]]
+    yb = int(m["yb"]) if m["yb"] else (int(m["ya"]) if m["ya"] else _latest(b, today))
+    ya = int(m["ya"]) if m["ya"] else (yb if a <= b else yb - 1)
+    first, last = _month(ya, a).first, _month(yb, b).last
+    return Period(first, last, f"from {first:%B %Y} to {last:%B %Y}")
+
+
+def _since(m: re.Match, today: dt.date) -> Period:
+    a = MONTH_NUMBER[m["a"]]
+    first = dt.date(int(m["ya"]) if m["ya"] else _latest(a, today), a, 1)
+    return Period(first, today, f"since {first:%B %Y}")
 
 
 def _month(year: int, month: int) -> Period:
