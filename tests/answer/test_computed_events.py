@@ -44,6 +44,7 @@ def test_the_next_lesson_is_at_the_same_clock_time_across_the_change_to_summer_t
     answer = ask(engine, "When is the next swimming lesson?")
     assert answer.text.startswith("Tuesday 1 April 2025, 17:00 to 17:45 (BST), at Leisure Centre: the next Swimming lesson")
     assert len(answer.citations) == 1 and answer.citations[0].text.startswith("Event: Swimming lesson")
+    assert answer.short == "Tuesday 1 April 2025, 17:00 to 17:45 (BST), at Leisure Centre"  # shown in bold
     last = ask(engine, "When was the last swimming lesson?")
     assert last.text.startswith("Tuesday 25 March 2025, 17:00 to 17:45 (GMT)"), last.text
 

@@ -347,7 +347,7 @@ def _answer(question: str, text: str, rows: list[Row], t0: float, after: str = "
         sources.append(Source(n, Hit(chunk.id, 1.0, RETRIEVER, Evidence()), chunk, [s], s.text))
     elapsed = time.perf_counter() - t0
     answer = Answer(question, text, RETRIEVER, citations=citations, sources=sources,
-                    hits=[s.hit for s in sources], context="table", short=text.split(":", 1)[0] if rows else None)
+                    hits=[s.hit for s in sources], context="table", short=text.split(": the ", 1)[0] if rows and ": the " in text else None)
     answer.timings.update({"retrieve": elapsed, "first_token": elapsed, "total": elapsed})
     answer.abstained = not rows
     return answer
