@@ -57,7 +57,7 @@ def test_an_unbounded_rule_and_a_single_event(diary):
     assert dentist.text.startswith("Thursday 3 April 2025, 09:30 to 10:00 (BST)"), dentist.text
     # Asked after it: the last one, said as such (an old calendar's date is what is wanted).
     assert ask(engine, "When is my next dentist appointment?", dt.date(2025, 5, 1)).text.startswith(
-        "None after today in family.ics; the last Dentist check-up was Thursday 3 April 2025, 09:30 to 10:00 (BST) [1].")
+        "Thursday 3 April 2025, 09:30 to 10:00 (BST): the last Dentist check-up, none comes after today (family.ics) [1].")
 
 
 def test_how_many_are_left_leaves_out_the_exception_and_ends_with_the_rule(diary):

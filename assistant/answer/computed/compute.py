@@ -408,9 +408,9 @@ def _the_other_way(store: Store, question: str, asked: EventQuestion, chosen: li
     if not found:
         return _answer(question, f"No {what} in {files} within three years of today.", [], t0)
     d, e = found[-1] if asked.operation == "next" else found[0]
-    side, other, tense = ("after", "last", "was") if asked.operation == "next" else ("before", "next", "is")
+    other, none = ("last", "none comes after today") if asked.operation == "next" else ("next", "none came before today")
     where = f", at {e.location}" if e.location else ""
-    text = f"None {side} today in {files}; the {other} {e.summary} {tense} {e.when(d)}{where}"
+    text = f"{e.when(d)}{where}: the {other} {e.summary}, {none} ({files})"
     return _answer(question, text, _event_rows(store, [e]), t0)
 
 
