@@ -154,7 +154,7 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
     scope = _scope(in_paths, types)
     t0 = time.perf_counter()
     try:
-        obj.engine.status()  # the index opened (its embedder loaded) before the time counts
+        obj.engine.retriever(retriever)  # the index opened, the retriever made, before the time counts
         found = _within(obj.config.question_timeout_s, obj.engine.search, query, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError) as exc:
         _fail(str(exc).strip("'\""))
