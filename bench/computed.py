@@ -168,6 +168,9 @@ def questions(bank: list, sheets: dict) -> list[Question]:
     plan = sheets["Plan"]
     out.append(Question("What is the total budget in the Plan sheet?", float(sum(v[1] for _, v in plan)),
                         {(book, n) for n, _ in plan}))
+    over = [(n, v) for n, v in plan if v[2] > v[1]]
+    out.append(Question("Which categories were over budget?", None, {(book, n) for n, _ in over},
+                        says=[f"{len(over)} of {len(plan)} rows"] + [f"{v[0]} (" for _, v in over]))
     return out
 
 

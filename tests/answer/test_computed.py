@@ -129,6 +129,38 @@ def test_which_amount_column_is_said(tmp_path, embedder, splitter):
         engine.close()
 
 
+def test_which_months_were_over_budget(tmp_path, embedder, splitter):
+    """A budget sheet's two columns compared row by row: the months over budget, each with
+    both figures and by how much, each cited; under budget likewise."""
+    import openpyxl
+
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Monthly"
+    sheet.append(["Month", "Budget (£)", "Actual (£)"])
+    for month, budget, actual in [("January", 900, 870), ("February", 900, 1012.5), ("March", 950, 950),
+                                  ("April", 950, 1100)]:
+        sheet.append([month, budget, actual])
+    book.save(docs / "budget-2025.xlsx")
+    engine = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
+    try:
+        assert engine.index_paths([docs]).ok
+        over = ask(engine, "Which months was I over budget?")
+        assert over.text == ("2 of 4 rows of budget-2025.xlsx, sheet Monthly are over budget (Actual (£) above "
+                             "Budget (£)): February (£1,012.50 against £900.00, £112.50 over); April (£1,100.00 "
+                             "against £950.00, £150.00 over) [1, 2]."), over.text
+        assert cited_rows(over) == [3, 5]
+        under = ask(engine, "Which months were we under budget?")
+        assert under.text.startswith("1 of 4 rows") and "January (£870.00 against £900.00, £30.00 under)" in under.text
+    finally:
+        engine.close()
+
+
 def test_a_sheet_named_and_a_month_column(money):
     engine, _ = money
     whole = ask(engine, "What does the Bills sheet add up to?")

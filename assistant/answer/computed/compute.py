@@ -49,6 +49,9 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
     asked_of_calendar = event_answer(store, question, admits, today or dt.date.today(), t0)
     if asked_of_calendar is not None:
         return asked_of_calendar
+    compared = over_budget_answer(store, question, admits, t0)
+    if compared is not None:
+        return compared
     computation = read_computation(question, today or dt.date.today())
     if computation is None:
         return None
@@ -360,6 +363,45 @@ def reported(answer: Answer, on_sources=None, on_token=None) -> Answer:
     if on_token:
         on_token(answer.text)
     return answer
+
+
+_OVER = re.compile(r"\b(over|under|above|below|within)\s+(?:the\s+|my\s+|our\s+|their\s+)?budget\b|\boverspen[dt]\b")
+_PLANNED = re.compile(r"\b(?:budget(?:ed)?|planned|plan|target|expected|estimated?|estimate|allowance)\b", re.I)
+_ACTUAL = re.compile(r"\b(?:actual|spent|spend|real|outturn|paid)\b", re.I)
+
+
+def over_budget_answer(store: Store, question: str, admits, t0: float) -> Answer | None:
+    """"Which months was I over budget?": the rows of a table with a budget column and an
+    actual one where the actual is above it (below, for "under budget"), each cited."""
+    m = _OVER.search(question.lower())
+    if m is None:
+        return None
+    way = "under" if m.group(1) in ("under", "below") else "within" if m.group(1) == "within" else "over"
+    for table in read_tables(store, admits):
+        numbers = table.of_kind("money", "number")
+        planned = next((c for c in numbers if _PLANNED.search(c.name)), None)
+        actual = next((c for c in numbers if c is not planned and _ACTUAL.search(c.name)), None)
+        if planned is None or actual is None:
+            continue
+        pairs = [(r, number(r.cells.get(planned.name, "")), number(r.cells.get(actual.name, ""))) for r in table.rows]
+        pairs = [(r, p[0], a[0]) for r, p, a in pairs if p is not None and a is not None]
+        test = {"over": lambda p, a: a > p, "under": lambda p, a: a < p, "within": lambda p, a: a <= p}[way]
+        hits = [(r, p, a) for r, p, a in pairs if test(p, a)]
+        rule = f"{actual.name} {'above' if way == 'over' else 'below' if way == 'under' else 'at most'} {planned.name}"
+        if not hits:
+            return _answer(question, f"None of the {len(pairs)} rows of {table.name} is {way} budget ({rule}).", [], t0)
+        shown = Plan(table, date=next(iter(table.of_kind("month", "date")), None))
+        listed = "; ".join(f"{_label(r, shown)} ({_money(a, actual)} against {_money(p, planned)}"
+                           + (f", {_money(abs(a - p), actual)} {way})" if way != "within" else ")") for r, p, a in hits)
+        text = f"{len(hits)} of {len(pairs)} rows of {table.name} are {way} budget ({rule}): {listed}"
+        return _answer(question, text, [r for r, _, _ in hits], t0)
+    return None
+
+
+def _label(row: Row, p: Plan) -> str:
+    """A row in a few words: its month (a Month column) or its text values and date."""
+    month = row.cells.get(p.date.name, "") if p.date is not None and p.date.kind == "month" else ""
+    return ", ".join(x for x in (month, _about(row, p)) if x) or f"row {row.number}"
 
 
 def event_answer(store: Store, question: str, admits, today: dt.date, t0: float) -> Answer | None:
