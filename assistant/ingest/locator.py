@@ -61,6 +61,13 @@ def place(path: str, page: int | None, text: str = "") -> str:
     return f"{kind} {page}" if kind else f"p. {page}"
 
 
+def row_number(text: str) -> tuple[str | None, int] | None:
+    """A table row's sheet (None for a CSV file's) and number, as office.py writes them
+    ("Budget, row 14: ..." -> ("Budget", 14)); None when `text` is not a row."""
+    row = _ROW.match(text or "")
+    return ((row["sheet"].strip() if row["sheet"] else None), int(row["row"])) if row else None
+
+
 _FIELD = re.compile(r"\s*(?P<label>[^:;\n]{1,60}?): (?P<value>[^;\n]*?)\s*(?:;|$)")
 
 

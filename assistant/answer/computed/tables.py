@@ -12,12 +12,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from ...ingest.locator import ROW_WORD
+from ...ingest.locator import row_fields, row_number
 from ...store import Store
 from ...store.row_types import ChunkRow, SentenceRow
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
-_ROW = re.compile(rf"(?:(?P<sheet>[^\n:]{{1,80}}?), {ROW_WORD}|{ROW_WORD.capitalize()}) (?P<row>\d+): (?P<values>.*)", re.S)
 _SHEET = re.compile(r"Sheet: (?P<sheet>.+)")
 _COLUMNS = re.compile(r"Columns: (?P<columns>.+)", re.S)
 _CURRENCY = {"£": "£", "€": "€", "$": "$", "¥": "¥", "gbp": "£", "eur": "€", "usd": "$", "jpy": "¥"}
@@ -146,24 +145,6 @@ def typed_columns(names: list[str], rows: list[Row]) -> list[Column]:
     return columns
 
 
-def _cells(values: str, header: list[str]) -> dict[str, str]:
-    """"Date: 2025-01-03; Item: Fuel; Amount: 45.20" split at the header's names (a value
-    may hold "; " or ": " of its own)."""
-    names = header or []
-    if names:
-        split = re.compile("; (?=(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) +
-                           r"|Column [A-Z]{1,3}): )")
-        parts = split.split(values)
-    else:
-        parts = values.split("; ")
-    cells = {}
-    for part in parts:
-        name, _, value = part.partition(": ")
-        if value:
-            cells[name.strip()] = value.strip()
-    return cells
-
-
 # The tables last read, with the index version they were read at: read again only once
 # the index has changed (every committed write bumps its version, in any process).
 _READ: dict = {}
@@ -195,11 +176,10 @@ def _read_all(store: Store) -> list[Table]:
                     sheet = m["sheet"].strip()
                 elif (m := _COLUMNS.fullmatch(text)):
                     headers[sheet] = [c.strip() for c in m["columns"].split("; ")]
-                elif (m := _ROW.fullmatch(text)):
-                    name = m["sheet"].strip() if m["sheet"] else None
+                elif (where := row_number(text)) and (fields := row_fields(text)):
+                    name, number_ = where
                     table = by_sheet.setdefault(name, Table(doc.path, doc.title, name))
-                    row = Row(int(m["row"]), _cells(m["values"], headers.get(name, [])), s, chunks[cid])
-                    table.rows.append(row)
+                    table.rows.append(Row(number_, dict(fields), s, chunks[cid]))
         for table in by_sheet.values():
             names = list(dict.fromkeys([*headers.get(table.sheet, []), *(k for r in table.rows for k in r.cells)]))
             table.columns = typed_columns(names, table.rows)
