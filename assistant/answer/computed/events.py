@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from dateutil.rrule import rrulestr
 
+from ...ingest.mail import when
 from ...store import Store
 from .question import MONTH_NUMBER, MONTHS, generic_words
 
@@ -82,21 +83,20 @@ class Event:
         return freq.group(1).lower() if freq else ""
 
     def when(self, start: dt.datetime) -> str:
-        """"Tuesday 1 April 2025, 17:00 to 17:45 (BST)"; a day's event by its day."""
-        day = f"{start:%A} {start.day} {start:%B %Y}"
-        if self.all_day:
-            return day
-        zone = _zone_name(self.zone, start)
+        """"Tuesday 1 April 2025, 17:00 to 17:45 (BST)", said as the calendar's own text
+        says it (ingest/mail.py), in the zone's time of that day; a day's event by its day."""
         end = start + (self.end - self.start) if self.end else None
-        clock = f"{start:%H:%M}" + (f" to {end:%H:%M}" if end and end != start and end.date() == start.date() else "")
-        return f"{day}, {clock}" + (f" ({zone})" if zone else "")
+        if self.all_day:
+            return when(start.date(), end.date() if end else None)
+        zone = _zone(self.zone)
+        return when(start.replace(tzinfo=zone), end.replace(tzinfo=zone) if end else None)
 
 
-def _zone_name(zone: str, at: dt.datetime) -> str:
+def _zone(name: str):
     try:
-        return ZoneInfo(zone).tzname(at) or zone if zone else ""
+        return ZoneInfo(name) if name else None
     except (ValueError, KeyError, OSError):
-        return zone
+        return None
 
 
 def _local_until(rule: str, zone: str) -> str:
@@ -105,10 +105,7 @@ def _local_until(rule: str, zone: str) -> str:
     if not m:
         return rule
     until = dt.datetime.strptime(m.group(1), "%Y%m%dT%H%M%S").replace(tzinfo=dt.timezone.utc)
-    try:
-        local = until.astimezone(ZoneInfo(zone)) if zone else until
-    except (ValueError, KeyError, OSError):
-        local = until
+    local = until.astimezone(_zone(zone)) if _zone(zone) else until
     return rule.replace(m.group(0), f"UNTIL={local:%Y%m%dT%H%M%S}")
 
 
