@@ -58,6 +58,16 @@ def plain(widget) -> str:
     return content.plain if hasattr(content, "plain") else str(content)
 
 
+async def asked(pilot, question: str) -> AnswerView:
+    """Once the index is open, `question` typed and entered; its answer's view when done."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+    app.query_one("#question").value = question
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: app.query(AnswerView) and not app.answering, 300, "the answer")
+    return app.query(AnswerView).last()
+
+
 def build_app(make_engine, tmp_path: Path, llm: bool = False, **kwargs) -> tuple[AssistantApp, list[str]]:
     config = Config(llm_threads=1)
     engine = make_engine(tmp_path / "index", llm=llm, config=config)
@@ -215,11 +225,7 @@ def test_an_answer_past_the_time_limit_says_so(make_engine, example_docs, tmp_pa
 
     async def session():
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
-            app.query_one("#question").value = "Describe the history of the Kestrel Hill Observatory in detail."
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: app.query(AnswerView) and not app.answering, 300, "the answer to stop")
-            view = app.query(AnswerView).last()
+            view = await asked(pilot, "Describe the history of the Kestrel Hill Observatory in detail.")
             assert view.state == "stopped"
             assert view.text.endswith("(stopped after 0.05 s, the time limit of a question: question_timeout_s in the config)")
 
@@ -734,11 +740,7 @@ def test_a_sum_over_a_table_is_computed_and_its_many_rows_collapse(make_engine, 
 
     async def session():
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
-            app.query_one("#question").value = "How much did I spend on fuel in 2025?"
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: app.query(AnswerView) and not app.answering, 60, "the answer")
-            view = app.query(AnswerView).last()
+            view = await asked(pilot, "How much did I spend on fuel in 2025?")
             assert view.text.startswith("234.00: the sum of the Amount column over 9 rows of bank.csv"), view.text
             await pilot.pause()
             buttons = [b for b in view.query(".citation")]
