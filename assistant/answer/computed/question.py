@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from ...retrieve.baseline import stop_words
+
 # The operation, by the first of these that the question says (an average is asked with
 # "how much" too, and "the total number of" is a count).
 OPERATIONS = (
@@ -54,12 +56,10 @@ pounds pound euros euro dollars dollar quid
 
 @cache
 def generic_words() -> frozenset[str]:
-    """GENERIC and spaCy's English stop words ("and", "still", "now"): imported when a
-    question is first read, not with the engine (spaCy brings torch, which `search` never
+    """GENERIC and the English stop words BM25 leaves out (retrieve/baseline.py): loaded when
+    a question is first read, not with the engine (spaCy brings torch, which `search` never
     loads)."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(GENERIC | set(STOP_WORDS))
+    return frozenset(GENERIC | stop_words())
 
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’-]*")
