@@ -72,7 +72,7 @@ class Answerer:
 
     @property
     def span_first(self) -> SpanFirst:
-        return SpanFirst(self.generator, self.embedder.encode_few, self.strict)
+        return SpanFirst(self.generator, self.embedder.encode_few, self.strict, self.tag)
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
         """Best cosine similarity between the question and a retrieved chunk."""

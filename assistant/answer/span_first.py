@@ -23,6 +23,7 @@ from .sections import is_heading_line
 from .listed import heading_asked, listed_under, said_as_list
 from .wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
+from .unnamed import Tagger, not_said_text, question_nouns, unsaid
 
 
 def emit(answer: Answer, text: str, on_token) -> None:
@@ -37,19 +38,24 @@ def source_blocks(sources: list[Source]) -> list[str]:
 
 
 class SpanFirst:
-    """Asks `generator` for the span; finds its sentence with `embed` (the encoder)."""
+    """Asks `generator` for the span; finds its sentence with `embed` (the encoder); with
+    `tag`, a question that names nothing is answered only by a sentence about its nouns."""
 
-    def __init__(self, generator: Generator, embed: Callable[[list[str]], np.ndarray], strict: bool):
+    def __init__(self, generator: Generator, embed: Callable[[list[str]], np.ndarray], strict: bool,
+                 tag: Tagger | None = None):
         self.generator = generator
         self.embed = embed
         self.strict = strict
+        self.tag = tag
 
     def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
                      not_answers: tuple[str, ...] = (), emit_unknown: bool = True) -> bool:
         """The span, then the source sentence that states it (the span highlighted). A span
         that names what the question asks about, or one of `not_answers`, answers nothing.
-        Whether a span was found; when none is, "I don't know" is shown only with
-        `emit_unknown` (otherwise the caller writes an answer instead)."""
+        Whether the question is settled: a span found, or the sentence that states it about
+        another thing than the question's ("I don't know", shown). When no span is found,
+        "I don't know" is shown only with `emit_unknown` (otherwise the caller writes an
+        answer instead)."""
         unknown = (lambda: emit(answer, NO_ANSWER, on_token)) if emit_unknown else (
             lambda: setattr(answer, "text", NO_ANSWER))
         blocks = source_blocks(answer.sources)
@@ -103,6 +109,13 @@ class SpanFirst:
                 return False
         else:
             src, sent, offset = found
+            nouns = question_nouns(answer.question, self.tag) if self.tag and self.strict else []
+            if unsaid(nouns, src.chunk, sent, self.tag):
+                # "Which day are the bins collected?" by "Mobile phones will be collected on
+                # Tuesday": the day of another thing; a written answer would read the same.
+                answer.unsupported, answer.short, answer.abstained = span, None, True
+                emit(answer, not_said_text(NO_ANSWER, nouns), on_token)
+                return True
             if all(s.id != sent.id for s in src.sentences):
                 # Found in the rest of the chunk: the source now holds it, so the check and
                 # the citations read the sentence the answer quotes.
