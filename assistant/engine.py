@@ -19,9 +19,11 @@ from .answer.answerer import EMPTY_INDEX, Answerer
 from .answer.computed import computed_answer, reported
 from .answer.budget import QuestionBudget, over_time
 from .answer.conversation import Conversations, stopped_answer
-from .answer.export import conversation_text
+from .answer.asking import Accepted, Asked, Asking, AskEvent, Drafted, SourcesChosen, search_summary
+from .answer.export import exported
 from .answer.prompt import NO_ANSWER
 from .answer.record import Answer
+from .answer.sections import cited_at, last_heading
 from .answer.shown import ShownAnswer, ShownCitation, ShownSource
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
@@ -50,11 +52,15 @@ __all__ = [
     # The records the CLI and the terminal UI hold.
     "Answer", "Conversation", "FailedFile", "FolderWatcher", "History", "IndexRun", "IndexStatus", "Message",
     "Passage", "Scope", "ShownAnswer", "ShownCitation", "ShownSource",
+    # What asking in a conversation tells and comes to (answer/asking.py).
+    "Accepted", "AskEvent", "Asked", "Drafted", "SourcesChosen",
     # The errors they catch, and the words for them.
     "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
     "disk_trouble", "index_trouble", "left_out_in_words",
     # The answer's fixed texts.
-    "EMPTY_INDEX", "NO_ANSWER", "stopped_answer", "over_time",
+    "EMPTY_INDEX", "NO_ANSWER", "stopped_answer", "over_time", "search_summary",
+    # Where a shown source sits in its document.
+    "cited_at", "last_heading",
 ]
 
 # The spaCy components the spacy extractor needs (the sentence recogniser is not one:
@@ -380,34 +386,20 @@ class Engine:
         return History(self.index.store)
 
     def conversations(self) -> Conversations:
-        """The conversations as asking reads them: the one to ask in, its earlier turns,
-        and an exchange kept (`assistant ask`, the terminal UI)."""
+        """The conversations as asking reads them: the one to ask in, its earlier turns."""
         return Conversations(self.index.store)
+
+    def asking(self) -> Asking:
+        """Asking in a conversation, one way for every shell: the earlier turns read, the
+        progress told as typed events, one record kept (answer/asking.py)."""
+        return Asking(self.ask, self.index.store, self.search)
 
     def export_conversation(self, conversation_id: int | None = None, fmt: str = "md") -> str:
         """A conversation (the most recent one where None) as the text of a file, "md" or
         "json" (answer/export.py). An index not opened yet is read from its database
         alone: no model loads. LookupError: no index, or no such conversation."""
-        if "index" in self.__dict__:
-            return self._export(self.index.store, conversation_id, fmt)
-        db = self.index_dir / DB_NAME
-        if not db.exists():
-            raise LookupError(f"there is no index at {self.index_dir}")
-        store = Store(db)
-        try:
-            return self._export(store, conversation_id, fmt)
-        finally:
-            store.close()
-
-    @staticmethod
-    def _export(store: Store, conversation_id: int | None, fmt: str) -> str:
-        history = History(store)
-        if conversation_id is None:
-            recent = history.conversations()
-            if not recent:
-                raise LookupError("there are no conversations in this index yet")
-            conversation_id = recent[0].id
-        return conversation_text(history, conversation_id, fmt)
+        opened = self.index.store if "index" in self.__dict__ else None
+        return exported(opened, self.index_dir / DB_NAME, conversation_id, fmt)
 
     @staticmethod
     def scope(paths: Iterable[str | Path] = (), types: Iterable[str] = ()) -> Scope | None:

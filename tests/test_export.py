@@ -72,6 +72,19 @@ def test_export_json(asked, cli):
     assert turn["short_answer"] == answer["short_answer"] and turn["retriever"] == answer["retriever"]
 
 
+def test_ask_keeps_the_record_the_terminal_ui_keeps(asked):
+    """One record for every shell (issue 50): `assistant ask` kept the answer's JSON without
+    the section each source is in, which only the terminal UI wrote in."""
+    ix, answer = asked
+    store = Store(ix / "index.db")
+    try:
+        [_question, reply] = History(store).messages(answer["conversation"])
+    finally:
+        store.close()
+    assert reply.evidence["version"] == 2
+    assert any(s.get("section") for s in reply.evidence["sources"]), reply.evidence["sources"]
+
+
 def test_export_markdown(asked, cli, tmp_path):
     ix, answer = asked
     out = tmp_path / "chat.md"

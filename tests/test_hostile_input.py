@@ -98,7 +98,7 @@ def test_search_prints_no_terminal_escapes_from_documents(hostile_index, quick_c
 
 def test_the_terminal_ui_shows_no_terminal_escapes_from_documents(hostile_index, make_engine):
     from assistant.engine import ShownAnswer
-    from assistant.ui.widgets.chat import search_summary
+    from assistant.engine import search_summary
     from assistant.ui.widgets.sources import describe_source, passage_source
 
     engine = make_engine(hostile_index, config=Config(extractor="none"))

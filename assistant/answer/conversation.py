@@ -8,6 +8,7 @@ from ..store.history import History
 from .budget import over_time
 from .followup import Turn
 from .prompt import NO_ANSWER
+from .shown import ShownAnswer
 
 TURNS_KEPT = 3  # a follow-up points back a turn or two, rarely further
 
@@ -49,19 +50,8 @@ class Conversations:
             if message.role == "user":
                 question = message.content
             elif question is not None:
-                evidence = message.evidence or {}
-                if evidence.get("mode") == "search":  # a list of passages, no answer to follow up
-                    question = None
-                    continue
-                turns.append(Turn(evidence.get("understood_as") or question, message.content,
-                                  evidence.get("short_answer")))
+                record = ShownAnswer.from_dict(message.evidence)  # any version's record
+                if record.mode != "search":  # a list of passages: no answer to follow up
+                    turns.append(Turn(record.understood_as or question, message.content, record.short_answer))
                 question = None
         return turns[-TURNS_KEPT:]
-
-    def record(self, conversation_id: int | None, answer, stopped: bool = False) -> int:
-        """Keep a question and its answer; returns the conversation's id (a new one if None).
-        A stopped answer is marked so (its text says so already: `stopped_answer`)."""
-        evidence = answer.as_dict(with_text=True)
-        if stopped:
-            evidence["stopped"] = True
-        return self.history.add_exchange(conversation_id, answer.question, answer.text, answer.retriever, evidence)

@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+from pathlib import Path
+
 from ..safetext import clean
+from ..store.db import Store
 from ..store.history import History, Message
 from .shown import ShownAnswer
 
@@ -113,3 +116,28 @@ def _citation_markdown(c: dict, short_answer: str | None) -> list[str]:
 def _iso(timestamp: float) -> str:
     """ISO 8601 in UTC: the same text wherever the file is read."""
     return datetime.fromtimestamp(timestamp, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def exported(opened: Store | None, db: Path, conversation_id: int | None, fmt: str) -> str:
+    """A conversation (the most recent one where None) as the text of a file, read from the
+    index's store if `opened`, else from its database `db` alone (no model loads).
+    LookupError: no index, no conversation yet, or no such conversation."""
+    if opened is not None:
+        return _exported(opened, conversation_id, fmt)
+    if not db.exists():
+        raise LookupError(f"there is no index at {db.parent}")
+    store = Store(db)
+    try:
+        return _exported(store, conversation_id, fmt)
+    finally:
+        store.close()
+
+
+def _exported(store: Store, conversation_id: int | None, fmt: str) -> str:
+    history = History(store)
+    if conversation_id is None:
+        recent = history.conversations()
+        if not recent:
+            raise LookupError("there are no conversations in this index yet")
+        conversation_id = recent[0].id
+    return conversation_text(history, conversation_id, fmt)

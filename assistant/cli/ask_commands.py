@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from pathlib import Path
+from typing import Callable
 
 import click
 from rich.markup import escape
 
 from .. import models
-from ..engine import NO_ANSWER, WRITE_ERRORS, Engine, ScopeError, disk_trouble, stopped_answer
+from ..engine import Accepted, Asked, AskEvent, Drafted, Engine, ScopeError, disk_trouble
 from ..safetext import json_text
 from .answer_output import StreamPrinter, _print_answer, _print_passage
 from .app import Context, _fail, console, err_console, main, shown_path
@@ -71,69 +73,39 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     try:
         if llm:
             engine.use_llm(llm)
-        chats = engine.conversations()
-        conversation = chats.pick(conversation_id, continue_last)
-        answer, stopped = stoppable_ask(engine, out, question, retriever=retriever, k=k,
-                                        turns=chats.turns(conversation), scope=scope)
+        conversation = engine.conversations().pick(conversation_id, continue_last)
+        asked = stoppable_ask(engine, out, question, conversation, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
-    if stopped:
-        answer.text = stopped_answer(answer.text, answer.time_limit)
-    conversation, not_kept = _keep_answer(chats, conversation, answer, engine.index_dir, stopped)
+    answer, stopped = asked.answer, asked.stopped
+    answer.text = asked.text
     if as_json:
-        click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": conversation}, indent=2))
+        click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": asked.conversation}, indent=2))
     else:
-        _print_answer(answer, out, explain, stopped, conversation)
-    if not_kept:
-        err_console.print(f"[yellow]warning:[/] {escape(not_kept)}", soft_wrap=True)
+        _print_answer(answer, out, explain, stopped, asked.conversation)
+    if asked.unkept is not None:
+        trouble = disk_trouble(asked.unkept, engine.index_dir, "ask")
+        if trouble is None:
+            raise asked.unkept
+        err_console.print(f"[yellow]warning:[/] {escape('this answer was not kept in the conversation history: ' + trouble)}",
+                          soft_wrap=True)
     if stopped:
         sys.exit(124 if answer.time_limit is not None else 130)
 
 
-def stoppable_ask(engine, out: "StreamPrinter | None", question: str, **kwargs):
-    """(the answer, whether it was stopped). The answer is written on a thread of its own;
-    Ctrl-C on this one stops it where it is, keeping the sentences already checked (a
-    second Ctrl-C leaves at once)."""
-    stop, done, result = threading.Event(), threading.Event(), {}
+def stoppable_ask(engine, out: "StreamPrinter | None", question: str, conversation: int | None, **options) -> Asked:
+    """Asked in `conversation` on a thread of its own: Ctrl-C on this one stops it where it
+    is, keeping the sentences already checked (a second Ctrl-C leaves at once)."""
+    stop = threading.Event()
 
-    def accepted(piece: str) -> None:
-        if not (stop.is_set() and piece == NO_ANSWER):  # a stop is not "I don't know"
-            out.accepted(piece)
+    def shown(event: AskEvent) -> None:
+        if isinstance(event, Accepted):
+            out.accepted(event.text)
+        elif isinstance(event, Drafted):
+            out.draft(event.text)
 
-    def run() -> None:
-        try:
-            result["answer"] = engine.ask(question, on_token=accepted if out else None,
-                                          on_draft=out.draft if out else None, stop=stop, **kwargs)
-        except BaseException as exc:  # noqa: BLE001 - raised again on the calling thread
-            result["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name="ask", daemon=True).start()
-    # Waited for on an event, not with Thread.join: a Ctrl-C that interrupts join() can
-    # leave the thread marked as ended while it still runs (CPython 3.11).
-    try:
-        while not done.wait(0.1):
-            pass
-    except KeyboardInterrupt:
-        stop.set()
-        done.wait()
-    if "error" in result:
-        raise result["error"]
-    return result["answer"], stop.is_set()
-
-
-def _keep_answer(chats, conversation: int | None, answer, index_dir: Path,
-                 stopped: bool = False) -> tuple[int | None, str]:
-    """Write the question and answer to the conversation history: (its id, ""). On a disk
-    that is full or read-only the answer is still shown: (None, why it was not kept)."""
-    try:
-        return chats.record(conversation, answer, stopped), ""
-    except WRITE_ERRORS as exc:
-        trouble = disk_trouble(exc, index_dir, "ask")
-        if trouble is None:
-            raise
-        return None, "this answer was not kept in the conversation history: " + trouble
+    return _on_a_thread(None, engine.asking().ask, question, conversation, on_interrupt=stop.set,
+                        on_event=shown if out else None, stop=stop, **options)
 
 
 @main.command()
@@ -147,15 +119,13 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
            in_paths: tuple[Path, ...], types: tuple[str, ...]) -> None:
     """List the passages that best match QUERY: document, page, the best sentence with the
     query's words marked, and why each was chosen. No answer model is loaded."""
-    import time
-
     if not query.strip():
         _fail("the query is empty", 2)
     scope = _scope(in_paths, types)
     t0 = time.perf_counter()
     try:
         obj.engine.retriever(retriever)  # the index opened, the retriever made, before the time counts
-        found = _within(obj.config.question_timeout_s, obj.engine.search, query, retriever=retriever, k=k, scope=scope)
+        found = _on_a_thread(obj.config.question_timeout_s, obj.engine.search, query, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError) as exc:
         _fail(str(exc).strip("'\""))
     except TimeoutError:
@@ -178,9 +148,11 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
                   + (f", only {shown_path(scope.describe())}" if scope else "") + "[/]")
 
 
-def _within(seconds: float, work, *args, **kwargs):
-    """`work(*args, **kwargs)` on a thread of its own, waited for `seconds` at most
-    (TimeoutError past them: the command then ends, and the thread with it)."""
+def _on_a_thread(seconds: float | None, work, *args, on_interrupt: Callable[[], None] | None = None, **kwargs):
+    """`work(*args, **kwargs)` on a thread of its own; its value, or its error raised here.
+    Waited for `seconds` at most (TimeoutError past them: the command then ends, and the
+    thread with it). Ctrl-C calls `on_interrupt` and waits for the work to end where it is
+    (a second Ctrl-C leaves at once); without one, it leaves at once."""
     done, result = threading.Event(), {}
 
     def run() -> None:
@@ -191,9 +163,19 @@ def _within(seconds: float, work, *args, **kwargs):
         finally:
             done.set()
 
-    threading.Thread(target=run, name="search", daemon=True).start()
-    if not done.wait(seconds):
-        raise TimeoutError
+    threading.Thread(target=run, name="work", daemon=True).start()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    # Waited for on an event, not with Thread.join: a Ctrl-C that interrupts join() can
+    # leave the thread marked as ended while it still runs (CPython 3.11).
+    try:
+        while not done.wait(0.1):
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError
+    except KeyboardInterrupt:
+        if on_interrupt is None:
+            raise
+        on_interrupt()
+        done.wait()
     if "error" in result:
         raise result["error"]
     return result["value"]

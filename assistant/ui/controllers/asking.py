@@ -8,10 +8,8 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...engine import NO_ANSWER, Scope, ScopeError, ShownAnswer, stopped_answer
+from ...engine import Accepted, Asked, AskEvent, Drafted, Scope, ScopeError, ShownAnswer, SourcesChosen
 from ..input_syntax import parse_request
-from ..widgets.chat import search_summary
-from ..widgets.sources import add_sections
 from .conversations import ConversationsController
 from .host import Host
 from .session import Session
@@ -74,57 +72,37 @@ class AskController:
     def search(self, query: str, scope, conversation_id: int | None, view: AnswerSink) -> None:
         """`/search QUERY`: the passages, listed in the chat and shown on the right."""
         try:
-            found = self.engine.search(query, retriever=self.config.retriever, k=self.config.k, scope=scope)
+            asked = self.engine.asking().search(query, conversation_id, retriever=self.config.retriever,
+                                                k=self.config.k, scope=scope,
+                                                scope_words=scope.describe() if scope else None)
         except Exception as exc:  # noqa: BLE001 - a failed search must not take the app down
             self.host.call_from_thread(self.failed, view, exc)
             return
-        retriever = self.config.retriever
-        shown = self.shown({"mode": "search", "question": query, "retriever": retriever,
-                            "found": [p.as_dict() for p in found]})
-        text = search_summary(query, shown.found, scope.describe() if scope else None)
-        if conversation_id is not None:
-            evidence = shown.as_dict()
-            self.conversations.kept(
-                lambda: self.session.history.add(conversation_id, "assistant", text, retriever, evidence))
-        self.host.call_from_thread(self.finished, view, text, shown, False)
-
-    def shown(self, evidence: dict) -> ShownAnswer:
-        """The answer's (or search's) JSON as the UI holds it, each source in its section:
-        where a live answer enters the UI (a reopened one enters as `ShownAnswer.from_dict`)."""
-        return add_sections(ShownAnswer.from_dict(evidence), self.engine.index.store.passages.texts_before)
+        self.done(view, asked)
 
     def answer(self, question: str, conversation_id: int | None, view: AnswerSink, stop: threading.Event,
                scope=None) -> None:
-        def accepted(piece: str) -> None:
-            if not (stop.is_set() and piece == NO_ANSWER):  # a stop is not "I don't know"
-                self.host.call_from_thread(view.add_accepted, piece)
-
-        def draft(text: str) -> None:
-            self.host.call_from_thread(view.set_draft, text)
-
-        def sources(early) -> None:  # on screen while the model writes; the answer's own follow
-            self.host.call_from_thread(self.host.show_sources, self.shown(early.as_dict(with_text=True)))
+        def shown(event: AskEvent) -> None:
+            if isinstance(event, Accepted):
+                self.host.call_from_thread(view.add_accepted, event.text)
+            elif isinstance(event, Drafted):
+                self.host.call_from_thread(view.set_draft, event.text)
+            elif isinstance(event, SourcesChosen):  # on screen while the model writes
+                self.host.call_from_thread(self.host.show_sources, event.shown)
 
         try:
-            turns = self.engine.conversations().turns(conversation_id)
-            answer = self.engine.ask(
-                question, retriever=self.config.retriever, k=self.config.k,
-                on_token=accepted, on_draft=draft, stop=stop, turns=turns, scope=scope, on_sources=sources,
-            )
+            asked = self.engine.asking().ask(question, conversation_id, on_event=shown, stop=stop, question_kept=True,
+                                             retriever=self.config.retriever, k=self.config.k, scope=scope)
         except Exception as exc:  # noqa: BLE001 - a failed answer must not take the app down
             self.host.call_from_thread(self.failed, view, exc)
             return
-        shown = self.shown(answer.as_dict(with_text=True))
-        stopped = stop.is_set()
-        if stopped:
-            shown = shown.with_stop()  # reopened, it still reads as stopped
-        # Kept as shown, so a stopped answer reopened later still says it was stopped.
-        text = stopped_answer(answer.text, answer.time_limit) if stopped else answer.text
-        if conversation_id is not None:
-            evidence = shown.as_dict()
-            self.conversations.kept(
-                lambda: self.session.history.add(conversation_id, "assistant", text, answer.retriever, evidence))
-        self.host.call_from_thread(self.finished, view, text, shown, stopped)
+        self.done(view, asked)
+
+    def done(self, view: AnswerSink, asked: Asked) -> None:
+        """Shown; the person told where the record could not be kept (the chat goes on)."""
+        if asked.unkept is not None:
+            self.conversations.not_kept(asked.unkept)
+        self.host.call_from_thread(self.finished, view, asked.text, asked.shown, asked.stopped)
 
     def finished(self, view: AnswerSink, text: str, shown: ShownAnswer, stopped: bool) -> None:
         self.answering = False

@@ -60,11 +60,15 @@ class ConversationsController:
         try:
             return write()
         except WRITE_ERRORS as exc:
-            refusal = disk_refusal(exc, self.session.engine.index_dir)
-            trouble = disk_state(*refusal) if refusal else f"it could not be written ({exc})"
-            self.host.notify_from_any_thread(f"{trouble}; the chat goes on, but this is not kept",
-                                             title="not kept in the history", severity="warning", timeout=10)
+            self.not_kept(exc)
             return None
+
+    def not_kept(self, exc: BaseException) -> None:
+        """The person told that a write to the history was refused, and why."""
+        refusal = disk_refusal(exc, self.session.engine.index_dir)
+        trouble = disk_state(*refusal) if refusal else f"it could not be written ({exc})"
+        self.host.notify_from_any_thread(f"{trouble}; the chat goes on, but this is not kept",
+                                         title="not kept in the history", severity="warning", timeout=10)
 
     # -- export --------------------------------------------------------------------
     def export(self) -> None:

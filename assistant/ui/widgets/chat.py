@@ -232,19 +232,6 @@ def mark_answer(body: Text, shown: ShownAnswer) -> None:
         body.append(f"\n(looked up: {clean(step.question)} → {clean(step.answer)})", style="dim")
 
 
-def search_summary(query: str, found: tuple[ShownSource, ...], scope: str | None) -> str:
-    """A search's entry in the chat: each passage's place and its best sentence."""
-    where = f" in {scope}" if scope else ""
-    if not found:
-        return f"No passages found for \"{query}\"{where}."
-    lines = [f"{len(found)} passages for \"{query}\"{where}:"]
-    for p in found:
-        name = show_path(p.path.rsplit("/", 1)[-1]) + (f", {clean(p.place)}" if p.place else "")
-        sentence = " ".join(clean(p.sentence.text if p.sentence else "").split())
-        lines.append(f"[{p.n}] {name}: {sentence}")
-    return "\n".join(lines)
-
-
 class ChatLog(VerticalScroll):
     """The conversation. Not a stop of its own for tab (tab from the question goes to the
     first citation button, which enter shows): focused, it took enter and the next letter

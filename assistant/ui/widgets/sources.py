@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Callable
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -14,7 +13,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
-from ...engine import ShownAnswer, ShownSource
+from ...engine import ShownAnswer, ShownSource, cited_at, last_heading
 from ...safetext import clean, show_path
 
 
@@ -38,41 +37,6 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def last_heading(text: str, before: int | None = None) -> str | None:
-    """The last Markdown heading of `text` that starts before offset `before`."""
-    headings = [m.group(1) for m in _HEADING.finditer(text) if before is None or m.start() <= before]
-    return headings[-1] if headings else None
-
-
-def _cited_at(item: ShownSource) -> int:
-    """Where a source's cited (or a passage's best) sentence starts in its chunk text; for
-    a source cited by no sentence, where its first line that is no heading starts."""
-    if item.highlights:
-        return item.highlights[0][0]
-    if item.sentence and item.sentence.start is not None and item.start is not None:
-        return item.sentence.start - item.start
-    first = next((m for m in re.finditer(r"^[ \t]*[^#\s].*$", item.text, re.MULTILINE)), None)
-    return first.start() if first else len(item.text)
-
-
-def add_sections(shown: ShownAnswer, texts_before: Callable[[int, str], list[str]]) -> ShownAnswer:
-    """Each source and passage without a page gets the section it is in: the last heading
-    before its sentence, in its chunk or else in the chunks before it (`texts_before`,
-    store.passages.texts_before: the earlier chunks of its document that hold a "#", nearest first)."""
-
-    def section_of(item: ShownSource) -> str | None:
-        if item.page or item.section or item.chunk_id is None:
-            return item.section
-        heading = last_heading(item.text, _cited_at(item))
-        for text in texts_before(item.chunk_id, "#") if heading is None else []:
-            heading = last_heading(text)
-            if heading is not None:
-                break
-        return heading
-
-    return shown.with_sections(section_of)
-
-
 def source_place(source: ShownSource) -> str:
     """Where a source is: its page, slide or row ("p. 3", "sheet Budget, row 14"), else the
     section its sentence is in, else nothing."""
@@ -80,7 +44,7 @@ def source_place(source: ShownSource) -> str:
         return clean(source.place)
     if source.page:
         return f"p. {source.page}"
-    heading = source.section or last_heading(source.text, _cited_at(source))
+    heading = source.section or last_heading(source.text, cited_at(source))
     if not heading or _words(heading) == _words(source.title or ""):
         return ""  # the document's title line names no section of it
     return f"§ {_fit(clean(heading), 40)}"
