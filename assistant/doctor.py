@@ -131,7 +131,7 @@ def _index_checks(config: Config, index_override: str | None, embedder_ok: bool)
 
         engine = Engine(config, index_override)
         try:
-            n_vec = len(engine.index.vectors())
+            n_vec = engine.vector_count()
             out.append(Check("index vectors", n_vec == n_chunks, f"{n_vec} vectors for {n_chunks} chunks of {n_docs} documents"))
             stale = engine.stale_entity_rules()
             out.append(Check(

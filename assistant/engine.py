@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import models, sync
+from .components import PARSE_COMPONENTS, check_names, entity_rules
 from .answer.answerer import EMPTY_INDEX, Answerer
 from .answer.computed import computed_answer, reported
 from .answer.budget import QuestionBudget, over_time
@@ -27,7 +28,7 @@ from .answer.sections import cited_at, last_heading
 from .answer.shown import ShownAnswer, ShownCitation, ShownSource
 from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
-from .config import Config, ConfigError
+from .config import Config
 from .indexing import FileBudget, Indexer, IndexReport, Progress, holds_only
 from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
@@ -42,6 +43,7 @@ from .store.disk import WRITE_ERRORS, disk_refusal, disk_state, disk_trouble
 from .store.history import Conversation, History, Message
 from .store.index import DB_NAME
 from .store.index_status import FailedFile, IndexStatus
+from .store.row_types import DocumentRow
 from .store.left_out import in_words as left_out_in_words
 from .store.lockfile import to_stderr
 from .sync import IndexRun
@@ -62,48 +64,6 @@ __all__ = [
     # Where a shown source sits in its document.
     "cited_at", "last_heading",
 ]
-
-# The spaCy components the spacy extractor needs (the sentence recogniser is not one:
-# sentences come from the faster senter pass of the chunker).
-PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner")
-
-
-def check_names(config: Config) -> None:
-    """ConfigError naming the first setting that names no component ("retriever = "bogus"",
-    an embedder path that is a file): said in one line before anything is opened."""
-    from .answer.context import CONTEXT_MODES
-    from .nlp.coref import COREF
-    from .nlp.embedder import BACKENDS
-    from .nlp.extract import EXTRACTORS
-
-    choices = {
-        "retriever": (is_known(config.retriever), available()),
-        "extractor": (config.extractor in ("", "none") or EXTRACTORS.is_known(config.extractor),
-                      ["none", *EXTRACTORS.names()]),
-        "coref": (config.coref in ("", "none") or COREF.is_known(config.coref), ["none", *COREF.names()]),
-        "embed_backend": (config.embed_backend in BACKENDS, BACKENDS),
-        "context": (config.context in CONTEXT_MODES, CONTEXT_MODES),
-    }
-    for name, (known, names) in choices.items():
-        if not known:
-            raise ConfigError(f"unknown {name} '{getattr(config, name)}'; choose one of: {', '.join(names)}")
-    embedder = Path(os.path.expanduser(config.embedder))
-    if embedder.exists() and not embedder.is_dir():
-        raise ConfigError(f"embedder '{config.embedder}' is a file: name a model directory or a registered model")
-
-
-def entity_rules(extractor: str | None, aboutness: bool) -> str:
-    """What builds an index's entity layer, as the index records it: the extractor, and
-    the versions of the rules that shape what it extracts ("spacy rules 3, aboutness 4").
-    An index built by older rules is told so (`Engine.stale_entity_rules`)."""
-    from .nlp.aboutness import ABOUTNESS_VERSION
-    from .nlp.extract import SPACY_RULES_VERSION
-
-    if not extractor or extractor == "none":
-        return "none"
-    parts = [f"spacy rules {SPACY_RULES_VERSION}" if extractor == "spacy" else extractor]
-    return ", ".join(parts + ([f"aboutness {ABOUTNESS_VERSION}"] if aboutness else []))
-
 
 class Engine:
     def __init__(self, config: Config | None = None, index_dir: str | Path | None = None, *,
@@ -398,7 +358,7 @@ class Engine:
         """A conversation (the most recent one where None) as the text of a file, "md" or
         "json" (answer/export.py). An index not opened yet is read from its database
         alone: no model loads. LookupError: no index, or no such conversation."""
-        opened = self.index.store if "index" in self.__dict__ else None
+        opened = self.index.store if self._loaded("index") else None
         return exported(opened, self.index_dir / DB_NAME, conversation_id, fmt)
 
     @staticmethod
@@ -448,18 +408,39 @@ class Engine:
         hits, grounding, invalid JSON, loops; amr: parse counts); empty otherwise."""
         from .nlp.extract import CountsCosts
 
-        extractor = self.__dict__.get("extractor")  # only when something built it
+        extractor = self.extractor if self._loaded("extractor") else None  # only when something built it
         return extractor.costs() if isinstance(extractor, CountsCosts) else {}
+
+    def counts(self) -> dict[str, int]:
+        """What the index holds: documents, chunks, sentences, entities, mentions, actions."""
+        return self.index.store.meta.counts()
+
+    def documents(self) -> list[DocumentRow]:
+        """Every document of the index: its path, its status ("ok", "error", …), its title."""
+        return self.index.store.docs.documents()
+
+    def open_index(self) -> None:
+        """Open the index now (the embedder loaded, the directory checked), not on first use.
+        ModelNotFound or IndexMismatch where it cannot open."""
+        self.index  # noqa: B018 - opened
+
+    def vector_count(self) -> int:
+        """How many chunk vectors the index holds (one per chunk when it is whole)."""
+        return len(self.index.vectors())
+
+    def _loaded(self, name: str) -> bool:
+        """Whether the component `name` (a cached property: "index", "generator") was built."""
+        return name in self.__dict__
 
     def status(self) -> IndexStatus:
         # Reads the database only: no model needs loading to say what the index holds.
         db = self.index_dir / DB_NAME
         nothing = not os.path.lexists(db) or (db.is_file() and not db.stat().st_size)
-        if "index" not in self.__dict__ and nothing and not_a_folder(self.index_dir) is None:
+        if not self._loaded("index") and nothing and not_a_folder(self.index_dir) is None:
             # No index yet (or one that was never written to): said without creating one,
             # which a full or read-only disk would refuse.
             return self._empty_status()
-        store = self.index.store if "index" in self.__dict__ else Store(db)
+        store = self.index.store if self._loaded("index") else Store(db)
         last = store.meta.last_update()
         size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
         return IndexStatus(
@@ -485,7 +466,7 @@ class Engine:
         )
 
     def close(self) -> None:
-        if "indexer" in self.__dict__:
+        if self._loaded("indexer"):
             self.indexer.close()
-        if "index" in self.__dict__:
+        if self._loaded("index"):
             self.index.close()

@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "assistant"
 LAYERS = {
     "safetext": 0, "imports": 0, "registry": 0, "config": 0, "models": 0,
     "ingest": 1, "nlp": 2, "store": 3, "indexing": 4, "watch": 4, "retrieve": 5, "answer": 6,
-    "engine": 7, "sync": 7, "ui": 8, "eval": 8, "doctor": 8, "cli": 9, "__main__": 10,
+    "engine": 7, "components": 7, "sync": 7, "ui": 8, "eval": 8, "doctor": 8, "cli": 9, "__main__": 10,
 }
 SQL = re.compile(r"execute\(|\bselect\s+\S+.*\bfrom\b|\binsert\s+(or\s+\w+\s+)?into\b|\bupdate\s+\w+\s+set\b"
                  r"|\bdelete\s+from\b", re.IGNORECASE)

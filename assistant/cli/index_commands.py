@@ -58,7 +58,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
     else:
         total = sum(report.seconds.values())
         console.print(f"{report.summary()}; {report.chunks} chunks, {report.sentences} sentences in {total:.1f}s")
-        counts = engine.index.store.meta.counts()
+        counts = engine.counts()
         console.print(
             f"index: {counts['documents']} documents, {counts['chunks']} chunks, "
             f"{counts['entities']} entity classes, {counts['mentions']} mentions, {counts['actions']} actions"
@@ -158,7 +158,7 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
 
     try:
         engine = obj.engine
-        engine.index  # the embedder and the index directory: fail now, not in the watcher
+        engine.open_index()  # the embedder and the index directory: fail now, not in the watcher
     except (models.ModelNotFound, IndexMismatch) as exc:
         _fail(str(exc))
     fatal: list[str] = []

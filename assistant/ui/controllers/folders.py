@@ -41,7 +41,7 @@ class FoldersController:
         """Per watched folder: its documents, and apart from them the files that failed
         (they are in the store too, with status "error", but nothing of them is indexed)."""
         counts: dict[str, list[int]] = {}
-        for doc in self.session.history.store.docs.documents():
+        for doc in self.engine.documents():
             for folder in self.config.folders:
                 if doc.path.startswith(folder.rstrip("/") + "/") and doc.status != "no text":
                     # A photo with no text is left out (counted there), neither of these.
@@ -144,7 +144,7 @@ class FoldersController:
             if now - last[0] < PROGRESS_EVERY_S and p.files_done < p.files_total:
                 return
             last[0] = now
-            entities = self.engine.index.store.meta.counts()["entities"]
+            entities = self.engine.counts()["entities"]
             self.host.from_thread(self.host.render_progress, p, entities)
 
         return progress
