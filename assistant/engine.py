@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 from . import models, sync
 from .components import PARSE_COMPONENTS, check_names, entity_rules
 from .answer.answerer import EMPTY_INDEX, Answerer
+from .answer.citations import SHOWN_CITATIONS
 from .answer.computed import computed_answer, reported
 from .answer.budget import QuestionBudget, over_time
 from .answer.conversation import Conversations, stopped_answer
@@ -60,7 +61,7 @@ __all__ = [
     "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
     "disk_trouble", "index_trouble", "left_out_in_words",
     # The answer's fixed texts.
-    "EMPTY_INDEX", "NO_ANSWER", "stopped_answer", "over_time", "search_summary",
+    "EMPTY_INDEX", "NO_ANSWER", "SHOWN_CITATIONS", "stopped_answer", "over_time", "search_summary",
     # Where a shown source sits in its document.
     "cited_at", "last_heading",
 ]

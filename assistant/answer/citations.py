@@ -26,6 +26,11 @@ ATTRIBUTION_THRESHOLD = 0.55
 ABSTENTION = re.compile(r"\s*I\s+(?:don['’]t|do\s+not)\s+know\b", re.IGNORECASE)
 
 
+# Citations shown under an answer, in the CLI and the terminal UI alike, and the rows a
+# computed answer marks in its text; past them, how many more (a sum cites every row).
+SHOWN_CITATIONS = 8
+
+
 @dataclass
 class Citation:
     n: int

@@ -10,12 +10,9 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
-from ..engine import EMPTY_INDEX, over_time
+from ..engine import EMPTY_INDEX, SHOWN_CITATIONS, over_time
 from ..safetext import clean
 from .app import console, shown, shown_path
-
-# Citations printed under an answer; past them, how many more (a computed sum cites every row).
-SHOWN_CITATIONS = 8
 
 
 def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, conversation: int | None) -> None:

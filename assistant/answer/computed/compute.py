@@ -12,7 +12,7 @@ from pathlib import PurePath
 
 from ...retrieve.base import Evidence, Hit
 from ...store import Store
-from ..citations import Citation
+from ..citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
 from ..record import Answer
 from .events import WINDOW, Event, EventQuestion, matches, read_event_question, read_events
@@ -20,8 +20,6 @@ from .question import Computation, read_computation
 from .tables import Column, Row, Table, day, month_number, number, read_tables
 
 RETRIEVER = "table"
-# The rows of a computed answer marked in its text; the citations hold them all.
-MARKED_ROWS = 8
 _OUT_COLUMN = re.compile(r"\b(?:debit|paid out|money out|out|withdrawals?|spent|expenses?|outgoings?)\b", re.I)
 _IN_COLUMN = re.compile(r"\b(?:credit|paid in|money in|in|deposits?|income|received)\b", re.I)
 _AMOUNT = re.compile(r"\b(?:amount|total|cost|price|paid|value|sum|spent|payment|fee|charge)\b", re.I)
@@ -336,7 +334,7 @@ def _none_found(p: Plan, computation: Computation) -> str:
 def _answer(question: str, text: str, rows: list[Row], t0: float, after: str = "") -> Answer:
     """The answer record: each row cited (the first few marked in the text), each row's
     chunk a source, so the shells show them as any answer's."""
-    marked = list(range(1, min(len(rows), MARKED_ROWS) + 1))
+    marked = list(range(1, min(len(rows), SHOWN_CITATIONS) + 1))
     if marked:
         more = len(rows) - len(marked)
         text += f" [{', '.join(map(str, marked))}]" + (f" and {more} more row{'s' if more > 1 else ''}, all in the sources." if more else ".")

@@ -12,15 +12,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from ...engine import ShownAnswer, ShownCitation, ShownSource
+from ...engine import SHOWN_CITATIONS, ShownAnswer, ShownCitation, ShownSource
 from ...safetext import clean, show_path
 
 # "[n] title p. 3": the file's name and place in full ("[1] Fam… event Dentist - check-up
 # fo…" said neither); the buttons wrap onto more lines, and only a label wider than the
 # answer itself is cut (CitationLines).
 CITATION_LABEL = 120
-# Citation buttons under one answer; past them, how many more (the sources pane lists all).
-SHOWN_CITATIONS = 8
 
 
 class CitationSelected(Message):
