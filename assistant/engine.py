@@ -12,7 +12,7 @@ import threading
 import time
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from . import models, sync
 from .components import PARSE_COMPONENTS, check_names, entity_rules
@@ -66,10 +66,11 @@ __all__ = [
     "cited_at", "last_heading",
 ]
 
+
 class Engine:
     def __init__(self, config: Config | None = None, index_dir: str | Path | None = None, *,
                  embedder: Embedder | None = None, splitter: SentenceSplitter | None = None,
-                 generator: LlamaGenerator | None = None, extractor=None):
+                 generator: LlamaGenerator | None = None, extractor: Any = None):
         """Models given here are used as they are (tests share one loaded model between
         engines); the others are loaded from the config on first use."""
         self.config = config or Config()
@@ -122,7 +123,7 @@ class Engine:
         return Resources(self.index, self.embedder, extractor=self.extractor, llm=lambda: self.generator)
 
     @cached_property
-    def extractor(self):
+    def extractor(self) -> Any:
         if self.config.extractor in ("", "none"):
             return None
         from .nlp.extract import BuildContext, build_extractor
@@ -135,13 +136,13 @@ class Engine:
         )
         return build_extractor(self.config.extractor, context)
 
-    def _extraction_cache(self):
+    def _extraction_cache(self) -> Any:
         from .store.extraction_cache import ExtractionCache
 
         return ExtractionCache(self.index_dir / "llm_extract_cache.sqlite")
 
     @cached_property
-    def coref(self):
+    def coref(self) -> Any:
         from .nlp.coref import make_coref
 
         return make_coref(self.config.coref, spacy_dir=self.spacy_dir, model=self.config.coref_model)
@@ -168,7 +169,7 @@ class Engine:
         )
 
     @cached_property
-    def tagger(self):
+    def tagger(self) -> Any:
         """spaCy's tagger and NER, for checking answers and reading follow-ups."""
         from .nlp.sentences import load_spacy
 
@@ -255,12 +256,12 @@ class Engine:
                 "choose that extractor or index into a new directory"
             )
 
-    def entity_rules(self, store=None) -> str:
+    def entity_rules(self, store: Store | None = None) -> str:
         """This version's rules for the index's extractor (the one it keeps)."""
         store = store or self.index.store
         return entity_rules(store.meta.get("extractor") or self.config.extractor, self.config.aboutness)
 
-    def stale_entity_rules(self, store=None) -> tuple[str, str] | None:
+    def stale_entity_rules(self, store: Store | None = None) -> tuple[str, str] | None:
         """(the rules the index's entities were extracted by, this version's) where they
         differ: "unrecorded" for an index from before they were recorded. None when they
         agree, and for an index without entities."""
@@ -398,10 +399,10 @@ class Engine:
         return sync.run_index(self, roots, forget, on_progress, again)
 
     def watch_folders(self, folders: Iterable[str | Path], on_run: Callable[[IndexRun], None],
-                      **options) -> FolderWatcher:
+                      **options: Any) -> FolderWatcher:
         """A watcher (not started) over `folders` whose changes this engine indexes, one run
         at a time; `options`: on_start, on_progress, on_notice and the watcher's (sync.py)."""
-        return sync.watch_folders(self, folders, on_run, **options)
+        return sync.watch_folders(self, [Path(f) for f in folders], on_run, **options)
 
     def extractor_costs(self) -> dict:
         """What the extractor has spent in this process, per stage (extraction per chunk;

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable, Protocol, Union
+from typing import Any, Callable, Union
 
 from ..safetext import clean, show_path
 from ..store.db import Store
@@ -63,21 +63,15 @@ class Asked:
     unkept: BaseException | None = None
 
 
-class Asks(Protocol):
-    """The Engine's ask, as this flow calls it."""
-
-    def __call__(self, question: str, *, on_token, on_draft, on_sources, stop, turns, **options) -> Answer: ...
-
-
 class Asking:
     """Asks with `ask` (the Engine's) and keeps the records in `store`'s history."""
 
-    def __init__(self, ask: Asks, store: Store, search: Callable[..., list] | None = None):
+    def __init__(self, ask: Callable[..., Answer], store: Store, search: Callable[..., list] | None = None):
         self._ask, self._search, self.store = ask, search, store
         self.conversations = Conversations(store)
 
     def ask(self, question: str, conversation: int | None = None, *, on_event: Callable[[AskEvent], None] | None = None,
-            stop: threading.Event | None = None, question_kept: bool = False, **options) -> Asked:
+            stop: threading.Event | None = None, question_kept: bool = False, **options: Any) -> Asked:
         """Answer `question` in `conversation` (None: a new one, created with the record).
         `question_kept`: the question is in the history already (the terminal UI writes it
         as it is asked), so only the answer is added. `options` go to the Engine's ask."""
@@ -99,8 +93,10 @@ class Asking:
         return Asked(answer, shown, text, stopped, kept, unkept)
 
     def search(self, query: str, conversation: int | None, *, scope_words: str | None = None,
-               question_kept: bool = True, **options) -> Asked:
+               question_kept: bool = True, **options: Any) -> Asked:
         """`/search QUERY` in a conversation: the passages, listed as the record's text."""
+        if self._search is None:
+            raise TypeError("this Asking was made without a search")
         found = self._search(query, **options)
         retriever = options.get("retriever")
         shown = self.shown({"mode": "search", "question": query, "retriever": retriever,

@@ -36,8 +36,10 @@ def _spans(value: Any) -> tuple[Span, ...]:
     """[[start, end], ...] as pairs of offsets; what is no pair is left out."""
     out = []
     for pair in value if isinstance(value, (list, tuple)) else ():
-        if isinstance(pair, (list, tuple)) and len(pair) == 2 and None not in map(_int, pair):
-            out.append((_int(pair[0]), _int(pair[1])))
+        if isinstance(pair, (list, tuple)) and len(pair) == 2:
+            start, end = _int(pair[0]), _int(pair[1])
+            if start is not None and end is not None:
+                out.append((start, end))
     return tuple(out)
 
 

@@ -78,8 +78,9 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     except (models.ModelNotFound, KeyError, LookupError) as exc:
         _fail(str(exc).strip("'\""))
     answer, stopped = asked.answer, asked.stopped
+    assert answer is not None  # a question's, not a search's
     answer.text = asked.text
-    if as_json:
+    if out is None:  # --json
         click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": asked.conversation}, indent=2))
     else:
         _print_answer(answer, out, explain, stopped, asked.conversation)
@@ -97,15 +98,19 @@ def stoppable_ask(engine, out: "StreamPrinter | None", question: str, conversati
     """Asked in `conversation` on a thread of its own: Ctrl-C on this one stops it where it
     is, keeping the sentences already checked (a second Ctrl-C leaves at once)."""
     stop = threading.Event()
+    return _on_a_thread(None, engine.asking().ask, question, conversation, on_interrupt=stop.set,
+                        on_event=_printed(out) if out else None, stop=stop, **options)
 
+
+def _printed(out: StreamPrinter) -> Callable[[AskEvent], None]:
+    """What `ask` prints of an answer's progress: its checked pieces, and drafts (--explain)."""
     def shown(event: AskEvent) -> None:
         if isinstance(event, Accepted):
             out.accepted(event.text)
         elif isinstance(event, Drafted):
             out.draft(event.text)
 
-    return _on_a_thread(None, engine.asking().ask, question, conversation, on_interrupt=stop.set,
-                        on_event=shown if out else None, stop=stop, **options)
+    return shown
 
 
 @main.command()

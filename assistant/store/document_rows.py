@@ -17,11 +17,11 @@ from .row_types import DocumentRow, RowIds
 
 class DocumentRows(Repository):
     def document(self, path: str) -> DocumentRow | None:
-        rows = list(self.db["documents"].rows_where("path = ?", [path]))
+        rows = list(self.db.table("documents").rows_where("path = ?", [path]))
         return DocumentRow.from_row(rows[0]) if rows else None
 
     def documents(self) -> list[DocumentRow]:
-        return [DocumentRow.from_row(row) for row in self.db["documents"].rows_where(order_by="path")]
+        return [DocumentRow.from_row(row) for row in self.db.table("documents").rows_where(order_by="path")]
 
     def write_document(
         self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,
@@ -43,11 +43,11 @@ class DocumentRows(Repository):
             row = self.db.execute("select id from documents where path = ?", [doc["path"]]).fetchone()
             if append and row is not None:
                 removed, doc_id = RowIds(), row[0]
-                self.db["documents"].update(doc_id, doc)
+                self.db.table("documents").update(doc_id, doc)
             else:
                 # Its attachments stay: they are written before it (Examiner.with_attachments).
                 removed = self._delete_document_rows(doc["path"], attachments=False)
-                doc_id = self.db["documents"].insert(doc).last_pk
+                doc_id = self.db.table("documents").insert(doc).last_pk
             added = RowIds()
             for record in records or []:  # a calendar's events (LoadedDocument.records)
                 self._insert("records", {"document_id": doc_id, "kind": record.get("kind", ""),
@@ -88,7 +88,7 @@ class DocumentRows(Repository):
         """A document row without chunks (a failure, a copy) in place of whatever was at its path."""
         with self.lock, self.db.atomic():
             removed = self._delete_document_rows(row["path"])
-            self.db["documents"].insert({**row, "indexed_at": time.time()})
+            self.db.table("documents").insert({**row, "indexed_at": time.time()})
             self.store.meta.bump_version()
         return removed
 
@@ -140,7 +140,7 @@ class DocumentRows(Repository):
     def attachments_of(self, path: str) -> list[DocumentRow]:
         """The documents attached to the one at `path` (an e-mail's attachments)."""
         return [DocumentRow.from_row(row) for row in
-                self.db["documents"].rows_where("attached_to = ?", [path], order_by="path")]
+                self.db.table("documents").rows_where("attached_to = ?", [path], order_by="path")]
 
     def delete_document(self, path: str) -> RowIds:
         """Remove a document, its attachments and everything derived from them; the removed
@@ -153,7 +153,7 @@ class DocumentRows(Repository):
     # -- exclusions (forgotten paths) ----------------------------------------------
     def exclude(self, path: str) -> None:
         with self.lock, self.db.atomic():
-            self.db["exclusions"].upsert({"path": path, "created_at": time.time()}, pk="path")
+            self.db.table("exclusions").upsert({"path": path, "created_at": time.time()}, pk="path")
 
     def exclusions(self) -> list[str]:
         with self.lock:

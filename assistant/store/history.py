@@ -58,7 +58,7 @@ class History:
     def create(self, title: str = UNTITLED) -> Conversation:
         now = time.time()
         with self.store.lock, self.db.atomic():
-            table = self.db["conversations"].insert({"title": title, "created_at": now, "updated_at": now})
+            table = self.db.table("conversations").insert({"title": title, "created_at": now, "updated_at": now})
             new_id = table.last_pk
         return Conversation(new_id, title, now, now)
 
@@ -78,7 +78,7 @@ class History:
             evidence: dict | None = None) -> Message:
         now = time.time()
         with self.store.lock, self.db.atomic():
-            table = self.db["messages"].insert({
+            table = self.db.table("messages").insert({
                 "conversation_id": conversation_id, "role": role, "content": content,
                 "citations": json.dumps(evidence or {}, ensure_ascii=False), "retriever": retriever,
                 "created_at": now,

@@ -17,7 +17,7 @@ class MetaRows(Repository):
         return row[0] if row else None
 
     def set(self, key: str, value: str) -> None:
-        self.db["meta"].upsert({"key": key, "value": value}, pk="key")
+        self.db.table("meta").upsert({"key": key, "value": value}, pk="key")
 
     @property
     def version(self) -> str:
@@ -65,7 +65,7 @@ class MetaRows(Repository):
                 "actions": q("select count(*) from actions"),
                 # Of the documents, the e-mail attachments (a column an older index lacks).
                 "attachments": q("select count(*) from documents where status = 'ok' and attached_to is not null")
-                if "attached_to" in self.db["documents"].columns_dict else 0,
+                if "attached_to" in self.db.table("documents").columns_dict else 0,
             }
 
     def last_update(self) -> float | None:
