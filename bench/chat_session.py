@@ -55,11 +55,11 @@ def main() -> int:
         answer = engine.ask(q.question)
         rows.append({
             "question": q.question, "answer": answer.text, "short": answer.short, "gold": q.answers[0],
-            "first_token_s": round(answer.timings.get("to_first_token", 0.0), 3),
+            "first_token_s": round((answer.timings.to_first_token or 0.0), 3),
             # A stepped answer shows its first step's draft before its own first token.
-            "first_shown_s": round(answer.timings.get("first_shown", answer.timings.get("to_first_token", 0.0)), 3),
+            "first_shown_s": round((answer.timings.first_shown or answer.timings.to_first_token or 0.0), 3),
             "steps": len(answer.steps),
-            "total_s": round(answer.timings["total"], 3), "prompt_tokens": answer.tokens.get("prompt"),
+            "total_s": round(answer.timings.total or 0.0, 3), "prompt_tokens": answer.tokens.get("prompt"),
             "cached_tokens": answer.tokens.get("prompt_cached"), "flagged": len(answer.flagged),
         })
     first = [r["first_token_s"] for r in rows]

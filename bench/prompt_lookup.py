@@ -33,8 +33,8 @@ def run(model: str, questions: list[dict], folder: Path, draft: int) -> dict:
     firsts, totals, texts = [], [], []
     for i, q in enumerate(questions):
         answer = engine.ask(q["question"])
-        firsts.append(answer.timings.get("to_first_token"))
-        totals.append(answer.timings.get("total"))
+        firsts.append(answer.timings.to_first_token)
+        totals.append(answer.timings.total)
         texts.append(answer.text)
         print(f"[draft {draft}] {i + 1}/{len(questions)} {totals[-1]:.1f}s", file=sys.stderr)
     firsts = [t for t in firsts if t is not None]

@@ -158,9 +158,9 @@ def judged_row(engine: Engine, q: dict, answer) -> dict:
         "cited_files": [Path(c.path).name for c in answer.citations],
         **asdict(verdict),
         "relevance": answer.relevance, "short": answer.short, "model_said": answer.unsupported,
-        "sources_s": answer.timings.get("sources_shown"),
-        "first_shown_s": answer.timings.get("first_shown"), "first_token_s": answer.timings.get("to_first_token"),
-        "total_s": answer.timings.get("total"),
+        "sources_s": answer.timings.sources_shown,
+        "first_shown_s": answer.timings.first_shown, "first_token_s": answer.timings.to_first_token,
+        "total_s": answer.timings.total,
     }
 
 

@@ -32,7 +32,7 @@ from ..nlp.llm import Generator
 from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
 from .grounding import EntityCheck
-from .record import Answer
+from .record import Answer, Timings
 from .span_first import SpanFirst, emit
 
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
@@ -110,7 +110,7 @@ class Answerer:
             self._asking.sources_chosen = None
         answer.text = plain(answer.text)
         if shown_at:
-            answer.timings["sources_shown"] = shown_at[0]
+            answer.timings.sources_shown = shown_at[0]
         return answer
 
     def _ask(self, question: str, retriever: Retriever, k: int, on_token, stop, on_draft, scope) -> Answer:
@@ -171,19 +171,19 @@ class Answerer:
             chunks = self.store.passages.chunks([h.chunk_id for h in ordered])
             sentences = statements_only(self.store.passages.sentences_of([h.chunk_id for h in ordered]))
             missing = not_found(question, self.store, self.tag, chunks) if relevance >= self.min_relevance else None
-        answer = Answer(question, "", retriever.name, hits=hits, timings={"retrieve": t_retrieve})
+        answer = Answer(question, "", retriever.name, hits=hits, timings=Timings(retrieve=t_retrieve))
         answer.relevance = relevance
         if missing:
             # The question asks about something no document (or no passage found) names:
             # the closest passage would answer another question.
             emit(answer, missing, on_token)
-            answer.abstained, answer.timings["total"] = True, time.perf_counter() - t0
+            answer.abstained, answer.timings.total = True, time.perf_counter() - t0
             return answer
         if answer.relevance < self.min_relevance:
             # Nothing close enough: a small model would guess from unrelated text.
             emit(answer, NO_ANSWER, on_token)
             answer.abstained = True
-            answer.timings["total"] = time.perf_counter() - t0
+            answer.timings.total = time.perf_counter() - t0
             return answer
         answer.context = self.context
         answer.sources = self.sources_for(question, ordered, chunks, sentences, context_tokens=context_tokens)
@@ -193,7 +193,7 @@ class Answerer:
         if not answer.sources:  # nothing fits the budget: never let the model answer unsourced
             emit(answer, NO_ANSWER, on_token)
             answer.abstained = True
-            answer.timings["total"] = time.perf_counter() - t0
+            answer.timings.total = time.perf_counter() - t0
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         if answer_shape(question) == "span":
@@ -210,12 +210,13 @@ class Answerer:
     def _finished(self, answer: Answer, t0: float, before: tuple[int, int]) -> Answer:
         """The answer's timings and token counts, once its claims are checked."""
         # What the person waits for: retrieval, the context and the prompt, to the first token.
-        answer.timings["to_first_token"] = answer.timings.pop("_started") - t0 + answer.timings["first_token"]
-        answer.timings["first_shown"] = answer.timings["to_first_token"]
+        started, answer.timings.started = answer.timings.started, None  # not kept: a clock reading
+        answer.timings.to_first_token = (started or t0) - t0 + (answer.timings.first_token or 0.0)
+        answer.timings.first_shown = answer.timings.to_first_token
         t2 = time.perf_counter()
         self.grounding.check(answer)
-        answer.timings["cite"] = time.perf_counter() - t2
-        answer.timings["total"] = time.perf_counter() - t0
+        answer.timings.cite = time.perf_counter() - t2
+        answer.timings.total = time.perf_counter() - t0
         answer.tokens = {
             "prompt": self.generator.prompt_tokens - before[0],
             "completion": self.generator.completion_tokens - before[1],
@@ -251,7 +252,7 @@ class Answerer:
             if stop is not None and stop.is_set():
                 break
         answer = merge_parts(question, parts[: len(answers)], answers)
-        answer.timings["total"] = time.perf_counter() - t0
+        answer.timings.total = time.perf_counter() - t0
         if on_token:
             on_token(answer.text)
         return answer
@@ -299,7 +300,7 @@ class Answerer:
                    for h, sents in zip(hits, kept) if sents and h.chunk_id in chunks]
         sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]
         answer = Answer(question, "", retriever.name, hits=hits, sources=sources, relevance=1.0, context="summary",
-                        timings={"retrieve": time.perf_counter() - t0})
+                        timings=Timings(retrieve=time.perf_counter() - t0))
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         self._grounded_text(answer, on_token, stop, on_draft, summary_messages(question, sources), SUMMARY_TOKENS)
         return self._finished(answer, t0, before)
@@ -318,8 +319,8 @@ class Answerer:
         if not second.short or not second.citations:
             return None, first
         answer = combined_answer(question, second.short, [second, first], [first], second)
-        return self._finish_steps(answer, t0, first.timings["total"] + second.timings.get("to_first_token", 0.0),
-                                  first.timings["to_first_token"], on_token), first
+        return self._finish_steps(answer, t0, (first.timings.total or 0.0) + (second.timings.to_first_token or 0.0),
+                                  first.timings.to_first_token, on_token), first
 
     def _partial(self, question: str, chain: Chain, first: Answer, whole: Answer) -> Answer:
         """"I don't know", with the bridge the first step found and the sentence stating it."""
@@ -329,7 +330,7 @@ class Answerer:
         answer.citations = [dataclasses.replace(cited, n=n)]
         answer.text = (f"{NO_ANSWER} They do say that {chain.phrase} is {first.short}: "
                        + append_marker(" ".join(cited.text.split()), n))
-        answer.timings.update({key: whole.timings[key] for key in ("to_first_token", "total") if key in whole.timings})
+        answer.timings.to_first_token, answer.timings.total = whole.timings.to_first_token, whole.timings.total
         answer.checks = []
         self.grounding.check(answer)
         return answer
@@ -357,7 +358,7 @@ class Answerer:
             # The winner's steps first: its bridge names the option the answer opens with.
             short, shown, base = comparison.options[won], found[won] + found[1 - won], found[won][-1]
         answer = combined_answer(question, short, shown, found[0] + found[1], base)
-        return self._finish_steps(answer, t0, time.perf_counter() - t0, found[0][0].timings["to_first_token"], on_token)
+        return self._finish_steps(answer, t0, time.perf_counter() - t0, found[0][0].timings.to_first_token, on_token)
 
     def _look_up(self, comparison: Comparison | Sameness, option: str, retriever: Retriever, k: int,
                  stop, on_draft, scope) -> list[Answer] | None:
@@ -388,8 +389,8 @@ class Answerer:
         if answer.citations and not answer.checks:
             self.grounding.check(answer)
         # The first step's tokens show as a draft: what the person sees first.
-        answer.timings["to_first_token"], answer.timings["first_shown"] = to_first_token, first_shown
-        answer.timings["total"] = time.perf_counter() - t0
+        answer.timings.to_first_token, answer.timings.first_shown = to_first_token, first_shown
+        answer.timings.total = time.perf_counter() - t0
         if on_token:
             on_token(answer.text)
         return answer
@@ -400,7 +401,7 @@ class Answerer:
                        max_tokens: int | None = None) -> None:  # a sentence the limit cuts short is left out
         messages = messages or build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
-        answer.timings["_started"] = t1
+        answer.timings.started = t1
         checker = SupportChecker(answer.sources, self.embedder.encode_few) if self.strict else None
         kept: list[str] = []
         buffer, first_token, intro = "", None, []
@@ -453,8 +454,8 @@ class Answerer:
                     accept(buffer)
         finally:
             stream.close()  # releases the model even when we stop early
-        answer.timings["generate"] = time.perf_counter() - t1
-        answer.timings["first_token"] = first_token or 0.0
+        answer.timings.generate = time.perf_counter() - t1
+        answer.timings.first_token = first_token or 0.0
         raw = strip_lead_in("".join(kept).strip())  # unchecked, the tokens came as they were
         if not raw:
             emit(answer, NO_ANSWER, on_token)
@@ -492,8 +493,8 @@ def _states_the_first_fact_only(answer: Answer, chain: Chain) -> bool:
 def _waited(answer: Answer, spent: float, t0: float, first: Answer | None = None) -> Answer:
     """Timings from when the question was asked: the steps tried before it was asked whole
     count. The first step's draft (when it found its bridge) was shown first."""
-    if "to_first_token" in answer.timings:
-        answer.timings["to_first_token"] += spent
-        answer.timings["first_shown"] = first.timings["to_first_token"] if first else answer.timings["to_first_token"]
-    answer.timings["total"] = time.perf_counter() - t0
+    if answer.timings.to_first_token is not None:
+        answer.timings.to_first_token += spent
+        answer.timings.first_shown = first.timings.to_first_token if first else answer.timings.to_first_token
+    answer.timings.total = time.perf_counter() - t0
     return answer

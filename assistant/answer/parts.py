@@ -16,7 +16,7 @@ from typing import Callable
 from .citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
 from .prompt import NO_ANSWER
-from .record import Answer
+from .record import Answer, Timings
 from .wording import with_unit
 from .text import MARKER as _MARKER
 
@@ -73,12 +73,12 @@ def merge_parts(question: str, parts: list[str], answers: list) -> object:
         hits=[h for a in answers for h in a.hits], short=None, abstained=all_unknown,
         steps=[{"question": p, "answer": a.short or ("" if a.unknown else a.text)} for p, a in zip(parts, answers)],
         unsupported=next((a.unsupported for a in answers if a.unsupported), None),
-        timings={key: sum(a.timings.get(key, 0.0) for a in answers) for key in ("retrieve", "generate")},
+        timings=Timings.summed([a.timings for a in answers]),
         tokens={key: sum(a.tokens.get(key, 0) for a in answers) for key in first.tokens},
     )
-    merged.timings["to_first_token"] = first.timings.get("to_first_token", 0.0)
-    merged.timings["first_shown"] = first.timings.get("first_shown", merged.timings["to_first_token"])
-    merged.timings["first_token"] = first.timings.get("first_token", 0.0)
+    merged.timings.to_first_token = (first.timings.to_first_token or 0.0)
+    merged.timings.first_shown = (first.timings.first_shown or merged.timings.to_first_token)
+    merged.timings.first_token = (first.timings.first_token or 0.0)
     return merged
 
 
@@ -105,10 +105,10 @@ def combined_answer(question: str, short: str | None, shown: list[Answer], steps
     answer = dataclasses.replace(
         base, question=question, short=short, sources=[dataclasses.replace(s, n=number[s.chunk.id]) for s in sources],
         hits=[h for a in parts for h in a.hits], steps=[{"question": a.question, "answer": a.short} for a in steps],
-        timings={key: sum(a.timings.get(key, 0.0) for a in parts) for key in ("retrieve", "generate")},
+        timings=Timings.summed([a.timings for a in parts]),
         tokens={key: sum(a.tokens.get(key, 0) for a in parts) for key in base.tokens},
     )
-    answer.timings["first_token"] = base.timings.get("first_token", 0.0)
+    answer.timings.first_token = (base.timings.first_token or 0.0)
     if short is None or len(cited) < len(shown):
         return answer  # a step found nothing: the answer is the base's own (I don't know)
     unique = [c for i, c in enumerate(cited) if c.sentence_id not in {x.sentence_id for x in cited[:i]}]

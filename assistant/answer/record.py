@@ -4,7 +4,7 @@ is its JSON form)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..ingest.locator import place
 from ..retrieve.base import Hit
@@ -12,6 +12,32 @@ from .citations import Citation
 from .prompt import NO_ANSWER, Source
 
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
+
+
+@dataclass
+class Timings:
+    """Seconds an answer took, each from when the question reached the answerer unless
+    said; None where the step did not happen (no model for a computed sum)."""
+    retrieve: float | None = None  # the passages found
+    generate: float | None = None  # the model writing (its own clock)
+    first_token: float | None = None  # the model's start to its first token
+    to_first_token: float | None = None  # what the person waits for: the question to the first token
+    first_shown: float | None = None  # the question to the first words shown (a step's draft)
+    sources_shown: float | None = None  # the question to the sources on screen
+    cite: float | None = None  # the claims checked and cited
+    total: float | None = None
+    # The clock (perf_counter) when the model started: read once, never kept.
+    started: float | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict[str, float]:
+        """The steps that happened, rounded (the JSON form)."""
+        return {f.name: round(value, 4) for f in fields(self)
+                if f.name != "started" and (value := getattr(self, f.name)) is not None}
+
+    @classmethod
+    def summed(cls, parts: list[Timings]) -> Timings:
+        """The retrieval and generation of an answer asked in parts, added up."""
+        return cls(retrieve=sum(p.retrieve or 0.0 for p in parts), generate=sum(p.generate or 0.0 for p in parts))
 
 
 @dataclass
@@ -26,7 +52,7 @@ class Answer:
     relevance: float | None = None
     # The first answer sentence no source supported (where the answer was cut), if any.
     unsupported: str | None = None
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: Timings = field(default_factory=Timings)
     tokens: dict[str, int] = field(default_factory=dict)
     # The span that answers a who / when / where / which / how many question, shown first.
     short: str | None = None
@@ -81,7 +107,7 @@ class Answer:
                 }
                 for s in self.sources
             ],
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "timings": self.timings.as_dict(),
             "tokens": self.tokens,
             "found": [p.as_dict() for p in self.found],
         }

@@ -60,11 +60,11 @@ class SpanFirst:
             lambda: setattr(answer, "text", NO_ANSWER))
         blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
-        answer.timings["_started"] = t1
+        answer.timings.started = t1
         asked = heading_asked(answer.question, answer.sources, all_sentences)
         if asked is not None:  # "What did I sow in May?" of "SOWN IN MAY": its lines, no model needed
             src, items = asked
-            answer.timings["generate"] = answer.timings["first_token"] = 0.0
+            answer.timings.generate = answer.timings.first_token = 0.0
             emit(answer, said_as_list(items, src.n), on_token)
             answer.citations = [_cited(src, s) for s in items]
             src.sentences = sorted({s.id: s for s in [*src.sentences, *items]}.values(), key=lambda s: s.id)
@@ -79,8 +79,8 @@ class SpanFirst:
                     on_draft("".join(pieces))
         finally:
             stream.close()
-        answer.timings["generate"] = time.perf_counter() - t1
-        answer.timings["first_token"] = first or 0.0
+        answer.timings.generate = time.perf_counter() - t1
+        answer.timings.first_token = first or 0.0
         span = clean_span("".join(pieces))
         if stop is not None and stop.is_set():
             return False  # stopped: an unchecked span is not an answer

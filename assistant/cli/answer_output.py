@@ -47,8 +47,8 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
         _print_explanation(answer)
     t = answer.timings
     kept = f"conversation {conversation} (follow up with --continue)" if conversation else "not kept"
-    console.print(f"[dim]{answer.retriever}: retrieve {t.get('retrieve', 0)*1000:.0f} ms, first token "
-                  f"{t.get('first_token', 0):.1f} s, total {t.get('total', 0):.1f} s; {kept}[/]")
+    console.print(f"[dim]{answer.retriever}: retrieve {(t.retrieve or 0) * 1000:.0f} ms, first token "
+                  f"{t.first_token or 0:.1f} s, total {t.total or 0:.1f} s; {kept}[/]")
 
 
 class StreamPrinter:

@@ -203,8 +203,8 @@ def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
     """The short answer as `assistant ask` gives it: retrieval, grounded sentences, two
     facts asked one at a time, a span no source sentence states cut (empty)."""
     answer = engine.answerer.ask(question, engine.retriever(retriever), 5)
-    timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.get("to_first_token"),
-              "shown": answer.timings.get("first_shown"), "steps": float(bool(answer.steps)),
+    timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.to_first_token,
+              "shown": answer.timings.first_shown, "steps": float(bool(answer.steps)),
               "said": answer.short or answer.unsupported or ""}
     # An open question gets a text answer, scored as it is shown; "I don't know" scores nothing.
     shown = answer.short or ("" if answer.unknown or answer.abstained else answer.text)

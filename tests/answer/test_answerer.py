@@ -56,7 +56,7 @@ def test_grounded_answer_with_citations_streamed(engine):
     assert kestrel, [c.path for c in answer.citations]
     assert answer.retriever == "auto" and answer.hits and answer.sources
     assert answer.relevance is not None and answer.relevance >= engine.config.min_relevance
-    assert {"retrieve", "generate", "first_token", "cite", "total"} <= set(answer.timings)
+    assert {"retrieve", "generate", "first_token", "cite", "total"} <= set(answer.timings.as_dict())
     assert answer.tokens["prompt"] > 0 and answer.tokens["completion"] > 0
     d = answer.as_dict()
     assert d["answer"] == answer.text and len(d["citations"]) == len(answer.citations)

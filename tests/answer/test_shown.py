@@ -11,7 +11,7 @@ import pytest
 from assistant.answer.citations import Citation
 from assistant.answer.passages import Passage
 from assistant.answer.prompt import Source
-from assistant.answer.record import Answer
+from assistant.answer.record import Answer, Timings
 from assistant.answer.shown import ShownAnswer, ShownCheck, ShownCitation, ShownSentence, ShownSource
 from assistant.retrieve.base import Evidence, Hit
 from assistant.store.db import ChunkRow, SentenceRow
@@ -48,7 +48,7 @@ def _answer() -> Answer:
                 {"sentence": f"{SENTENCE} [1]", "supported": False, "reason": "names not in the cited sentences"}],
         steps=[{"question": "Where is it?", "answer": "Kestrel Hill"}, {"question": "When?", "answer": None}],
         found=[Passage(1, _hit(chunk), chunk, sentence, [(0, 3)], ["/docs/copy/kestrel.md"])],
-        timings={"total": 1.23456}, tokens={"prompt": 12},
+        timings=Timings(total=1.23456), tokens={"prompt": 12},
     )
 
 

@@ -190,7 +190,7 @@ def test_a_chain_whose_second_fact_is_missing_says_what_it_found(engine):
     (cited,) = answer.citations
     assert "Olsson" in cited.text and f"[{cited.n}]" in answer.text
     assert load(Path(cited.path)).text[cited.start:cited.end] == cited.text
-    assert answer.timings["first_shown"] <= answer.timings["to_first_token"] <= answer.timings["total"]
+    assert answer.timings.first_shown <= answer.timings.to_first_token <= answer.timings.total
 
 
 @pytest.mark.slow

@@ -349,7 +349,7 @@ def _answer(question: str, text: str, rows: list[Row], t0: float, after: str = "
     elapsed = time.perf_counter() - t0
     answer = Answer(question, text, RETRIEVER, citations=citations, sources=sources,
                     hits=[s.hit for s in sources], context="table", short=text.split(": the ", 1)[0] if rows and ": the " in text else None)
-    answer.timings.update({"retrieve": elapsed, "first_token": elapsed, "total": elapsed})
+    answer.timings.retrieve = answer.timings.first_token = answer.timings.total = elapsed
     answer.abstained = not rows
     return answer
 
