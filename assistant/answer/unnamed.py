@@ -28,11 +28,11 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-def question_nouns(question: str, tag: Tagger) -> list[str]:
-    """The nouns (lemmas) that say what a question naming nothing is about; [] for a
-    question that names something or points back. Not the thing asked for: the noun
-    "which", "what" or "how many" asks for ("Which day", "how many members"), or an
-    attribute "of" something ("the name of the school")."""
+def question_nouns(question: str, tag: Tagger) -> list[tuple[str, str]]:
+    """The nouns (each as written, lower case, and its lemma) that say what a question
+    naming nothing is about; [] for a question that names something or points back. Not
+    the thing asked for: the noun "which", "what" or "how many" asks for ("Which day",
+    "how many members"), or an attribute "of" something ("the name of the school")."""
     tokens = tag(question)
     if any(pos == "PROPN" or word.lower() in _BACK for word, _lemma, pos in tokens):
         return []
@@ -46,11 +46,11 @@ def question_nouns(question: str, tag: Tagger) -> list[str]:
             continue
         if before in _ASKING or before in _COUNTING or after == "of":
             continue
-        nouns.append(lemma)
+        nouns.append((word.lower(), lemma))
     return list(dict.fromkeys(nouns))
 
 
-def unsaid(nouns: list[str], chunk: ChunkRow, sentence: SentenceRow, tag: Tagger) -> bool:
+def unsaid(nouns: list[tuple[str, str]], chunk: ChunkRow, sentence: SentenceRow, tag: Tagger) -> bool:
     """Whether `sentence`, read with its paragraph, its heading and its document's title,
     says none of `nouns` (by word or lemma)."""
     if not nouns:
@@ -58,10 +58,10 @@ def unsaid(nouns: list[str], chunk: ChunkRow, sentence: SentenceRow, tag: Tagger
     context = " ".join(filter(None, [paragraph_of(chunk, sentence), sentence.text, sentence.resolved_text,
                                      heading_above(chunk, sentence.start), chunk.title]))
     words = {w.lower() for w in _WORD.findall(context)}
-    if any(noun in words for noun in nouns):
+    if any(word in words or lemma in words for word, lemma in nouns):
         return False
     lemmas = {lemma for _word, lemma, _pos in tag(context)}
-    return not any(noun in lemmas for noun in nouns)
+    return not any(lemma in lemmas for _word, lemma in nouns)
 
 
 def paragraph_of(chunk: ChunkRow, sentence: SentenceRow) -> str:
@@ -75,6 +75,6 @@ def paragraph_of(chunk: ChunkRow, sentence: SentenceRow) -> str:
     return chunk.text[breaks[-1].end() if breaks else 0:end]
 
 
-def not_said_text(no_answer: str, nouns: list[str]) -> str:
-    quoted = " or ".join(f"\u201c{n}\u201d" for n in nouns)
+def not_said_text(no_answer: str, nouns: list[tuple[str, str]]) -> str:
+    quoted = " or ".join(f"\u201c{word}\u201d" for word, _lemma in nouns)
     return f"{no_answer.rstrip('.')}: the sentence that came closest says nothing of {quoted}."
