@@ -1,7 +1,7 @@
 """A question that names nothing is about its nouns. "Which day are the bins collected?"
 names no person, place or file: what it asks about is said only by "bins". A sentence
-that answers it must say so itself, in its paragraph, under its heading or in its
-document's title: "Mobile phones will be collected on arrival … on Tuesday evening" says
+that answers it must say so itself, in its paragraph, under its heading, in its
+document's title or its file's name: "Mobile phones will be collected on arrival … on Tuesday evening" says
 "collected" and holds a day, but of phones, and "Our total budget is £68,000" holds an
 amount but says nothing of the house "How much did we pay for the house?" asks about.
 
@@ -14,6 +14,7 @@ question's. A follow-up ("when is it due") is about the thing of an earlier turn
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from typing import Callable
 
 from ..store.row_types import ChunkRow, SentenceRow
@@ -51,12 +52,13 @@ def question_nouns(question: str, tag: Tagger) -> list[tuple[str, str]]:
 
 
 def unsaid(nouns: list[tuple[str, str]], chunk: ChunkRow, sentence: SentenceRow, tag: Tagger) -> bool:
-    """Whether `sentence`, read with its paragraph, its heading and its document's title,
-    says none of `nouns` (by word or lemma)."""
+    """Whether `sentence`, read with its paragraph, its heading, its document's title and
+    its file's name, says none of `nouns` (by word or lemma)."""
     if not nouns:
         return False
+    named = PurePath(chunk.path).stem.replace("-", " ").replace("_", " ")  # "conference-programme"
     context = " ".join(filter(None, [paragraph_of(chunk, sentence), sentence.text, sentence.resolved_text,
-                                     heading_above(chunk, sentence.start), chunk.title]))
+                                     heading_above(chunk, sentence.start), chunk.title, named]))
     words = {w.lower() for w in _WORD.findall(context)}
     if any(word in words or lemma in words for word, lemma in nouns):
         return False

@@ -69,6 +69,8 @@ def test_a_sentence_about_another_thing_says_none_of_the_question_s_nouns(engine
     # Said by the sentence before it in its paragraph ("Slugs have had half the lettuce").
     assert not unsaid([("slugs", "slug"), ("allotment", "allotment")],
                       *sentence_holding(engine, "Put down wool pellets"), tag)
+    # Said by its file's name: the trip letter is "isla-school-trip-letter.txt".
+    assert not unsaid([("letter", "letter")], *sentence_holding(engine, "Mobile phones will be collected"), tag)
     # Said by its document's title or its own words: "Council Tax", "band".
     assert not unsaid([("tax", "tax"), ("band", "band"), ("house", "house")],
                       *sentence_holding(engine, "Valuation band"), tag)
