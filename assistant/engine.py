@@ -23,7 +23,7 @@ from .answer.budget import QuestionBudget, over_time
 from .answer.conversation import Conversations, stopped_answer
 from .answer.asking import Accepted, Asked, Asking, AskEvent, Drafted, SourcesChosen, search_summary
 from .answer.export import exported
-from .answer.prompt import NO_ANSWER
+from .answer.prompt import NO_ANSWER, Source
 from .answer.record import Answer
 from .answer.sections import cited_at, last_heading
 from .answer.shown import ShownAnswer, ShownCitation, ShownSource
@@ -35,7 +35,7 @@ from .nlp.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, available, is_known, make, variants
-from .retrieve.base import ReadsClassVectors
+from .retrieve.base import Hit, ReadsClassVectors
 from .retrieve.scope import Scope, ScopeError, scoped_search
 from .safetext import valid_text
 from .store import Index, IndexMismatch, Store, left_out
@@ -44,6 +44,7 @@ from .store.disk import WRITE_ERRORS, disk_refusal, disk_state, disk_trouble
 from .store.history import Conversation, History, Message
 from .store.index import DB_NAME
 from .store.index_status import FailedFile, IndexStatus
+from .store.chunk_rows import ChunkRows
 from .store.row_types import DocumentRow
 from .store.left_out import in_words as left_out_in_words
 from .store.lockfile import to_stderr
@@ -412,6 +413,31 @@ class Engine:
 
         extractor = self.extractor if self._loaded("extractor") else None  # only when something built it
         return extractor.costs() if isinstance(extractor, CountsCosts) else {}
+
+    def index_texts(self, items: Iterable[tuple[str, str, str | None]],
+                    on_progress: Callable[[Progress], None] | None = None, total: int | None = None) -> IndexReport:
+        """Index in-memory documents (key, text, title): an evaluation corpus."""
+        with self._writer:
+            return self.indexer.index_texts(items, on_progress=on_progress, total=total)
+
+    def size_on_disk(self) -> int:
+        return self.index.size_on_disk()
+
+    def passages(self) -> ChunkRows:
+        """The index's chunks and sentences, read by id (an evaluation's scoring)."""
+        return self.index.store.passages
+
+    def sources_for(self, question: str, hits: list[Hit]) -> list[Source]:
+        """The numbered sources the model would read for these hits (grounded sentences)."""
+        ids = [h.chunk_id for h in hits]
+        with self.index_lock:
+            chunks, sentences = self.passages().chunks(ids), self.passages().sentences_of(ids)
+        return self.answerer.sources_for(question, hits, chunks, sentences, "sentences")
+
+    def llm_tokens(self) -> int:
+        """Tokens the answer model has read and written in this process (0 if never loaded)."""
+        gen = self.generator if self._loaded("generator") else None
+        return (gen.prompt_tokens + gen.completion_tokens) if gen is not None else 0
 
     def counts(self) -> dict[str, int]:
         """What the index holds: documents, chunks, sentences, entities, mentions, actions."""

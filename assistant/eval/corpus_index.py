@@ -107,10 +107,10 @@ def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) 
         engine.plan_class_vectors()  # as `assistant index` does
         if settings.as_files:
             folder = write_passage_files(ds, index_dir / "files")
-            report = engine.indexer.index_paths([folder], on_progress=lambda p: progress("index", p.files_done, total))
+            report = engine.index_paths([folder], on_progress=lambda p: progress("index", p.files_done, total))
         else:
             items = (indexed_passage(p, settings.no_titles) for p in ds.passages)
-            report = engine.indexer.index_texts(
+            report = engine.index_texts(
                 items, on_progress=lambda p: progress("index", p.files_done, total), total=total
             )
     except BaseException:
@@ -127,6 +127,6 @@ def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) 
         "extractor": engine.config.extractor or "none",
         **engine.extractor_costs(),
     }
-    build["index_bytes"] = engine.index.size_on_disk()
+    build["index_bytes"] = engine.size_on_disk()
     private_file(build_record).write_text(json.dumps(build, indent=2))  # as private as the index beside it
     return build

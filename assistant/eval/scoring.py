@@ -23,7 +23,7 @@ def _score_retriever(engine, name: str, ds, settings: EvalSettings, progress) ->
     # extractor would then answer from its cache (and count no tokens for).
     retriever.search("warm up", 5)
     latencies, tokens_before, llm_before = [], engine.embedder.tokens_embedded, _llm_tokens(engine)
-    scoring = _Scoring(ds, settings, engine.index.store)
+    scoring = _Scoring(ds, settings, engine.passages())
     rows = []
     for i, q in enumerate(ds.questions):
         engine.resources.forget_queries()
@@ -46,8 +46,8 @@ def _score_retriever(engine, name: str, ds, settings: EvalSettings, progress) ->
 class _Scoring:
     """Recall, nDCG, answer-in-context and (folder mode) answer coverage, question by question."""
 
-    def __init__(self, ds, settings: EvalSettings, store):
-        self.settings, self.store, self.ks = settings, store, settings.ks
+    def __init__(self, ds, settings: EvalSettings, passages):
+        self.settings, self.passages, self.ks = settings, passages, settings.ks
         self.groups = gold_groups(ds)
         self.pid_of = passage_id_of(ds, settings.as_files)
         # Folder mode reads deeper: a question's own document is one long file among many.
@@ -57,7 +57,7 @@ class _Scoring:
         self.ndcgs, self.in_context = [], []
 
     def score(self, q, hits) -> dict:
-        chunks = self.store.passages.chunks([h.chunk_id for h in hits])
+        chunks = self.passages.chunks([h.chunk_id for h in hits])
         ranked, context, own = [], [], []
         gold = set(q.gold_pids)
         for h in hits:
@@ -95,8 +95,7 @@ class _Scoring:
 
 
 def _llm_tokens(engine) -> int:
-    gen = engine.__dict__.get("generator")  # only when something loaded it
-    return (gen.prompt_tokens + gen.completion_tokens) if gen is not None else 0
+    return engine.llm_tokens()
 
 
 def _pct(values: list[float]) -> float | None:
@@ -184,25 +183,23 @@ def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
     configured budget) for the retriever's top-k passages (one chunk per passage)."""
     from ..answer.span_first import source_blocks
 
-    store = engine.index.store
+    passages = engine.passages()
     hits, seen = [], set()
     for h in engine.retriever(retriever).search(question, k * 3):
-        chunk = store.passages.chunks([h.chunk_id]).get(h.chunk_id)
+        chunk = passages.chunks([h.chunk_id]).get(h.chunk_id)
         if chunk is None or chunk.path in seen:
             continue
         seen.add(chunk.path)
         hits.append(h)
         if len(hits) == k:
             break
-    ids = [h.chunk_id for h in hits]
-    sources = engine.answerer.sources_for(question, hits, store.passages.chunks(ids), store.passages.sentences_of(ids), "sentences")
-    return source_blocks(sources)
+    return source_blocks(engine.sources_for(question, hits))
 
 
 def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
     """The short answer as `assistant ask` gives it: retrieval, grounded sentences, two
     facts asked one at a time, a span no source sentence states cut (empty)."""
-    answer = engine.answerer.ask(question, engine.retriever(retriever), 5)
+    answer = engine.ask(question, retriever=retriever, k=5)
     timing = {"prompt": answer.tokens.get("prompt"), "ttft": answer.timings.to_first_token,
               "shown": answer.timings.first_shown, "steps": float(bool(answer.steps)),
               "said": answer.short or answer.unsupported or ""}
