@@ -8,6 +8,7 @@ after it ("1898." before "It opened in 1898 [1].").
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Callable
 
@@ -16,7 +17,7 @@ import numpy as np
 from .check import check_sentence
 from .citations import ABSTENTION, answer_sentences, append_marker, cited_numbers, claims, resolve_citations
 from .prompt import NO_ANSWER, Source
-from .record import Answer
+from .record import Answer, SentenceCheck
 from .sections import heading_above
 from .text import MARKER, join_sentences
 
@@ -56,7 +57,7 @@ class EntityCheck:
                     sentence, numbers, repointed = recited(sentence, other), [other], True
             if not numbers:
                 refusal = bool(ABSTENTION.match(sentence))
-                checks.append({"sentence": sentence, "supported": refusal, "reason": "" if refusal else "cites no source"})
+                checks.append(SentenceCheck(sentence, refusal, "" if refusal else "cites no source"))
                 # Under strict grounding a claim no source states is not shown.
                 if refusal or not self.strict or not claims(sentence) - claims(answer.question):
                     kept.append(sentence)
@@ -68,20 +69,21 @@ class EntityCheck:
                 other = self.stating_source(sentence, by_n, numbers, answer.question)
                 if other is not None:
                     sentence, verdict, repointed = recited(sentence, other), check_sentence("", []), True
-            checks.append({"sentence": sentence, "supported": verdict.supported, "reason": verdict.reason()})
+            checks.append(SentenceCheck(sentence, verdict.supported, verdict.reason()))
             if verdict.supported or not self.strict:
                 if borrowed:
                     lent[i] = (len(kept), numbers[0])
                 kept.append(sentence)
         for i, (at, n) in lent.items():
-            if self.strict and not checks[i + 1]["supported"]:
+            if self.strict and not checks[i + 1].supported:
                 # The sentence that lent it a citation is cut: it keeps one of its own.
-                kept[at], checks[i]["sentence"], repointed = recited(kept[at], n), recited(kept[at], n), True
+                kept[at], repointed = recited(kept[at], n), True
+                checks[i] = dataclasses.replace(checks[i], sentence=kept[at])
         answer.checks = checks
         if repointed:
             answer.text, answer.citations = resolve_citations(join_sentences(kept), answer.sources, self.embed)
         if self.strict and len(kept) < len(checks):
-            cut = [c["sentence"] for c in checks if not c["supported"] and c["sentence"] not in kept]
+            cut = [c.sentence for c in checks if not c.supported and c.sentence not in kept]
             answer.unsupported = answer.unsupported or (cut[0] if cut else None)
             answer.text = join_sentences(kept) or NO_ANSWER
             if answer.text == NO_ANSWER:

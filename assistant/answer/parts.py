@@ -64,7 +64,7 @@ def merge_parts(question: str, parts: list[str], answers: list) -> object:
         else:
             texts.append(renumber(answer.text, mapping))
         citations += [dataclasses.replace(c, n=mapping.get(c.n, c.n)) for c in answer.citations]
-        checks += [{**c, "sentence": renumber(c["sentence"], mapping)} for c in answer.checks]
+        checks += [dataclasses.replace(c, sentence=renumber(c.sentence, mapping)) for c in answer.checks]
     first = answers[0]
     all_unknown = all(a.unknown or a.abstained for a in answers)
     merged = dataclasses.replace(

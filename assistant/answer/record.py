@@ -14,6 +14,18 @@ from .prompt import NO_ANSWER, Source
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
 
 
+@dataclass(frozen=True)
+class SentenceCheck:
+    """Whether one answer sentence's names, numbers and dates are in what it cites, and
+    where not, why ("names not in the cited sentences: Samuel")."""
+    sentence: str
+    supported: bool
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        return {"sentence": self.sentence, "supported": self.supported, "reason": self.reason}
+
+
 @dataclass
 class Timings:
     """Seconds an answer took, each from when the question reached the answerer unless
@@ -57,7 +69,7 @@ class Answer:
     # The span that answers a who / when / where / which / how many question, shown first.
     short: str | None = None
     # Per answer sentence: is every name, number and date in what it cites (check.py)?
-    checks: list[dict] = field(default_factory=list)
+    checks: list[SentenceCheck] = field(default_factory=list)
     # A follow-up question as it was understood from the conversation, when rewritten.
     understood_as: str | None = None
     context: str = "sentences"  # what the model read: grounded sentences or whole chunks
@@ -74,9 +86,9 @@ class Answer:
         return self.text.strip().startswith(ABSTENTION_START)
 
     @property
-    def flagged(self) -> list[dict]:
+    def flagged(self) -> list[SentenceCheck]:
         """The answer sentences whose claims their citations do not back."""
-        return [c for c in self.checks if not c["supported"]]
+        return [c for c in self.checks if not c.supported]
 
     def as_dict(self, with_text: bool = False) -> dict:
         """JSON-ready; `with_text` adds each source's chunk text and, relative to it, the
@@ -94,7 +106,7 @@ class Answer:
             "understood_as": self.understood_as,
             "steps": self.steps,
             "time_limit": self.time_limit,
-            "checks": self.checks,
+            "checks": [c.as_dict() for c in self.checks],
             "context": self.context,
             "citations": [c.as_dict() for c in self.citations],
             "sources": [

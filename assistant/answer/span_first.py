@@ -18,7 +18,7 @@ from .compare import same_answer, split_comparison
 from .context import content_words
 from .named import is_heading
 from .prompt import NO_ANSWER, Source
-from .record import Answer
+from .record import Answer, SentenceCheck
 from .sections import is_heading_line
 from .listed import heading_asked, listed_under, said_as_list
 from .wording import worded
@@ -101,8 +101,7 @@ class SpanFirst:
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
             answer.text = f"{_capitalise(span)}."
-            answer.checks = [{"sentence": answer.text, "supported": False,
-                              "reason": "no sentence of the sources states this answer"}]
+            answer.checks = [SentenceCheck(answer.text, False, "no sentence of the sources states this answer")]
             if self.strict:
                 answer.unsupported, answer.short = span, None
                 unknown()

@@ -27,7 +27,7 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
     for step in answer.steps if explain else []:
         console.print(f"[dim](looked up: {shown(step['question'])} → {shown(step['answer'] or '')})[/]")
     for check in answer.flagged:
-        console.print(f"[yellow]not supported by its citations:[/] {shown(check['sentence'])} [dim]({shown(check['reason'])})[/]")
+        console.print(f"[yellow]not supported by its citations:[/] {shown(check.sentence)} [dim]({shown(check.reason)})[/]")
     if explain and answer.unsupported and answer.text.startswith("I don't know"):
         console.print(f"[dim](the model answered \"{shown(answer.unsupported)}\", which no cited sentence states)[/]")
     if answer.found:

@@ -93,7 +93,7 @@ def test_the_strict_checks_keep_the_content_after_a_lead_in_and_every_list_item(
                          citations=citations)
         answerer.grounding.check(answer)
         assert answer.text == answered != NO_ANSWER, answer.checks
-        assert all(c["supported"] for c in answer.checks), answer.checks
+        assert all(c.supported for c in answer.checks), answer.checks
         assert "1898" in answer.text and "answer to this question" not in answer.text
 
 

@@ -135,14 +135,14 @@ def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
                     sources=sources)
     answerer.grounding.check(answer)
     assert answer.text == f"The launch review moved from 15 April 2024 to 6 May 2024 [{right.n}].", answer.text
-    assert all(c["supported"] for c in answer.checks)
+    assert all(c.supported for c in answer.checks)
     (c,) = answer.citations
     assert c.n == right.n and "6 May 2024" in c.text
     # A claim no source states is still cut.
     swapped = Answer(question, f"The launch review moved from 15 April 2024 to 27 November 2031 [{right.n}].", "auto",
                      sources=sources)
     answerer.grounding.check(swapped)
-    assert swapped.unknown and not swapped.checks[0]["supported"]
+    assert swapped.unknown and not swapped.checks[0].supported
 
 
 def test_an_uncited_claim_is_cited_where_a_sentence_states_it_and_cut_where_none_does(engine):

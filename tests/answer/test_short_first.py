@@ -51,7 +51,7 @@ def test_a_when_question_opens_with_the_span_highlighted_in_its_sentence(engine)
     doc = load(Path(c.path)).text
     assert doc[c.start:c.end] == c.text and c.start <= c.span_start < c.span_end <= c.end
     assert doc[c.span_start:c.span_end].lower() == answer.short.lower()
-    assert answer.checks and all(ch["supported"] for ch in answer.checks)
+    assert answer.checks and all(ch.supported for ch in answer.checks)
     row = answer.as_dict(with_text=True)["sources"][c.n - 1]
     (start, end), = row["span_highlights"]
     assert row["text"][start:end].lower() == answer.short.lower()
@@ -99,4 +99,4 @@ def test_strict_grounding_cuts_a_swapped_founder_the_real_sources_do_not_state(e
         checked = replace(answer, text=text, checks=[], unsupported=None)
         engine.answerer.grounding.check(checked)
         assert checked.text == kept, (text, checked.checks)
-    assert any("Samuel" in c["reason"] for c in checked.checks if not c["supported"])
+    assert any("Samuel" in c.reason for c in checked.checks if not c.supported)

@@ -11,7 +11,7 @@ import pytest
 from assistant.answer.citations import Citation
 from assistant.answer.passages import Passage
 from assistant.answer.prompt import Source
-from assistant.answer.record import Answer, Timings
+from assistant.answer.record import Answer, SentenceCheck, Timings
 from assistant.answer.shown import ShownAnswer, ShownCheck, ShownCitation, ShownSentence, ShownSource
 from assistant.retrieve.base import Evidence, Hit
 from assistant.store.db import ChunkRow, SentenceRow
@@ -44,8 +44,8 @@ def _answer() -> Answer:
         question="Who founded it?", text=f"Margarethe Olsson. {SENTENCE} [1]", retriever="hop",
         citations=[citation], sources=[Source(1, _hit(chunk), chunk, [sentence]), Source(2, _hit(other), other)],
         short="Margarethe Olsson", understood_as="Who founded Kestrel Hill Observatory?",
-        checks=[{"sentence": "Margarethe Olsson.", "supported": True, "reason": ""},
-                {"sentence": f"{SENTENCE} [1]", "supported": False, "reason": "names not in the cited sentences"}],
+        checks=[SentenceCheck("Margarethe Olsson.", True),
+                SentenceCheck(f"{SENTENCE} [1]", False, "names not in the cited sentences")],
         steps=[{"question": "Where is it?", "answer": "Kestrel Hill"}, {"question": "When?", "answer": None}],
         found=[Passage(1, _hit(chunk), chunk, sentence, [(0, 3)], ["/docs/copy/kestrel.md"])],
         timings=Timings(total=1.23456), tokens={"prompt": 12},

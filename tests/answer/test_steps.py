@@ -173,7 +173,7 @@ def test_the_bridge_is_found_first_and_both_facts_are_cited(engine):
         assert load(Path(c.path)).text[c.start:c.end] == c.text
         assert c.n == next(s.n for s in answer.sources if s.chunk.id == c.chunk_id)
     assert answer.text.startswith(answer.short) and f"[{stated.n}]" in answer.text and f"[{bridge.n}]" in answer.text
-    assert answer.checks and all(ch["supported"] for ch in answer.checks), answer.checks
+    assert answer.checks and all(ch.supported for ch in answer.checks), answer.checks
     assert answer.as_dict()["steps"] == answer.steps
 
 
@@ -215,7 +215,7 @@ def test_two_options_are_compared_by_their_dates_each_cited(engine):
     for c in answer.citations:
         assert load(Path(c.path)).text[c.start:c.end] == c.text
     assert answer.text.startswith("The Kestrel Hill Observatory. ")
-    assert answer.checks and all(ch["supported"] for ch in answer.checks), answer.checks
+    assert answer.checks and all(ch.supported for ch in answer.checks), answer.checks
 
 
 def test_the_chat_shows_the_steps_under_the_answer():
