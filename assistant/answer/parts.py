@@ -16,7 +16,7 @@ from typing import Callable
 from .citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
 from .prompt import NO_ANSWER
-from .record import Answer, Timings
+from .record import Answer, Step, Timings
 from .wording import with_unit
 from .text import MARKER as _MARKER
 
@@ -71,7 +71,7 @@ def merge_parts(question: str, parts: list[str], answers: list) -> object:
         first, question=question, text=NO_ANSWER if all_unknown else " ".join(texts), sources=sources,
         citations=[] if all_unknown else _unique(citations), checks=checks,
         hits=[h for a in answers for h in a.hits], short=None, abstained=all_unknown,
-        steps=[{"question": p, "answer": a.short or ("" if a.unknown else a.text)} for p, a in zip(parts, answers)],
+        steps=[Step(p, a.short or ("" if a.unknown else a.text)) for p, a in zip(parts, answers)],
         unsupported=next((a.unsupported for a in answers if a.unsupported), None),
         timings=Timings.summed([a.timings for a in answers]),
         tokens={key: sum(a.tokens.get(key, 0) for a in answers) for key in first.tokens},
@@ -104,7 +104,7 @@ def combined_answer(question: str, short: str | None, shown: list[Answer], steps
     parts = [base] + steps
     answer = dataclasses.replace(
         base, question=question, short=short, sources=[dataclasses.replace(s, n=number[s.chunk.id]) for s in sources],
-        hits=[h for a in parts for h in a.hits], steps=[{"question": a.question, "answer": a.short} for a in steps],
+        hits=[h for a in parts for h in a.hits], steps=[Step(a.question, a.short) for a in steps],
         timings=Timings.summed([a.timings for a in parts]),
         tokens={key: sum(a.tokens.get(key, 0) for a in parts) for key in base.tokens},
     )

@@ -26,6 +26,17 @@ class SentenceCheck:
         return {"sentence": self.sentence, "supported": self.supported, "reason": self.reason}
 
 
+@dataclass(frozen=True)
+class Step:
+    """One fact of a question answered a fact at a time (or one part of a question of
+    two): its question and its short answer (None where it found none)."""
+    question: str
+    answer: str | None
+
+    def as_dict(self) -> dict:
+        return {"question": self.question, "answer": self.answer}
+
+
 @dataclass
 class Timings:
     """Seconds an answer took, each from when the question reached the answerer unless
@@ -77,7 +88,7 @@ class Answer:
     # (passages.Passage), shown beside it so the person can read them.
     found: list = field(default_factory=list)
     # A question asked one fact at a time: each earlier step's question and short answer.
-    steps: list[dict] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     # Where the question's time limit stopped the answer: that limit, in seconds.
     time_limit: float | None = None
 
@@ -104,7 +115,7 @@ class Answer:
             "unsupported_cut": self.unsupported,
             "short_answer": self.short,
             "understood_as": self.understood_as,
-            "steps": self.steps,
+            "steps": [s.as_dict() for s in self.steps],
             "time_limit": self.time_limit,
             "checks": [c.as_dict() for c in self.checks],
             "context": self.context,

@@ -25,7 +25,7 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
     if answer.understood_as:
         console.print(f"[dim](understood as: {shown(answer.understood_as)})[/]")
     for step in answer.steps if explain else []:
-        console.print(f"[dim](looked up: {shown(step['question'])} → {shown(step['answer'] or '')})[/]")
+        console.print(f"[dim](looked up: {shown(step.question)} → {shown(step.answer or '')})[/]")
     for check in answer.flagged:
         console.print(f"[yellow]not supported by its citations:[/] {shown(check.sentence)} [dim]({shown(check.reason)})[/]")
     if explain and answer.unsupported and answer.text.startswith("I don't know"):

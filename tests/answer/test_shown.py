@@ -11,7 +11,7 @@ import pytest
 from assistant.answer.citations import Citation
 from assistant.answer.passages import Passage
 from assistant.answer.prompt import Source
-from assistant.answer.record import Answer, SentenceCheck, Timings
+from assistant.answer.record import Answer, SentenceCheck, Step, Timings
 from assistant.answer.shown import ShownAnswer, ShownCheck, ShownCitation, ShownSentence, ShownSource
 from assistant.retrieve.base import Evidence, Hit
 from assistant.store.db import ChunkRow, SentenceRow
@@ -46,7 +46,7 @@ def _answer() -> Answer:
         short="Margarethe Olsson", understood_as="Who founded Kestrel Hill Observatory?",
         checks=[SentenceCheck("Margarethe Olsson.", True),
                 SentenceCheck(f"{SENTENCE} [1]", False, "names not in the cited sentences")],
-        steps=[{"question": "Where is it?", "answer": "Kestrel Hill"}, {"question": "When?", "answer": None}],
+        steps=[Step("Where is it?", "Kestrel Hill"), Step("When?", None)],
         found=[Passage(1, _hit(chunk), chunk, sentence, [(0, 3)], ["/docs/copy/kestrel.md"])],
         timings=Timings(total=1.23456), tokens={"prompt": 12},
     )

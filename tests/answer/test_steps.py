@@ -163,9 +163,9 @@ def test_the_bridge_is_found_first_and_both_facts_are_cited(engine):
     drafts: list[str] = []
     answer = engine.ask("Where was the founder of the Kestrel Hill Observatory born?", on_draft=drafts.append)
     (step,) = answer.steps
-    assert step["question"] == "Who is the founder of the Kestrel Hill Observatory?"
-    assert "Olsson" in step["answer"], answer.steps
-    assert any(d.startswith(step["question"]) for d in drafts), "the first step shows while it is worked out"
+    assert step.question == "Who is the founder of the Kestrel Hill Observatory?"
+    assert "Olsson" in step.answer, answer.steps
+    assert any(d.startswith(step.question) for d in drafts), "the first step shows while it is worked out"
     assert answer.short and "Gothenburg" in answer.short, answer.text
     stated, bridge = answer.citations
     assert "Gothenburg" in stated.text and "founded" in bridge.text and "Olsson" in bridge.text
@@ -174,7 +174,7 @@ def test_the_bridge_is_found_first_and_both_facts_are_cited(engine):
         assert c.n == next(s.n for s in answer.sources if s.chunk.id == c.chunk_id)
     assert answer.text.startswith(answer.short) and f"[{stated.n}]" in answer.text and f"[{bridge.n}]" in answer.text
     assert answer.checks and all(ch.supported for ch in answer.checks), answer.checks
-    assert answer.as_dict()["steps"] == answer.steps
+    assert answer.as_dict()["steps"] == [s.as_dict() for s in answer.steps]
 
 
 @pytest.mark.slow
@@ -185,7 +185,7 @@ def test_a_chain_whose_second_fact_is_missing_says_what_it_found(engine):
     answer = engine.ask("Who was the mother of the founder of the Kestrel Hill Observatory?")
     assert answer.unknown and answer.short is None, answer.text
     (step,) = answer.steps
-    assert "Olsson" in step["answer"]
+    assert "Olsson" in step.answer
     assert "They do say that the founder of the Kestrel Hill Observatory is Margarethe Olsson" in answer.text
     (cited,) = answer.citations
     assert "Olsson" in cited.text and f"[{cited.n}]" in answer.text
@@ -206,9 +206,9 @@ def test_without_chaining_the_question_is_asked_whole(engine):
 @pytest.mark.slow
 def test_two_options_are_compared_by_their_dates_each_cited(engine):
     answer = engine.ask("Which was founded first, Wren & Daughters or the Kestrel Hill Observatory?")
-    asked = [step["question"] for step in answer.steps]
+    asked = [step.question for step in answer.steps]
     assert asked == ["When was Wren & Daughters founded?", "When was the Kestrel Hill Observatory founded?"]
-    assert [parse_date(step["answer"])[0] for step in answer.steps] == [1921, 1898], answer.steps
+    assert [parse_date(step.answer)[0] for step in answer.steps] == [1921, 1898], answer.steps
     assert answer.short == "the Kestrel Hill Observatory", answer.text
     observatory, bakery = answer.citations
     assert "1898" in observatory.text and "1921" in bakery.text
