@@ -264,7 +264,7 @@ class Answerer:
         if scope is not None:
             return [], self._scoped_summary(question, scope)
         with self.read_lock:
-            documents = [{"path": d.path, "title": d.title} for d in self.store.docs.documents() if d.status != "copy"]
+            documents = [d for d in self.store.docs.documents() if d.status != "copy"]
         named = named_in(question, documents)
         if not (wants_summary(question) or wants_account(question)):
             return named, None

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from ..store.row_types import DocumentRow
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of a summary request that say nothing of which file.
 _GENERIC = frozenset(
@@ -21,15 +23,15 @@ _GENERIC = frozenset(
 )
 
 
-def named_in(question: str, documents: list[dict]) -> list[str]:
+def named_in(question: str, documents: list[DocumentRow]) -> list[str]:
     """The paths of the documents whose file name (or distinctive stem) the question writes."""
     low = question.lower()
     found = []
     for doc in documents:
-        name = PurePath(doc["path"]).name.lower()
+        name = PurePath(doc.path).name.lower()
         stem = PurePath(name).stem
         if _written(name, low) or (re.search(r"[\d_.-]", stem) and len(stem) >= 4 and _written(stem, low)):
-            found.append(doc["path"])
+            found.append(doc.path)
     # "notes-2024-03-12" is also written inside "notes-2024-03-12-draft": the longest wins.
     return [p for p in found if not any(p != q and PurePath(p).stem.lower() in PurePath(q).stem.lower()
                                         and _written(PurePath(q).stem.lower(), low) for q in found)]
@@ -39,7 +41,7 @@ def _written(name: str, text: str) -> bool:
     return re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-]|\.\w)", text) is not None
 
 
-def described_in(question: str, documents: list[dict]) -> str | None:
+def described_in(question: str, documents: list[DocumentRow]) -> str | None:
     """The one document whose name and title words cover the question's specific words
     (at least two of them), for a summary request that names no file; else None."""
     asked = {w.lower() for w in _WORD.findall(question)} - _GENERIC
@@ -47,8 +49,8 @@ def described_in(question: str, documents: list[dict]) -> str | None:
         return None
     scored = []
     for doc in documents:
-        words = {w.lower() for w in _WORD.findall(PurePath(doc["path"]).stem + " " + (doc.get("title") or ""))}
-        scored.append((len(asked & words), doc["path"]))
+        words = {w.lower() for w in _WORD.findall(PurePath(doc.path).stem + " " + (doc.title or ""))}
+        scored.append((len(asked & words), doc.path))
     scored.sort(reverse=True)
     if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None

@@ -18,6 +18,7 @@ from assistant.answer.text import plain
 from assistant.answer.unmentioned import unmentioned
 from assistant.retrieve.base import Hit
 from assistant.store.db import SentenceRow
+from assistant.store.row_types import DocumentRow
 
 PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
 
@@ -48,9 +49,9 @@ def test_explanations_and_summaries_are_written_and_lookups_are_spans():
 
 
 def test_a_file_is_named_by_its_name_or_its_distinctive_stem():
-    docs = [{"path": f"/home/p/{n}", "title": t} for n, t in [
+    docs = [DocumentRow(i, f"/home/p/{n}", "ok", title=t) for i, (n, t) in enumerate([
         ("notes-2024-03-12.md", "Atlas kickoff"), ("notes-2024-04-02.md", "Atlas status meeting"),
-        ("budget.md", "Budget 2024"), ("project-plan-atlas.md", "Atlas project plan")]]
+        ("budget.md", "Budget 2024"), ("project-plan-atlas.md", "Atlas project plan")])]
     assert named_in("What is notes-2024-03-12.md about?", docs) == ["/home/p/notes-2024-03-12.md"]
     assert named_in("what do the notes-2024-04-02 say about the launch", docs) == ["/home/p/notes-2024-04-02.md"]
     # "budget" is an everyday word: only its whole file name names the file.
