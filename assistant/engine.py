@@ -291,6 +291,11 @@ class Engine:
         them anew reads the whole index)."""
         return holds_only(self.index.store, roots)
 
+    @property
+    def ignored(self) -> list[str]:
+        """The patterns of files and folders never indexed nor watched (the config's)."""
+        return self.config.ignore
+
     def forget(self, path: Path) -> int:
         with self._writer:
             return self.indexer.forget(path)
@@ -420,9 +425,6 @@ class Engine:
         with self._writer:
             return self.indexer.index_texts(items, on_progress=on_progress, total=total)
 
-    def size_on_disk(self) -> int:
-        return self.index.size_on_disk()
-
     def passages(self) -> ChunkRows:
         """The index's chunks and sentences, read by id (an evaluation's scoring)."""
         return self.index.store.passages
@@ -436,8 +438,7 @@ class Engine:
 
     def llm_tokens(self) -> int:
         """Tokens the answer model has read and written in this process (0 if never loaded)."""
-        gen = self.generator if self._loaded("generator") else None
-        return (gen.prompt_tokens + gen.completion_tokens) if gen is not None else 0
+        return self.generator.prompt_tokens + self.generator.completion_tokens if self._loaded("generator") else 0
 
     def counts(self) -> dict[str, int]:
         """What the index holds: documents, chunks, sentences, entities, mentions, actions."""
@@ -470,7 +471,6 @@ class Engine:
             return self._empty_status()
         store = self.index.store if self._loaded("index") else Store(db)
         last = store.meta.last_update()
-        size = sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file())
         return IndexStatus(
             index=str(self.index_dir),
             embedder=store.meta.get("embedder"),
@@ -478,7 +478,7 @@ class Engine:
             entity_rules_now=self.entity_rules(store),
             stale_entity_rules=self.stale_entity_rules(store) is not None,
             **store.meta.counts(),
-            size_bytes=size,
+            size_bytes=sum(p.stat().st_size for p in self.index_dir.iterdir() if p.is_file()),
             last_update=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(last)) if last else None,
             failures=[FailedFile(d.path, d.error) for d in store.docs.documents() if d.status == "error"],
             # What the last run over each folder did not read, by reason (store/left_out.py).

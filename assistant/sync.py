@@ -9,10 +9,26 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 from .indexing import IndexReport, Progress
 from .watch import FolderWatcher
+
+
+class Indexes(Protocol):
+    """What keeping folders in step needs of the Engine: forget a path, index some, and
+    where the index lives and what it ignores. A protocol, not the Engine: sync stands on
+    the floor beside it and calls it back."""
+
+    index_dir: Path
+
+    @property
+    def ignored(self) -> list[str]: ...
+
+    def forget(self, path: Path) -> int: ...
+
+    def index_paths(self, paths: list[Path], on_progress: Callable[[Progress], None] | None = None,
+                    again: bool = False) -> IndexReport: ...
 
 
 @dataclass
@@ -23,7 +39,7 @@ class IndexRun:
     forgotten: int = 0  # documents removed by `forget` before indexing
 
 
-def run_index(engine, roots: list[Path], forget: Iterable[Path] = (),
+def run_index(engine: Indexes, roots: list[Path], forget: Iterable[Path] = (),
               on_progress: Callable[[Progress], None] | None = None, again: bool = False) -> IndexRun:
     """Forget these paths, then index those roots (with `again`, every file anew). A
     failure is returned, not raised: each document is written in its own transaction, so
@@ -41,9 +57,9 @@ def run_index(engine, roots: list[Path], forget: Iterable[Path] = (),
 
 
 def watch_folders(
-    engine, folders: Iterable[Path], on_run: Callable[[IndexRun], None],
+    engine: Indexes, folders: Iterable[Path], on_run: Callable[[IndexRun], None],
     on_start: Callable[[], bool] | None = None, on_progress: Callable[[Progress], None] | None = None,
-    on_notice: Callable[[str], None] | None = None, **watch_options,
+    on_notice: Callable[[str], None] | None = None, **watch_options: Any,
 ) -> FolderWatcher:
     """A watcher (not started) over `folders` whose changes the engine indexes. `on_start`
     is called before each run and may return False to skip it (the UI has closed);
@@ -57,5 +73,5 @@ def watch_folders(
 
     return FolderWatcher(
         [Path(f) for f in folders], on_change, ignore=[engine.index_dir], on_notice=on_notice,
-        ignore_patterns=engine.config.ignore, **watch_options,
+        ignore_patterns=engine.ignored, **watch_options,
     )

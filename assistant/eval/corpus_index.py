@@ -127,6 +127,6 @@ def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) 
         "extractor": engine.config.extractor or "none",
         **engine.extractor_costs(),
     }
-    build["index_bytes"] = engine.size_on_disk()
+    build["index_bytes"] = engine.status().size_bytes
     private_file(build_record).write_text(json.dumps(build, indent=2))  # as private as the index beside it
     return build
