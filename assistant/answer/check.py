@@ -32,7 +32,7 @@ NUMBER_WORDS = {
 NOT_NAMES = frozenset(
     "a an the this that these those it its he she his her they their there here i we you "
     "in on at by for from of to with as and or but if when where while after before since during "
-    "yes no not also both either neither each every some all one who what which how why "
+    "yes no not nothing none also both either neither each every some all one who what which how why "
     "is was are were be has had have do did does according based sources source answer "
     "dr mr mrs ms miss prof sir st mt".split()
 )

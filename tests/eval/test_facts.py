@@ -40,3 +40,14 @@ def test_an_abstention_is_false_where_the_retrieved_chunks_hold_every_fact():
     assert not judge("I don't know based on these documents.", ["Setúbal"], [], retrieved).false_unknown
     held = judge("The proceeds went to the Porto lab [2].", ["Porto"], ["The proceeds went to the Porto lab."], retrieved)
     assert held.holds_all and not held.abstained and held.unsupported == []
+
+
+def test_the_words_for_a_part_left_unanswered_claim_nothing():
+    # "Nothing in the documents answers …" (a two-part answer's missing half) was counted as
+    # an unsupported name, "Nothing", in the folders' unsupported-facts figure.
+    from assistant.eval.facts import unsupported_facts
+
+    answer = ("Nothing in the documents answers “What is the total budget for Atlas?”. "
+              "The contingency budget for the Atlas customer app is €12,000 [7].")
+    cited = ["Contingency: €12,000 for the Atlas customer app."]
+    assert unsupported_facts(answer, cited, "What is the total budget for Atlas, and the contingency?") == []
