@@ -197,10 +197,10 @@ class Answerer:
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
         if answer_shape(question) == "span":
-            found = self.span_first.first(answer, sentences, on_token, stop, on_draft, not_answers, emit_unknown=not written)
+            found = self.span_first.first(answer, sentences, on_token, stop, on_draft, not_answers,
+                                          emit_unknown=not written, about=search_as)
             if not found and written and not (stop is not None and stop.is_set()):
-                # No span (or none a sentence states): the answer may still be said in a
-                # sentence or two ("what were the proceeds used for?").
+                # No span a sentence states: the answer may still be said in a sentence or two.
                 answer.short, answer.checks, answer.unsupported = None, [], None
                 self._grounded_text(answer, on_token, stop, on_draft)
         else:

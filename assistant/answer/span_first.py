@@ -49,7 +49,7 @@ class SpanFirst:
         self.tag = tag
 
     def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
-                     not_answers: tuple[str, ...] = (), emit_unknown: bool = True) -> bool:
+                     not_answers: tuple[str, ...] = (), emit_unknown: bool = True, about: str | None = None) -> bool:
         """The span, then the source sentence that states it (the span highlighted). A span
         that names what the question asks about, or one of `not_answers`, answers nothing.
         Whether the question is settled: a span found, or the sentence that states it about
@@ -91,9 +91,10 @@ class SpanFirst:
             answer.unsupported = span  # what the model said, not shown as an answer
             unknown()
             return False
-        return self.state(answer, span, all_sentences, on_token, unknown)
+        return self.state(answer, span, all_sentences, on_token, unknown, about)
 
-    def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown) -> bool:
+    def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown,
+              about: str | None = None) -> bool:
         """The span said, then the sentence of the sources that states it, cited (a sentence
         found in the rest of a chunk joins its source: the check reads what is quoted)."""
         answer.short = span
@@ -108,7 +109,9 @@ class SpanFirst:
                 return False
         else:
             src, sent, offset = found
-            nouns = question_nouns(answer.question, self.tag) if self.tag and self.strict else []
+            # `about`: the question a part comes from, where the part points back ("which room
+            # is it in?"): the thing is the other part's, said in the whole question.
+            nouns = question_nouns(about or answer.question, self.tag) if self.tag and self.strict else []
             if unsaid(nouns, src.chunk, sent, self.tag):
                 # "Which day are the bins collected?" by "Mobile phones will be collected on
                 # Tuesday": the day of another thing; a written answer would read the same.

@@ -24,6 +24,7 @@ FILES = {p: p.name.replace(".pdf.txt", ".txt").replace(".docx.txt", ".txt").repl
          .replace(".eml.txt", ".txt").replace(".xlsx.txt", ".txt")
          for p in sorted(SECOND.iterdir()) if p.suffix in (".txt", ".md", ".csv", ".html", ".ics")}
 FILES[BENCH / "personal" / "docs" / "garden-log.md"] = "garden-log.md"
+FILES[BENCH / "personal" / "rich" / "conference-programme.pdf.txt"] = "conference-programme.txt"
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +89,10 @@ def test_a_question_that_names_nothing_is_not_answered_from_another_thing_s_sent
 def test_a_question_that_names_nothing_is_still_answered_from_its_own_sentence(engine):
     answer = engine.ask("When does our fixed mortgage rate end?")
     assert not answer.unknown and "31 January 2025" in answer.text, answer.text
+
+
+def test_a_part_that_points_back_is_about_the_other_part_s_thing(engine):
+    # "… and which room is it in?" is asked as "Which room is my talk in?"; the programme
+    # never says "talk" ("Track B, Room B: …"): the thing is the first part's, not the part's.
+    answer = engine.ask("What time is my talk at the conference, and which room is it in?")
+    assert "Room B" in answer.text, answer.text
