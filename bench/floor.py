@@ -33,11 +33,11 @@ from assistant.nlp.onnx_encoder import OnnxEncoder  # noqa: E402
 
 def sample_chunks(engine: Engine, size: int) -> tuple[list[str], list[list[str]]]:
     """Chunk texts and their sentences, evenly spaced through the index."""
-    ids, _ = engine.index.store.passages.chunk_embeddings()
+    ids, _ = engine.passages().chunk_embeddings()
     step = max(1, len(ids) // size)
     picked = [int(i) for i in ids[::step][:size]]
-    chunks = engine.index.store.passages.chunks(picked)
-    sentences = engine.index.store.passages.sentences_of(picked)
+    chunks = engine.passages().chunks(picked)
+    sentences = engine.passages().sentences_of(picked)
     texts = [chunks[i].text for i in picked if i in chunks]
     return texts, [[s.text for s in sentences.get(i, [])] for i in picked if i in chunks]
 

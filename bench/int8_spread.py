@@ -41,8 +41,8 @@ def example_chunks() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         engine = Engine(Config(extractor="none"), index_dir=Path(tmp) / "ix")
         engine.index_paths([ROOT / "examples" / "docs"])
-        store = engine.index.store
-        chunks = store.passages.chunks(store.passages.chunk_ids_of([d.path for d in store.docs.documents()]))
+        passages = engine.passages()
+        chunks = passages.chunks(passages.chunk_ids_of([d.path for d in engine.documents()]))
         texts = [c.text for c in chunks.values()]
         engine.close()
     return texts

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from assistant import models
+from assistant.config import Config
 from assistant.nlp.llm import LlamaGenerator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -26,10 +27,10 @@ from real_answers import CACHE, build_personal, engine_for, personal_questions  
 
 
 def run(model: str, questions: list[dict], folder: Path, draft: int) -> dict:
-    engine = engine_for("personal", folder, model)
-    engine.__dict__["generator"] = LlamaGenerator(
-        models.resolve(model, "llm"), n_ctx=engine.config.llm_context_tokens,
-        threads=engine.config.llm_threads, draft_tokens=draft)
+    config = Config(llm=model)
+    generator = LlamaGenerator(models.resolve(model, "llm"), n_ctx=config.llm_context_tokens,
+                               threads=config.llm_threads, draft_tokens=draft)
+    engine = engine_for("personal", folder, model, generator=generator)
     firsts, totals, texts = [], [], []
     for i, q in enumerate(questions):
         answer = engine.ask(q["question"])

@@ -119,11 +119,12 @@ def folder_questions(name: str, limit: int) -> tuple[list[dict], Path]:
     return out, folder
 
 
-def engine_for(name: str, folder: Path, model: str, context: str | None = None) -> Engine:
-    """An Engine over `folder` (indexed once, cached) answering with `model`; `context`
-    ("sentences", "chunks") what the model reads, else the product's default."""
+def engine_for(name: str, folder: Path, model: str, context: str | None = None, generator=None) -> Engine:
+    """An Engine over `folder` (indexed once, cached) answering with `model` (or with the
+    `generator` given); `context` ("sentences", "chunks") what the model reads, else the
+    product's default."""
     config = Config(llm=model, **({"context": context} if context else {}))
-    engine = Engine(config, CACHE / f"{name}-index")
+    engine = Engine(config, CACHE / f"{name}-index", generator=generator)
     engine.index_paths([folder])
     return engine
 
@@ -140,9 +141,8 @@ def ask_all(engine: Engine, questions: list[dict], progress) -> list[dict]:
 
 
 def judged_row(engine: Engine, q: dict, answer) -> dict:
-    store = engine.index.store
     ids = [h.chunk_id for h in answer.hits[: engine.config.k]]
-    retrieved = [c.text for c in store.passages.chunks(ids).values()]
+    retrieved = [c.text for c in engine.passages().chunks(ids).values()]
     facts = q.get("key_facts") or []
     verdict = judge(answer.text, facts, [c.text for c in answer.citations], retrieved, q["question"])
     answerable = bool(facts) or q.get("file") is not None

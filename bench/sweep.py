@@ -37,7 +37,6 @@ KS = (2, 5, 10)
 def measure(engine: Engine, name: str, settings: dict, ds, groups, as_files: bool,
             depth: int = 50) -> tuple[dict[str, float], float]:
     retriever = make(name, engine.resources, **settings)
-    store = engine.index.store
     pid_of = passage_id_of(ds, as_files)
     recalls: dict[str, list[float]] = {f"R@{k}": [] for k in KS} | ({f"C@{k}": [] for k in KS} if as_files else {})
     latencies = []
@@ -48,7 +47,7 @@ def measure(engine: Engine, name: str, settings: dict, ds, groups, as_files: boo
         t = time.perf_counter()
         hits = retriever.search(q.question, 50 if as_files else 30)
         latencies.append(time.perf_counter() - t)
-        rows = store.passages.chunks([h.chunk_id for h in hits])
+        rows = engine.passages().chunks([h.chunk_id for h in hits])
         found = [(pid_of(rows[h.chunk_id].path), rows[h.chunk_id].text) for h in hits[:depth] if h.chunk_id in rows]
         ranked = list(dict.fromkeys(pid for pid, _ in found))
         own = [text for pid, text in found if pid in q.gold_pids]
