@@ -16,7 +16,7 @@ from assistant.engine import Engine
 ROOT = Path(__file__).resolve().parent.parent
 work = ROOT / '.cache' / 'large-file'
 engine = Engine(Config(), index_dir=work / 'index')
-t = time.perf_counter(); print('chunks', engine.index.store.meta.counts()['chunks'], 'open', round(time.perf_counter() - t, 2), 's')
+t = time.perf_counter(); print('chunks', engine.counts()['chunks'], 'open', round(time.perf_counter() - t, 2), 's')
 qs = []
 for name in ('multidoc_qa.jsonl', 'natural_question.jsonl', 'scientific_qa.jsonl'):
     for line in open(ROOT.parent / 'shared' / 'data' / 'leval' / name):

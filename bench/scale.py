@@ -458,7 +458,7 @@ def freshness(engine, folder: Path, manifest: dict) -> dict:
         # The changed file deleted: its made-up sentence is a query only its chunks answer.
         step = timed_change(engine, folder, target.unlink)
         seen = found(engine, CHANGED, key, None)
-        gone = not any(seen[n] for n in CHECK_RETRIEVERS) and engine.index.store.docs.document(key) is None
+        gone = not any(seen[n] for n in CHECK_RETRIEVERS) and all(d.path != key for d in engine.documents())
         out["deleted"] = {**step, "still_returned": seen, "passed": step["error"] is None and gone}
     finally:
         def restore():
