@@ -17,6 +17,7 @@ from ..nlp.embedder import Embedder
 from ..nlp.sentences import SentenceSplitter
 from ..store import Index
 from ..store.blobs import round8s
+from ..store.row_types import DocumentWrite
 from . import limits
 from .progress import _Concurrent, _Meter, _Timer
 from .report import IndexReport
@@ -157,12 +158,11 @@ class BatchPipeline(IndexPart):
             return
         chunk_rows, sentence_rows = work.rows()
         doc = item.document
-        record = {
-            "path": item.path, "content_hash": item.content_hash, "mtime": item.mtime,
-            "size": item.size, "status": "ok" if item.last else "partial", "error": None,
-            "title": doc.title, "indexed_chars": item.bounds[1],
-            "n_chars": len(doc.text), "n_pages": len(doc.pages) or None, "attached_to": item.attached_to,
-        }
+        record = DocumentWrite(
+            item.path, "ok" if item.last else "partial", item.content_hash, item.mtime, item.size,
+            title=doc.title, indexed_chars=item.bounds[1], n_chars=len(doc.text), n_pages=len(doc.pages) or None,
+            attached_to=item.attached_to,
+        )
         added, removed = self.store.docs.write_document(
             record, chunk_rows, sentence_rows, work.graphs, work.notes, first_ord=item.first_chunk,
             append=not item.opens_document, records=doc.records if item.opens_document else None,

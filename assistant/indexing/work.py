@@ -14,6 +14,7 @@ from ..ingest.chunker import Chunk
 from ..ingest.loaders import LoadedDocument
 from ..store import Index, Store
 from ..store.blobs import to_blob16, to_blob8s
+from ..store.row_types import ChunkWrite, SentenceWrite
 
 
 class IndexPart:
@@ -77,26 +78,22 @@ class _Work:
         text = self.item.document.text
         return [text[s:e] for c in self.chunks for s, e in c.sentences]
 
-    def rows(self) -> tuple[list[dict], list[list[dict]]]:
+    def rows(self) -> tuple[list[ChunkWrite], list[list[SentenceWrite]]]:
         """The chunk rows and, per chunk, its sentence rows, as the store writes them."""
         doc = self.item.document
+        vectors = iter(self.sentence_vectors) if self.sentence_vectors is not None else None
         chunk_rows, sentence_rows = [], []
-        for c, v in zip(self.chunks, self.vectors):
-            chunk_rows.append({
-                "start": c.start, "end": c.end, "n_tokens": c.n_tokens,
-                "page_start": doc.page_at(c.start), "page_end": doc.page_at(max(c.start, c.end - 1)),
-                "text": doc.text[c.start:c.end], "embedding": to_blob8s(v),
-            })
-            sentence_rows.append([
-                {"ord": j, "start": s, "end": e, "page": doc.page_at(s), "text": doc.text[s:e]}
-                for j, (s, e) in enumerate(c.sentences)
-            ])
-        if self.resolved is not None:
-            for rows, texts in zip(sentence_rows, self.resolved):
-                for row, text in zip(rows, texts):
-                    if text != row["text"]:
-                        row["resolved_text"] = text
-        if self.sentence_vectors is not None:
-            for row, v in zip((row for rows in sentence_rows for row in rows), self.sentence_vectors):
-                row["vec"] = to_blob16(v)
+        for i, (c, v) in enumerate(zip(self.chunks, self.vectors)):
+            chunk_rows.append(ChunkWrite(c.start, c.end, c.n_tokens, doc.page_at(c.start),
+                                         doc.page_at(max(c.start, c.end - 1)), doc.text[c.start:c.end], to_blob8s(v)))
+            resolved = list(self.resolved[i]) if self.resolved is not None else []
+            rows = []
+            for j, (s, e) in enumerate(c.sentences):
+                written = doc.text[s:e]
+                text = resolved[j] if j < len(resolved) else None
+                vector = next(vectors, None) if vectors is not None else None
+                rows.append(SentenceWrite(j, s, e, doc.page_at(s), written,
+                                          resolved_text=text if text is not None and text != written else None,
+                                          vec=to_blob16(vector) if vector is not None else None))
+            sentence_rows.append(rows)
         return chunk_rows, sentence_rows

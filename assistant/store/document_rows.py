@@ -12,7 +12,7 @@ import time
 
 from .entity_rows import DOC_CHUNKS, DOC_SENTENCES
 from .repository import Repository
-from .row_types import DocumentRow, RowIds
+from .row_types import ChunkWrite, DocumentRow, DocumentWrite, RowIds, SentenceWrite
 
 
 class DocumentRows(Repository):
@@ -24,11 +24,12 @@ class DocumentRows(Repository):
         return [DocumentRow.from_row(row) for row in self.db.table("documents").rows_where(order_by="path")]
 
     def write_document(
-        self, doc: dict, chunks: list[dict], sentences: list[list[dict]], graphs: list[list] | None = None,
+        self, doc: DocumentWrite, chunks: list[ChunkWrite], sentences: list[list[SentenceWrite]],
+        graphs: list[list] | None = None,
         notes: list[dict[str, str]] | None = None, first_ord: int = 0, append: bool = False,
         records: list[dict] | None = None,
     ) -> tuple[RowIds, RowIds]:
-        """Replace everything stored for doc['path'] in one transaction; the ids of the new
+        """Replace everything stored for doc.path in one transaction; the ids of the new
         rows and of the rows it replaced. With `append`, the chunks are the next section of a
         large document already begun: they are added after its chunks (from `first_ord`) and
         the document's row takes the new values of `doc`.
@@ -39,25 +40,25 @@ class DocumentRows(Repository):
         class the chunk's graphs ground, so that every note belongs to a mention).
         """
         with self.lock, self.db.atomic():
-            doc = {**doc, "indexed_at": time.time()}
-            row = self.db.execute("select id from documents where path = ?", [doc["path"]]).fetchone()
+            columns = {**doc.columns(), "indexed_at": time.time()}
+            row = self.db.execute("select id from documents where path = ?", [doc.path]).fetchone()
             if append and row is not None:
                 removed, doc_id = RowIds(), row[0]
-                self.db.table("documents").update(doc_id, doc)
+                self.db.table("documents").update(doc_id, columns)
             else:
                 # Its attachments stay: they are written before it (Examiner.with_attachments).
-                removed = self._delete_document_rows(doc["path"], attachments=False)
-                doc_id = self.db.table("documents").insert(doc).last_pk
+                removed = self._delete_document_rows(doc.path, attachments=False)
+                doc_id = self.db.table("documents").insert(columns).last_pk
             added = RowIds()
             for record in records or []:  # a calendar's events (LoadedDocument.records)
                 self._insert("records", {"document_id": doc_id, "kind": record.get("kind", ""),
                                          "data": json.dumps(record)})
             for i, chunk in enumerate(chunks):
-                chunk_id = self._insert("chunks", {**chunk, "document_id": doc_id, "ord": first_ord + i})
+                chunk_id = self._insert("chunks", {**chunk.columns(), "document_id": doc_id, "ord": first_ord + i})
                 added.chunks.append(chunk_id)
                 for j, sent in enumerate(sentences[i]):
-                    sent = {k: v for k, v in sent.items() if k != "text"}  # the chunk's (SENTENCE_TEXT)
-                    sentence_id = self._insert("sentences", {**sent, "document_id": doc_id, "chunk_id": chunk_id})
+                    sentence_id = self._insert("sentences", {**sent.columns(), "document_id": doc_id,
+                                                             "chunk_id": chunk_id})
                     added.sentences.append(sentence_id)
                     if graphs is not None:
                         self.store.mentions.write_graph(graphs[i][j], doc_id, chunk_id, sentence_id)
@@ -75,20 +76,18 @@ class DocumentRows(Repository):
 
     def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
         """Remember why a file could not be indexed; drops any older content of it."""
-        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
-                                       "status": "error", "error": error})
+        return self._replace_document(DocumentWrite(path, "error", content_hash, mtime, size, error=error))
 
     def record_no_text(self, path: str, why: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
         """Remember a file that holds no text (a photo), so that it is not read again
         until it changes; neither a document nor a failure."""
-        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
-                                       "status": "no text", "error": why})
+        return self._replace_document(DocumentWrite(path, "no text", content_hash, mtime, size, error=why))
 
-    def _replace_document(self, row: dict) -> RowIds:
+    def _replace_document(self, doc: DocumentWrite) -> RowIds:
         """A document row without chunks (a failure, a copy) in place of whatever was at its path."""
         with self.lock, self.db.atomic():
-            removed = self._delete_document_rows(row["path"])
-            self.db.table("documents").insert({**row, "indexed_at": time.time()})
+            removed = self._delete_document_rows(doc.path)
+            self.db.table("documents").insert({**doc.columns(), "indexed_at": time.time()})
             self.store.meta.bump_version()
         return removed
 
@@ -103,8 +102,7 @@ class DocumentRows(Repository):
 
     def record_copy(self, path: str, original: str, content_hash: str, mtime: float, size: int) -> RowIds:
         """Remember `path` as an identical copy of the indexed `original` (no chunks of its own)."""
-        return self._replace_document({"path": path, "content_hash": content_hash, "mtime": mtime, "size": size,
-                                       "status": "copy", "copy_of": original})
+        return self._replace_document(DocumentWrite(path, "copy", content_hash, mtime, size, copy_of=original))
 
     def copies_of(self, paths: list[str]) -> dict[str, list[str]]:
         """Indexed path -> the paths of its identical copies (for those that have any)."""

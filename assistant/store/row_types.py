@@ -4,7 +4,7 @@ write added or a delete removed (what the vector sets are kept in step with)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,67 @@ class DocumentRow:
 
 
 _DOCUMENT_COLUMNS = tuple(f.name for f in fields(DocumentRow))
+
+
+@dataclass(frozen=True)
+class DocumentWrite:
+    """A document's row as it is written: a file indexed ("ok", or "partial" while its
+    sections are written), one that failed ("error"), one with no text, or a copy (`copy_of`)."""
+
+    path: str
+    status: str
+    content_hash: str | None = None
+    mtime: float | None = None
+    size: int | None = None
+    error: str | None = None
+    title: str | None = None
+    n_chars: int | None = None
+    n_pages: int | None = None
+    indexed_chars: int | None = None
+    attached_to: str | None = None
+    copy_of: str | None = None
+
+    def columns(self) -> dict:
+        """The row's columns: those given (a copy's row has no title, a failure's no size of text)."""
+        return {name: value for name, value in asdict(self).items() if value is not None or name in _ALWAYS}
+
+
+_ALWAYS = ("error",)  # written even when None: a document indexed again loses its old error
+
+
+@dataclass(frozen=True)
+class ChunkWrite:
+    """A chunk as it is written: its span in the document, pages, text and int8 vector."""
+
+    start: int
+    end: int
+    n_tokens: int
+    page_start: int | None
+    page_end: int | None
+    text: str
+    embedding: bytes
+
+    def columns(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SentenceWrite:
+    """A sentence as it is written: its order in the chunk, span and page; its text as
+    coreference resolved it where that differs, and its float16 vector where kept. Its
+    own text is the chunk's (never stored twice)."""
+
+    ord: int
+    start: int
+    end: int
+    page: int | None
+    text: str
+    resolved_text: str | None = None
+    vec: bytes | None = None
+
+    def columns(self) -> dict:
+        return {name: value for name, value in asdict(self).items()
+                if name != "text" and (value is not None or name == "page")}
 
 
 @dataclass

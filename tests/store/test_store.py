@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from assistant.store import Store
 from assistant.store.blobs import decode_vector, to_blob16, to_blob8
 from assistant.store.db import RowIds
+from assistant.store.row_types import ChunkWrite, DocumentWrite, SentenceWrite
 from helpers import fts_consistent, fts_rowids, orphan_counts
 
 DIM = 16
@@ -27,20 +29,19 @@ def rows_for(text: str, seed: int = 0):
         start = text.index(para, pos)
         end = start + len(para)
         pos = end
-        chunks.append({"start": start, "end": end, "n_tokens": len(para.split()), "page_start": None,
-                       "page_end": None, "text": para, "embedding": to_blob16(vec(seed + i))})
+        chunks.append(ChunkWrite(start, end, len(para.split()), None, None, para, to_blob16(vec(seed + i))))
         sents, s = [], start
         for j, part in enumerate(para.split(". ")):
             s = text.index(part, s)
-            sents.append({"ord": j, "start": s, "end": s + len(part), "page": None, "text": part})
+            sents.append(SentenceWrite(j, s, s + len(part), None, part))
             s += len(part)
         sentences.append(sents)
     return chunks, sentences
 
 
-def doc(path: str, text: str, **kw):
-    return {"path": path, "content_hash": str(hash(text)), "mtime": 1.0, "size": len(text), "status": "ok",
-            "error": None, "title": None, "n_chars": len(text), "n_pages": None, **kw}
+def doc(path: str, text: str, **kw) -> DocumentWrite:
+    return DocumentWrite(**{"path": path, "status": "ok", "content_hash": str(hash(text)), "mtime": 1.0,
+                            "size": len(text), "n_chars": len(text), **kw})
 
 
 V1 = "The granary by the harbour stores barley. Barges bring it twice a week.\n\nThe warden keeps the ledger."
@@ -71,7 +72,7 @@ def test_write_then_read_back(store):
     assert len(ids) == 2
     assert base_counts(store) == {"documents": 1, "failed": 0, "chunks": 2, "sentences": 3}
     rows = store.passages.chunks(ids)
-    assert [rows[i].text for i in ids] == [c["text"] for c in chunks]
+    assert [rows[i].text for i in ids] == [c.text for c in chunks]
     assert all(V1[r.start:r.end] == r.text and r.path == "/d/a.txt" for r in rows.values())
     by_chunk = store.passages.sentences_of(ids)
     for cid in ids:
@@ -167,6 +168,14 @@ def test_move_keeps_chunks(store):
     assert orphan_counts(store) == dict.fromkeys(orphan_counts(store), 0) and fts_consistent(store)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Unwritable(SentenceWrite):
+    """A sentence whose row names a column the table lacks."""
+
+    def columns(self) -> dict:
+        return {**super().columns(), "no_such_column": 1}
+
+
 @pytest.mark.parametrize("existing", [False, True])
 def test_failed_write_is_rolled_back(store, existing):
     """One transaction per document: an error half-way leaves the previous state intact."""
@@ -174,7 +183,7 @@ def test_failed_write_is_rolled_back(store, existing):
         store.docs.write_document(doc("/d/a.txt", V1), *rows_for(V1))
     before, version = total_rows(store), store.meta.version
     chunks, sents = rows_for(V2, seed=10)
-    sents[1][0]["no_such_column"] = 1  # the last insert of the document fails
+    sents[1][0] = _Unwritable(**dataclasses.asdict(sents[1][0]))  # the last insert of the document fails
     with pytest.raises(sqlite3.Error):
         store.docs.write_document(doc("/d/a.txt", V2), chunks, sents)
     assert total_rows(store) == before
@@ -221,8 +230,8 @@ def test_older_database_gains_the_sentence_vector_column(tmp_path):
 
 def test_sentence_vectors_round_trip(store):
     chunks, sents = rows_for(V1)
-    for i, row in enumerate(r for rs in sents for r in rs):
-        row["vec"] = to_blob16(vec(100 + i))
+    n = iter(range(100, 200))
+    sents = [[dataclasses.replace(r, vec=to_blob16(vec(next(n)))) for r in rs] for rs in sents]
     added, removed = store.docs.write_document(doc("/d/a.txt", V1), chunks, sents)
     assert removed == RowIds() and len(added.sentences) == 3
     got = store.passages.sentence_vectors(added.sentences)
@@ -237,7 +246,7 @@ def test_the_copy_check_reads_one_row_however_many_files_share_a_content(store):
     # check of each read every one of them (quadratic: over 600 s).
     for i in range(50):
         store.docs.record_no_text(f"/d/empty{i}.txt", "empty file", 1.0, 0, "e3b0c442")
-    store.docs.write_document(doc("/d/a.txt", V1) | {"content_hash": "e3b0c442"}, *rows_for(V1))
+    store.docs.write_document(doc("/d/a.txt", V1, content_hash="e3b0c442"), *rows_for(V1))
     assert store.docs.indexed_with_hash("e3b0c442", "/d/b.txt") == "/d/a.txt"
     plan = " ".join(row[-1] for row in store.db.execute(
         "explain query plan select path from documents where content_hash = ? and status = 'ok' and path != ? limit 1",
