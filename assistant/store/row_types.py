@@ -8,38 +8,6 @@ from dataclasses import asdict, dataclass, field, fields
 
 
 @dataclass(frozen=True)
-class DocumentRow:
-    """A row of the documents table: a file indexed ("ok"), one written a section at a time
-    and not finished yet ("partial"), one that failed ("error", `error` says why), one that
-    holds no text ("no text", `error` says so), or an identical copy of the indexed
-    `copy_of` ("copy", no chunks of its own). An e-mail's attachment is a document of its
-    own, `attached_to` its message."""
-
-    id: int
-    path: str
-    status: str
-    content_hash: str | None = None
-    mtime: float | None = None
-    size: int | None = None
-    error: str | None = None
-    title: str | None = None
-    n_chars: int | None = None
-    n_pages: int | None = None
-    indexed_at: float | None = None
-    copy_of: str | None = None
-    indexed_chars: int | None = None  # how far a "partial" document's sections go
-    attached_to: str | None = None  # an attachment's message: the document it goes with
-
-    @classmethod
-    def from_row(cls, row: dict) -> DocumentRow:
-        """The row as the database hands it back; a column an older database lacks reads None."""
-        return cls(**{name: row[name] for name in _DOCUMENT_COLUMNS if name in row})
-
-
-_DOCUMENT_COLUMNS = tuple(f.name for f in fields(DocumentRow))
-
-
-@dataclass(frozen=True)
 class DocumentWrite:
     """A document's row as it is written: a file indexed ("ok", or "partial" while its
     sections are written), one that failed ("error"), one with no text, or a copy (`copy_of`)."""
@@ -53,8 +21,8 @@ class DocumentWrite:
     title: str | None = None
     n_chars: int | None = None
     n_pages: int | None = None
-    indexed_chars: int | None = None
-    attached_to: str | None = None
+    indexed_chars: int | None = None  # how far a "partial" document's sections go
+    attached_to: str | None = None  # an attachment's message: the document it goes with
     copy_of: str | None = None
 
     def columns(self) -> dict:
@@ -63,6 +31,26 @@ class DocumentWrite:
 
 
 _ALWAYS = ("error",)  # written even when None: a document indexed again loses its old error
+
+
+@dataclass(frozen=True)
+class DocumentRow(DocumentWrite):
+    """A row of the documents table: a document as written (`DocumentWrite`: a file
+    indexed, "ok"; one written a section at a time and not finished yet, "partial"; one
+    that failed, "error", `error` says why; one that holds no text, "no text"; an identical
+    copy of the indexed `copy_of`, "copy", no chunks of its own), with its id and when it
+    was indexed. An e-mail's attachment is a document of its own, `attached_to` its message."""
+
+    id: int = field(kw_only=True)
+    indexed_at: float | None = field(default=None, kw_only=True)
+
+    @classmethod
+    def from_row(cls, row: dict) -> DocumentRow:
+        """The row as the database hands it back; a column an older database lacks reads None."""
+        return cls(**{name: row[name] for name in _DOCUMENT_COLUMNS if name in row})
+
+
+_DOCUMENT_COLUMNS = tuple(f.name for f in fields(DocumentRow))
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def test_explanations_and_summaries_are_written_and_lookups_are_spans():
 
 
 def test_a_file_is_named_by_its_name_or_its_distinctive_stem():
-    docs = [DocumentRow(i, f"/home/p/{n}", "ok", title=t) for i, (n, t) in enumerate([
+    docs = [DocumentRow(f"/home/p/{n}", "ok", title=t, id=i) for i, (n, t) in enumerate([
         ("notes-2024-03-12.md", "Atlas kickoff"), ("notes-2024-04-02.md", "Atlas status meeting"),
         ("budget.md", "Budget 2024"), ("project-plan-atlas.md", "Atlas project plan")])]
     assert named_in("What is notes-2024-03-12.md about?", docs) == ["/home/p/notes-2024-03-12.md"]
