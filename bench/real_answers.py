@@ -211,6 +211,8 @@ def main() -> int:
     parser.add_argument("--sets", default="personal")
     parser.add_argument("--limit", type=int, default=20, help="questions per folder set (personal: all)")
     parser.add_argument("--tag", default="", help="a name for this run's result files")
+    parser.add_argument("--shapes", default="",
+                        help="only these question shapes, comma-separated (summary,two-part,...); default: all")
     parser.add_argument("--context", choices=("sentences", "chunks"),
                         help="what the model reads: grounded sentences or whole chunks (default: the product's)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "real_answers")
@@ -227,6 +229,8 @@ def main() -> int:
                 questions, folder = personal_questions(PERSONAL2), build_personal2(CACHE / "personal2-docs")
             else:
                 questions, folder = folder_questions(name, args.limit)
+            if args.shapes:
+                questions = [q for q in questions if q.get("shape") in args.shapes.split(",")]
             engine = engine_for(name, folder, model, args.context)
             t0 = time.perf_counter()
 

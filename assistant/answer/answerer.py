@@ -13,7 +13,7 @@ import numpy as np
 
 from ..nlp.embedder import Embedder
 from ..retrieve.base import Evidence, Hit, OrdersContext, Retriever
-from ..retrieve.scope import Scope, scoped_search
+from ..retrieve.scope import Scope, interleaved, scoped_search
 from ..store.db import Store
 from .citations import (
     SupportChecker, append_marker, claims, resolve_citations, split_complete_sentences,
@@ -21,7 +21,7 @@ from .citations import (
 from .chain import Chain, split_chain
 from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_text
-from .named import described_in, named_in, section_of, shares
+from .named import described_in, is_heading, named_in, section_of, shares
 from .parts import combined_answer, merge_parts, resolved_parts
 from .unmentioned import not_found
 from .subject import SubjectIndex
@@ -37,7 +37,8 @@ from .span_first import SpanFirst, emit
 
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
-SUMMARY_TOKENS = 140  # two to four sentences: the 1.5B wrote 90-170 words (20 s and more on 2 cores)
+SUMMARY_SENTENCES = 4  # what the prompt asks for: the model often goes on, and each is a second or more
+SUMMARY_TOKENS = 120  # two to four sentences: the 1.5B wrote 90-170 words (20 s and more on 2 cores)
 
 
 class Answerer:
@@ -290,8 +291,9 @@ class Answerer:
         with self.read_lock:
             ids = self.store.passages.chunk_ids_of([path])
             chunks, sentences = self.store.passages.chunks(ids), statements_only(self.store.passages.sentences_of(ids))
-        # Twice a question's context: the prompt is most of the wait on a CPU (a summary read
-        # from the whole window took minutes with the 1.5B model on 2 cores).
+        # Twice a question's context: the prompt is most of the wait on a CPU (a 1.5B model
+        # reads about a hundred tokens a second on 2 cores; a summary read from the whole
+        # window took minutes).
         budget = max(64, min(2 * self.context_tokens, self.n_ctx - self.answer_tokens
                              - self.generator.count_tokens(question) - 400) - 8 * len(ids))
         kept = shares(section_of(question, [sentences.get(i, []) for i in ids]), budget, self.generator.count_tokens)
@@ -302,7 +304,8 @@ class Answerer:
         answer = Answer(question, "", retriever.name, hits=hits, sources=sources, relevance=1.0, context="summary",
                         timings=Timings(retrieve=time.perf_counter() - t0))
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
-        self._grounded_text(answer, on_token, stop, on_draft, summary_messages(question, sources), SUMMARY_TOKENS)
+        self._grounded_text(answer, on_token, stop, on_draft, summary_messages(question, sources), SUMMARY_TOKENS,
+                            max_sentences=SUMMARY_SENTENCES)
         return self._finished(answer, t0, before)
 
     # -- two facts in a row ----------------------------------------------------------------
@@ -398,7 +401,10 @@ class Answerer:
     # -- the short answer first --------------------------------------------------------
     # -- the grounded text answer ------------------------------------------------------
     def _grounded_text(self, answer: Answer, on_token, stop, on_draft, messages: list[dict] | None = None,
-                       max_tokens: int | None = None) -> None:  # a sentence the limit cuts short is left out
+                       max_tokens: int | None = None, max_sentences: int = 0) -> None:
+        """The model's answer, shown sentence by sentence as the sources back it; ends at the
+        first one they do not, at `max_sentences` kept (0: no limit), or at `max_tokens`
+        (a sentence the limit cuts short is left out)."""
         messages = messages or build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
         answer.timings.started = t1
@@ -414,6 +420,8 @@ class Answerer:
                 sentence = markers_after(strip_lead_in(sentence))
                 if not says_something(sentence):
                     return True
+            if is_heading(sentence):
+                return True  # the model's own "### Budget" structures, and says nothing
             if sentence.rstrip().endswith(":"):
                 intro.append(sentence)  # "The ingredients are:" says nothing until its items
                 return True
@@ -427,7 +435,7 @@ class Answerer:
             kept.append(sentence)
             if on_token:
                 on_token(sentence)
-            return True
+            return not max_sentences or len(kept) < max_sentences
 
         stream = self.generator.stream(messages, max_tokens or self.answer_tokens, stop=stop)
         try:
@@ -462,16 +470,6 @@ class Answerer:
             return
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.embedder.encode_few)
 
-
-def interleaved(first: list[Hit], second: list[Hit], k: int) -> list[Hit]:
-    """The top k of two rankings taken in turn, each chunk once; `first`'s lead."""
-    out, seen = [], set()
-    for pair in zip(first + [None] * len(second), second + [None] * len(first)):
-        for hit in pair:
-            if hit is not None and hit.chunk_id not in seen:
-                seen.add(hit.chunk_id)
-                out.append(hit)
-    return out[:k]
 
 
 def _meets(stems: set[str], text: str) -> bool:

@@ -73,7 +73,17 @@ def _norm_number(text: str) -> str:
     value = text.replace(",", "")
     if "." in value:
         value = value.rstrip("0").rstrip(".")
-    return value
+    return value.lstrip("0") or "0" if value.isdigit() else value  # "03" of "2024-03-12" is 3
+
+
+MONTHS = ("january february march april may june july august september october november december").split()
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+
+
+def date_words(text: str) -> set[str]:
+    """The month names of the dates `text` writes as numbers, year first ("2024-03-12"
+    says March): an answer may write a date the way people do."""
+    return {MONTHS[int(m.group(2)) - 1] for m in _ISO_DATE.finditer(text) if 1 <= int(m.group(2)) <= 12}
 
 
 def numbers_in(text: str) -> set[str]:
@@ -106,7 +116,7 @@ def check_sentence(
     founder is not a director."""
     plain = item_text(_MARKER.sub(" ", sentence))  # a list item's "1." is not a claimed number
     backing = " ".join(evidence)
-    context_words = _words(backing) | _words(question)
+    context_words = _words(backing) | _words(question) | date_words(f"{backing} {question}")
     question_words = _words(question)
     verdict, new_names = Verdict(), []
     for name in names_in(plain):

@@ -236,14 +236,24 @@ class SupportChecker:
         return self.support(sentence) >= self.threshold
 
 
+# Abbreviations written before a number, in lower case too ("landlord of no. 27", "see p. 4").
+_BEFORE_A_NUMBER = re.compile(r"\b(?:no|nos|p|pp|para|vol|ch|fig|tel|ext)\.$", re.IGNORECASE)
+
+
 def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
     """Complete sentences at the front of a streamed buffer, and what is left over. A list
-    marker ("1. ") stays with the item it opens: alone it is no sentence to check."""
+    marker ("1. ") stays with the item it opens: alone it is no sentence to check. "no. 27"
+    is no end: after "no." the buffer waits for what follows."""
     out, start = [], 0
     for m in re.finditer(rf"(?<=[.!?])(?:\s*{_MARKER.pattern})?\s+|\n+", buffer):
         piece = buffer[start:m.end()]
         if is_bare_marker(strip_lead_in(piece).strip()) or (m.group().strip() == "" and ends_in_abbreviation(piece)):
             continue
+        if m.group().strip() == "" and _BEFORE_A_NUMBER.search(piece.rstrip()):
+            if m.end() == len(buffer):
+                break
+            if buffer[m.end()].isdigit():
+                continue
         if piece.strip():
             out.append(piece)
         start = m.end()

@@ -156,6 +156,19 @@ def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -
     return question_kind(question) == "short" and not offers_options and repeats(span, question)
 
 
+def found_in(text: str, needle: str) -> int:
+    """Where `needle` is written in `text`, or -1; a number only as a whole number: "4" is
+    not said by "20 May 2024", nor "£18" by "£189.00"."""
+    at = text.find(needle)
+    while at >= 0:
+        before = text[at - 1] if at > 0 else " "
+        after = text[at + len(needle)] if at + len(needle) < len(text) else " "
+        if not (needle[:1].isdigit() and before.isdigit()) and not (needle[-1:].isdigit() and after.isdigit()):
+            return at
+        at = text.find(needle, at + 1)
+    return -1
+
+
 def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):
     """(source, sentence, offset of the span in it or None) that best states the short
     answer, among the sentences the model read and then the rest of their chunks: one that
@@ -175,8 +188,8 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
     else:
         candidates = []
         for src, sent in pool:
-            at = sent.text.lower().find(needle)
-            if at >= 0 or (sent.resolved_text and needle in sent.resolved_text.lower()):
+            at = found_in(sent.text.lower(), needle)
+            if at >= 0 or (sent.resolved_text and found_in(sent.resolved_text.lower(), needle) >= 0):
                 candidates.append((src, sent, at if at >= 0 else None))
         if not candidates:
             candidates = [(src, sent, None) for src, sent in pool

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Protocol
 
@@ -54,6 +55,7 @@ class LlamaGenerator:
         # from its KV cache (the prefix it shares with the call before: the system prompt).
         self.last_prompt_tokens = 0
         self.last_cached_tokens = 0
+        self._prefixes: dict[str, SavedPrefix] = {}  # system prompt -> its KV cache state
 
     @property
     def llm(self):
@@ -88,9 +90,23 @@ class LlamaGenerator:
     def prime(self, system_prompt: str) -> None:
         """Evaluate the fixed system prompt once, so that every question after it starts
         from llama.cpp's KV cache (it reuses the longest prefix shared with the last call)."""
-        messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": "Hi"}]
-        for _ in self.stream(messages, max_tokens=1):
-            pass
+        with self._lock:
+            self._hold(system_prompt)
+
+    def _hold(self, system_prompt: str) -> None:
+        """Have the KV cache start with this system prompt: evaluated and saved the first
+        time, put back from the saved state when another prompt has been evaluated since
+        (an answer's span prompt, its written answer and a summary each have their own, and
+        re-reading one costs a second or more on a CPU). The lock is held."""
+        llm, saved = self.llm, self._prefixes.get(system_prompt)
+        if saved is None:
+            messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": "Hi"}]
+            for _ in llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0, top_k=1,
+                                                stream=True):
+                pass
+            self._prefixes[system_prompt] = SavedPrefix.of(llm)
+        elif not saved.held_by(llm):
+            saved.restore(llm)
 
     def count_tokens(self, text: str) -> int:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
@@ -100,6 +116,8 @@ class LlamaGenerator:
         """Yield the answer piece by piece; setting `stop` ends it early. With `choices`,
         a grammar lets the model write exactly one of them."""
         with self._lock:
+            if messages and messages[0].get("role") == "system":
+                self._hold(messages[0]["content"])
             llm = self.llm
             before = list(llm._input_ids[: llm.n_tokens])
             chunks = llm.create_chat_completion(
@@ -146,6 +164,49 @@ class LlamaGenerator:
         except json.JSONDecodeError as exc:
             # Only when max_tokens cut the object short: the grammar allows nothing else.
             raise InvalidJSON(f"the model's output is not complete JSON ({exc}): {text[:200]!r}") from exc
+
+
+# What follows the system prompt in the state `_hold` saves: the "Hi" turn, the assistant's
+# header and the token written (11 and 1 in ChatML). A few more tokens than that only
+# means a prefix already held is put back again, which costs a copy.
+_AFTER_SYSTEM = 12
+
+
+@dataclass
+class SavedPrefix:
+    """llama.cpp's state (its KV cache) after a system prompt, and the tokens it holds."""
+    tokens: list[int]
+    data: bytes
+
+    @classmethod
+    def of(cls, llm) -> SavedPrefix:
+        import ctypes
+
+        import llama_cpp
+
+        size = llama_cpp.llama_state_get_size(llm._ctx.ctx)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_get_data(llm._ctx.ctx, buffer, size)
+        return cls(list(llm._input_ids[: llm.n_tokens]), bytes(buffer)[:written])
+
+    def held_by(self, llm) -> bool:
+        """Whether the KV cache already starts with this system prompt."""
+        n = max(1, len(self.tokens) - _AFTER_SYSTEM)
+        return llm.n_tokens >= n and list(llm._input_ids[:n]) == self.tokens[:n]
+
+    def restore(self, llm) -> None:
+        # Llama.load_state would also copy a logits row per token (a few hundred ms); the
+        # next call evaluates past the shared prefix and writes its own.
+        import ctypes
+
+        import llama_cpp
+
+        buffer = (ctypes.c_uint8 * len(self.data)).from_buffer_copy(self.data)
+        if llama_cpp.llama_state_set_data(llm._ctx.ctx, buffer, len(self.data)) != len(self.data):
+            raise RuntimeError("llama.cpp refused a saved state")
+        llm.input_ids[: len(self.tokens)] = self.tokens
+        llm.n_tokens = len(self.tokens)
+        llm._requires_eval = True
 
 
 def choice_grammar(choices: list[str]):

@@ -107,3 +107,14 @@ def _rest_by_cosine(res, name: str, query: str, chunk_ids: list[int], taken: set
     rest = [cid for cid in chunk_ids if cid not in taken]
     ranked = sorted(chunk_cosines(res, query, rest).items(), key=lambda x: -x[1])[:k]
     return [Hit(cid, sim, name, Evidence(cosine=round(sim, 4), beyond_ranking=True)) for cid, sim in ranked]
+
+
+def interleaved(first: list[Hit], second: list[Hit], k: int) -> list[Hit]:
+    """The top k of two rankings taken in turn, each chunk once; `first`'s lead."""
+    out, seen = [], set()
+    for pair in zip(first + [None] * len(second), second + [None] * len(first)):
+        for hit in pair:
+            if hit is not None and hit.chunk_id not in seen:
+                seen.add(hit.chunk_id)
+                out.append(hit)
+    return out[:k]

@@ -100,3 +100,14 @@ def test_an_item_is_checked_with_the_heading_it_is_listed_under(tag, splitter):
     verdict = check_sentence("In April I planted Charlotte seed potatoes, onion sets and beetroot [1].",
                              source_evidence(source), "Which vegetables did I plant in April?", tag)
     assert verdict.supported, verdict.reason()
+
+
+def test_a_date_written_year_first_backs_the_date_written_out():
+    """Issue 47's first folder: "What is notes-2024-03-12.md about?" was refused because the
+    summary said "held on March 12, 2024" and the notes say "**Date:** 2024-03-12"."""
+    notes = ["**Date:** 2024-03-12, 10:00–11:30 **Place:** Fernhill Energy"]
+    assert check_sentence("The kickoff was held on March 12, 2024 [1].", notes).supported
+    assert check_sentence("The kickoff was held on 12 March 2024 [1].", notes).supported
+    wrong = check_sentence("The kickoff was held on April 12, 2024 [1].", notes)
+    assert wrong.names == ["April"]
+    assert check_sentence("It was held on 13 March 2024 [1].", notes).numbers == ["13"]

@@ -200,3 +200,20 @@ def test_a_list_answer_is_checked_item_by_item_and_keeps_its_lines():
                          "These documents are on the packing list Clara wrote."]
     assert join_sentences(sentences[:3]) == "You need the following documents:\n- [1] passports ×4\n- [1] EHIC cards ×4"
     assert answer_sentences("It opened in 1898.\nIt closed in 1950 [1].") == ["It opened in 1898.", "It closed in 1950 [1]."]
+
+
+def test_a_number_s_abbreviation_does_not_end_a_streamed_sentence():
+    """Issue 47's first folder: a summary said "Apologies were made to Gerald Finch (landlord
+    of no [1]." The stream had stopped at "no. " and the next token, "27", had not come."""
+    from assistant.answer.citations import split_complete_sentences
+
+    text = "Apologies were made to Gerald Finch (landlord of no. 27 and no. 29) [1]. The chair thanked all. "
+    done, buffer = [], ""
+    for piece in ("Apologies were made to Gerald Finch (landlord of no. ", "27 and no. ", "29) [1]. ",
+                  "The chair thanked all. "):
+        sentences, buffer = split_complete_sentences(buffer + piece)
+        done += sentences
+    assert done == ["Apologies were made to Gerald Finch (landlord of no. 27 and no. 29) [1]. ",
+                    "The chair thanked all. "]
+    # "no." with no number after it still ends a sentence.
+    assert split_complete_sentences("She said no. Then she left. ")[0] == ["She said no. ", "Then she left. "]

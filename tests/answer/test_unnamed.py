@@ -96,3 +96,20 @@ def test_a_part_that_points_back_is_about_the_other_part_s_thing(engine):
     # never says "talk" ("Track B, Room B: …"): the thing is the first part's, not the part's.
     answer = engine.ask("What time is my talk at the conference, and which room is it in?")
     assert "Room B" in answer.text, answer.text
+
+
+def test_a_number_is_said_by_a_sentence_only_as_a_whole_number(engine, embedder):
+    """Issue 47's second folder, p08: "how much is the multi-stem amelanchier on the Okafor
+    planting plan" was answered "4." from "Prepared for … 20 May 2024": the span was found
+    inside the year. A number is said only where it is not part of a longer one."""
+    from assistant.answer.prompt import Source
+    from assistant.answer.span_first import support_for
+    from assistant.retrieve.base import Hit
+
+    chunk, sentence = sentence_holding(engine, "Prepared for Ade and Funmi Okafor")
+    question = "how much is the multi-stem amelanchier on the Okafor planting plan"
+    source = Source(1, Hit(chunk.id, 1.0, "test"), chunk, [sentence], sentence.text)
+    held = support_for(question, "4", [source], {chunk.id: [sentence]}, embedder.encode_few)
+    assert held is None or "2024" not in held[1].text
+    # The same sentence still says a whole number it holds, and a date.
+    assert support_for(question, "20 May 2024", [source], {chunk.id: [sentence]}, embedder.encode_few)[1] == sentence

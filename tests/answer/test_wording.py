@@ -66,7 +66,7 @@ def test_a_first_name_is_said_in_full_where_the_sentence_writes_it():
 def test_a_part_that_points_back_is_searched_both_ways_in_turn():
     # The slide with the part's figure was first for the part's own words and not in the
     # whole question's top 5 (issue 47): both rankings are read, taken in turn.
-    from assistant.answer.answerer import interleaved
+    from assistant.retrieve.scope import interleaved
     from assistant.retrieve.base import Hit
 
     whole = [Hit(i, 1.0 - i / 10, "auto") for i in (1, 2, 3, 4, 5)]

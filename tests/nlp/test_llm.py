@@ -65,6 +65,24 @@ def test_the_fixed_system_prompt_is_reused_from_the_kv_cache(tiny_generator):
     assert tiny_generator.last_prompt_tokens > tiny_generator.last_cached_tokens
 
 
+def test_each_system_prompt_is_put_back_after_another_was_read(config):
+    """An answer's span prompt, its written answer and a summary each have their own system
+    prompt: after the other one, the first is put back from its saved state rather than read
+    again, and the model writes what it writes from a cold start."""
+    path = models.resolve("smollm2-135m-instruct", "llm")
+    weather = "You answer questions about the weather in one word. " * 5
+    garden = "You answer questions about gardens, briefly and kindly. " * 5
+    ask = [{"role": "system", "content": weather}, {"role": "user", "content": "Is rain wet?"}]
+    cold = "".join(LlamaGenerator(path, n_ctx=512, threads=1).stream(ask, 8))
+    gen = LlamaGenerator(path, n_ctx=512, threads=1)
+    gen.prime(weather)
+    "".join(gen.stream([{"role": "system", "content": garden}, {"role": "user", "content": "Roses?"}], 4))
+    assert gen.last_cached_tokens >= gen.count_tokens(garden)  # saved on its first use, then reused
+    again = "".join(gen.stream(ask, 8))
+    assert gen.last_cached_tokens >= gen.count_tokens(weather)
+    assert again == cold
+
+
 def test_prompt_lookup_drafting_writes_what_plain_decoding_writes(config, example_docs):
     """`draft_tokens` (prompt-lookup decoding, measured by bench/prompt_lookup.py): greedy
     decoding gives the same text, on a prompt longer than one batch of 512 tokens, where
