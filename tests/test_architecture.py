@@ -142,3 +142,53 @@ def test_the_cli_and_the_ui_go_through_the_engine():
             if top not in allowed and top != f"assistant.{shell}":
                 around.append(f"{module} imports {target}")
     assert around == []
+
+
+# What the Engine hands out with a typed interface of its own (a property or a method that
+# returns it): a shell may use it. Any other attribute of the Engine is its own business.
+SHELLS = ("cli", "ui", "doctor", "eval")
+
+
+def _engine_doors() -> set[str]:
+    tree = ast.parse((PACKAGE / "engine.py").read_text(encoding="utf-8"))
+    engine = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Engine")
+    return {f.name for f in engine.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and not f.name.startswith("_")} | {"config"}
+
+
+def _shell_modules():
+    for module, path in MODULES.items():
+        if module.count(".") and module.split(".")[1] in SHELLS:
+            yield module, path, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_no_shell_reaches_through_the_engines_attributes():
+    """`engine.index.store.meta` is three rooms deep: what a shell needs is a door of the
+    Engine (a method, or an object a property hands out), and nothing reads its __dict__."""
+    doors, reaches = _engine_doors(), []
+    for module, path, tree in _shell_modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+                reaches.append(f"{module}:{node.lineno} __dict__")
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)):
+                continue
+            held, base = node.value, node.value.value
+            named = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else ""
+            if named in ("engine", "_engine") and held.attr not in doors:
+                reaches.append(f"{module}:{node.lineno} {named}.{held.attr}.{node.attr}")
+    assert reaches == []
+
+
+def test_no_shell_records_an_answer_itself():
+    """One way to ask (answer/asking.py): the Engine writes the answer's one record; a shell
+    that wrote its own would store another shape beside it."""
+    writes = []
+    for module, path, tree in _shell_modules():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            says_assistant = any(isinstance(a, ast.Constant) and a.value == "assistant" for a in node.args)
+            if node.func.attr == "add_exchange" or (node.func.attr == "add" and says_assistant) \
+                    or node.func.attr == "as_dict" and any(k.arg == "with_text" for k in node.keywords):
+                writes.append(f"{module}:{node.lineno} {node.func.attr}")
+    assert writes == []
