@@ -6,6 +6,7 @@ answers nothing (under strict grounding: "I don't know").
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Callable
 
@@ -158,15 +159,22 @@ def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -
 
 def found_in(text: str, needle: str) -> int:
     """Where `needle` is written in `text`, or -1; a number only as a whole number: "4" is
-    not said by "20 May 2024", nor "£18" by "£189.00"."""
+    not said by "20 May 2024" or "2.4 m", nor "£18" by "£189.00"."""
     at = text.find(needle)
     while at >= 0:
-        before = text[at - 1] if at > 0 else " "
-        after = text[at + len(needle)] if at + len(needle) < len(text) else " "
-        if not (needle[:1].isdigit() and before.isdigit()) and not (needle[-1:].isdigit() and after.isdigit()):
+        end = at + len(needle)
+        runs_on_before = needle[:1].isdigit() and _NUMBER_GOES_ON_BEFORE.search(text[:at])
+        runs_on_after = needle[-1:].isdigit() and _NUMBER_GOES_ON_AFTER.match(text[end:])
+        if not (runs_on_before or runs_on_after):
             return at
         at = text.find(needle, at + 1)
     return -1
+
+
+# A number goes on through a digit, or a decimal point or thousands comma between digits
+# ("£189" is "£189.00", though: its decimals say nothing more).
+_NUMBER_GOES_ON_BEFORE = re.compile(r"(?:\d|\d[.,])$")
+_NUMBER_GOES_ON_AFTER = re.compile(r"\d|,\d|\.0*[1-9]")
 
 
 def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):

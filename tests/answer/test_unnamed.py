@@ -113,3 +113,8 @@ def test_a_number_is_said_by_a_sentence_only_as_a_whole_number(engine, embedder)
     assert held is None or "2024" not in held[1].text
     # The same sentence still says a whole number it holds, and a date.
     assert support_for(question, "20 May 2024", [source], {chunk.id: [sentence]}, embedder.encode_few)[1] == sentence
+    # Nor is "4" said by a decimal ("the new 2.4 m canes"), as the bench's next run answered.
+    chunk, canes = sentence_holding(engine, "2.4 m canes")
+    source = Source(1, Hit(chunk.id, 1.0, "test"), chunk, [canes], canes.text)
+    held = support_for(question, "4", [source], {chunk.id: [canes]}, embedder.encode_few)
+    assert held is None or "2.4 m" not in held[1].text
