@@ -55,7 +55,7 @@ def run_checks(config: Config, index_override: str | None = None) -> list[Check]
             embedder_ok |= role == "embedder"
         except Exception as exc:  # report any loader failure, never crash the doctor
             checks.append(Check(f"{role} model", False, f"{name} at {path}: {type(exc).__name__}: {exc}"))
-    checks.extend(_index_checks(config, index_override, embedder_ok))
+    checks.extend(index_checks(config, index_override, embedder_ok))
     return checks
 
 
@@ -92,7 +92,7 @@ def _load(role: str, path: Path) -> str:
     return f"{path} (generated {out.strip()!r})"
 
 
-def _index_checks(config: Config, index_override: str | None, embedder_ok: bool) -> list[Check]:
+def index_checks(config: Config, index_override: str | None, embedder_ok: bool) -> list[Check]:
     from .store.index import DB_NAME
 
     from .store.damage import damaged_message, not_a_folder, probe

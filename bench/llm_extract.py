@@ -48,10 +48,6 @@ def build_chunks(passages, config: Config) -> list[tuple[str, ChunkText]]:
     spacy_dir = models.resolve(config.spacy_model, "spacy")
     splitter = SentenceSplitter(spacy_dir)
     spacy_ex = SpacyExtractor(load_spacy(str(spacy_dir), PARSE_COMPONENTS))
-    try:
-        from assistant.indexing import _title_mention
-    except ImportError:  # pragma: no cover - the indexer is being edited by others
-        _title_mention = None
     coref = RuleCoref()
     out = []
     for p, spans in zip(passages, splitter.split_many([p.text for p in passages])):
@@ -60,9 +56,7 @@ def build_chunks(passages, config: Config) -> list[tuple[str, ChunkText]]:
         texts = [p.text[s:e] for s, e in spans]
         offsets = [s for s, _ in spans]
         graphs = spacy_ex.extract(texts, offsets)
-        title, person = None, False
-        if _title_mention is not None and p.title:
-            title, person = _title_mention(p.title, graphs[0], offsets[0], texts[0])
+        title, person = None, False  # the indexer's title mention is not in this comparison
         resolved = coref.resolve(texts, offsets, graphs, title, person)
         out.append((p.text, ChunkText(texts, resolved, offsets)))
     return out

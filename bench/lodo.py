@@ -29,7 +29,7 @@ from pathlib import Path
 
 from assistant.config import Config
 from assistant.engine import Engine
-from assistant.eval.corpus_index import _built_index, _index_dir
+from assistant.eval.corpus_index import built_index, cached_index_dir
 from assistant.eval.datasets import gold_groups, load_dataset
 from assistant.eval.runner import EvalSettings
 
@@ -56,12 +56,12 @@ def engine_for(name: str, build: bool) -> tuple[Engine, object, object, bool] | 
                             cache_dir=ROOT / "bench" / "cache", name=name,
                             no_titles=mode == "no_titles", as_files=mode == "files")
     ds = load_dataset(fmt, settings.questions, settings.corpus, None)
-    index_dir = _index_dir(ds, Config(), settings)
+    index_dir = cached_index_dir(ds, Config(), settings)
     if not (index_dir / "build.json").exists() and not build:
         print(f"{name}: no cached index (bench/run.py --only {name}, or --build)", file=sys.stderr)
         return None
     engine = Engine(Config(), index_dir=index_dir)
-    _built_index(engine, ds, settings, index_dir, lambda *a: None)
+    built_index(engine, ds, settings, index_dir, lambda *a: None)
     return engine, ds, gold_groups(ds), mode == "files"
 
 

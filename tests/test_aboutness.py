@@ -176,14 +176,14 @@ def test_a_line_of_a_letterhead_or_a_form_is_no_heading():
     # Laid-out lines are units of their own (issue 47); "27 Kestrel Road" inside an
     # address block made the letter a home of Kestrel Road, and questions about the street
     # went to it.
-    from assistant.nlp.aboutness import _heading_text
+    from assistant.nlp.aboutness import heading_text
 
     letter = "NORTHGATE BANK\nPO Box 2210\nDate: 4 April 2024\nMrs C. Hollis\n27 Kestrel Road\nAmbury AM2 4LX\n\nDear Mrs Hollis,"
     at = letter.index("27 Kestrel Road")
-    assert _heading_text(letter, at, at + len("27 Kestrel Road")) is None
+    assert heading_text(letter, at, at + len("27 Kestrel Road")) is None
     at = letter.index("Date:")
-    assert _heading_text(letter, at, at + len("Date: 4 April 2024")) is None
-    assert _heading_text(letter, 0, len("NORTHGATE BANK")) == "NORTHGATE BANK"
+    assert heading_text(letter, at, at + len("Date: 4 April 2024")) is None
+    assert heading_text(letter, 0, len("NORTHGATE BANK")) == "NORTHGATE BANK"
     notes = "Intro line here.\n\nSummer street party\n\nAgreed: it is on 13 July."
     at = notes.index("Summer")
-    assert _heading_text(notes, at, at + len("Summer street party")) == "Summer street party"
+    assert heading_text(notes, at, at + len("Summer street party")) == "Summer street party"

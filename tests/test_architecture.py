@@ -192,3 +192,16 @@ def test_no_shell_records_an_answer_itself():
                     or node.func.attr == "as_dict" and any(k.arg == "with_text" for k in node.keywords):
                 writes.append(f"{module}:{node.lineno} {node.func.attr}")
     assert writes == []
+
+
+def test_no_module_imports_another_s_underscored_name():
+    """A name that starts with "_" is its module's own: another module (or a test) that
+    needs it needs it public, under a name that says what it is."""
+    found = []
+    for path in [*MODULES.values(), *Path(__file__).resolve().parent.rglob("*.py")]:
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("assistant")):
+                found += [f"{module}:{node.lineno} {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []

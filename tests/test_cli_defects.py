@@ -130,9 +130,9 @@ def test_forget_an_unknown_path_says_so(tmp_path, cli):
 # -- 5. what the watcher prints names the files ----------------------------------------------
 def watch_lines(report, seconds: float) -> list[str]:
     """The watcher's lines for one run, as the terminal shows them (markup rendered)."""
-    from assistant.cli import _watch_lines
+    from assistant.cli import watch_report
 
-    return [Text.from_markup(line).plain for line in _watch_lines(report, seconds)]
+    return [Text.from_markup(line).plain for line in watch_report(report, seconds)]
 
 
 def test_watch_lines_name_the_changed_files(tmp_path, make_engine):

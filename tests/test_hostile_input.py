@@ -156,7 +156,7 @@ def test_the_folders_made_above_an_index_are_private_too(tmp_path):
 
 
 def test_doctor_warns_about_an_index_others_can_read(tmp_path, make_engine, umask_022):
-    from assistant.doctor import _index_checks
+    from assistant.doctor import index_checks
 
     ix = tmp_path / "ix"
     engine = make_engine(ix, config=Config(extractor="none"))
@@ -165,12 +165,12 @@ def test_doctor_warns_about_an_index_others_can_read(tmp_path, make_engine, umas
     (docs / "ferry.txt").write_text("The ferry leaves Harrowmere at nine every morning.\n")
     assert engine.index_paths([docs]).added == 1
     engine.close()
-    privacy = [c for c in _index_checks(Config(), str(ix), embedder_ok=False) if c.name == "index privacy"]
+    privacy = [c for c in index_checks(Config(), str(ix), embedder_ok=False) if c.name == "index privacy"]
     assert privacy and privacy[0].ok
     # An index made before the fix (or by hand): readable by others.
     os.chmod(ix, 0o755)
     os.chmod(ix / "index.db", 0o644)
-    privacy = [c for c in _index_checks(Config(), str(ix), embedder_ok=False) if c.name == "index privacy"]
+    privacy = [c for c in index_checks(Config(), str(ix), embedder_ok=False) if c.name == "index privacy"]
     assert privacy and not privacy[0].ok and privacy[0].warning
     assert "index.db" in privacy[0].detail and "others can read" in privacy[0].detail
 

@@ -285,14 +285,14 @@ def test_progress_meter_counts_only_the_work_left(tmp_path):
     from dataclasses import replace
 
     from assistant.indexing import IndexReport
-    from assistant.indexing.progress import _Meter
+    from assistant.indexing.progress import Meter
 
     files = []
     for name, size in (("a.txt", 1000), ("b.txt", 3000)):
         (tmp_path / name).write_text("x" * size)
         files.append(tmp_path / name)
     seen = []
-    meter = _Meter(files, seen.append)
+    meter = Meter(files, seen.append)
     meter.skipped(str(files[0]))  # unchanged: no work, out of the total
     meter.emit(IndexReport(), str(files[1]), "embedding", [str(files[1])], 0.5)
     assert seen[-1].fraction == 0.5 and seen[-1].files_done == 1

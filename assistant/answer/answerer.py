@@ -140,7 +140,7 @@ class Answerer:
         # Asked whole, the bridge is no answer ("George Waggner" to "Where was the director
         # of film X born?"); when nothing else is found, say what was.
         whole = self._ask_one(question, retriever, k, None, stop, on_draft, scope, not_answers=(first.short,))
-        if whole.unknown or whole.abstained or _states_the_first_fact_only(whole, chain):
+        if whole.unknown or whole.abstained or states_the_first_fact_only(whole, chain):
             whole = self._partial(question, chain, first, whole)
         if on_token:
             on_token(whole.text)
@@ -478,7 +478,7 @@ def _meets(stems: set[str], text: str) -> bool:
     return any(w.startswith(st) or st.startswith(w) for st in stems for w in words if min(len(st), len(w)) >= 3)
 
 
-def _states_the_first_fact_only(answer: Answer, chain: Chain) -> bool:
+def states_the_first_fact_only(answer: Answer, chain: Chain) -> bool:
     """Whether every sentence an answer to a chain asked whole cites states the first
     fact's relation and not the second's: "It was founded in 1921 by Hester Wren" (a
     bakery) is a founder, not the mother the question asks for."""

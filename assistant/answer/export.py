@@ -97,12 +97,12 @@ def _turn_markdown(i: int, turn: dict) -> list[str]:
         lines += [f"> Not supported by its citations: {flagged['sentence']} ({flagged['reason']})", ""]
     if turn["citations"]:
         lines += ["Sources:", ""]
-        lines += [line for c in turn["citations"] for line in _citation_markdown(c, turn["short_answer"])]
+        lines += [line for c in turn["citations"] for line in citation_markdown(c, turn["short_answer"])]
         lines.append("")
     return lines
 
 
-def _citation_markdown(c: dict, short_answer: str | None) -> list[str]:
+def citation_markdown(c: dict, short_answer: str | None) -> list[str]:
     # The path in backticks: Markdown would read the underscores of file names as emphasis.
     located = c.get("place") or (f"p. {c['page']}" if c.get("page") else "")
     where = f"`{c['path']}`" + (f", {located}" if located else "")

@@ -8,7 +8,7 @@ command module, which is what registers their commands on `main` (the console sc
 from . import ask_commands, check_commands, conversation_commands, index_commands, model_commands
 from .answer_output import StreamPrinter
 from .app import DISK_EXIT, main
-from .index_commands import _watch_lines
+from .index_commands import watch_report
 
-__all__ = ["DISK_EXIT", "StreamPrinter", "main", "_watch_lines",
+__all__ = ["DISK_EXIT", "StreamPrinter", "main", "watch_report",
            "ask_commands", "check_commands", "conversation_commands", "index_commands", "model_commands"]

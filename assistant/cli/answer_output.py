@@ -15,7 +15,7 @@ from ..safetext import clean
 from .app import console, shown, shown_path
 
 
-def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, conversation: int | None) -> None:
+def print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, conversation: int | None) -> None:
     """The end of the streamed answer, then what backs it: the follow-up as understood,
     flagged sentences, the passages found for an "I don't know", the cited sentences; with
     --explain the steps, what the model said that was cut, and why each source was chosen."""
@@ -33,7 +33,7 @@ def _print_answer(answer, out: "StreamPrinter", explain: bool, stopped: bool, co
     if answer.found:
         console.print("\n[bold]Passages found[/] [dim](none of them states the answer)[/]")
         for p in answer.found:
-            _print_passage(p)
+            print_passage(p)
     if answer.citations:
         console.print("\n[bold]Sources[/]")
         for c in answer.citations[:SHOWN_CITATIONS]:
@@ -114,7 +114,7 @@ def _print_explanation(answer) -> None:
     console.print(table)
 
 
-def _print_passage(p) -> None:
+def print_passage(p) -> None:
     where = shown_path(p.chunk.path) + (f", {p.place}" if p.place else "")
     console.print(f"[bold cyan][{p.n}][/] {where} [dim](score {p.hit.score:.3f})[/]")
     from rich.padding import Padding

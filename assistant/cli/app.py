@@ -1,7 +1,7 @@
 """The click application that every command hangs on: the `main` group (and `tui`, what it
 runs when no command is named), the Context that carries the config and the engine, the
 consoles, and the helpers every command's output goes through (shown, shown_path, listed,
-_fail). Kept apart from the commands so that each command module imports it and it
+fail). Kept apart from the commands so that each command module imports it and it
 imports none of them."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Context:
             self.config = Config.load(self.config_path)
             check_names(self.config)
         except ConfigError as exc:  # a setting of the wrong type or out of range: a usage error
-            _fail(str(exc), 2)
+            fail(str(exc), 2)
         self.index_override = index_dir
         self._engine = None
 
@@ -65,7 +65,7 @@ def shown_path(path) -> str:
     return escape(show_path(path))
 
 
-def _fail(message: str, code: int = 1):
+def fail(message: str, code: int = 1):
     """Print `message` as one line on stderr (never wrapped) and exit with `code`."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     sys.exit(code)
@@ -77,7 +77,7 @@ def _fail(message: str, code: int = 1):
 DISK_EXIT = 74
 
 
-def _fail_on_disk(message: str):
+def fail_on_disk(message: str):
     """Print the disk's trouble as one line (never wrapped) and exit with DISK_EXIT."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     sys.exit(DISK_EXIT)
@@ -105,11 +105,11 @@ class _Commands(click.Group):
             index_dir = engine.index_dir if engine is not None else obj.config.resolved_index_dir(obj.index_override)
             message = disk_trouble(exc, index_dir, ctx.invoked_subcommand) if isinstance(exc, WRITE_ERRORS) else None
             if message is not None:
-                _fail_on_disk(message)
+                fail_on_disk(message)
             trouble = index_trouble(exc, index_dir)
             if trouble is None:
                 raise
-            _fail(trouble.message, trouble.exit_status)
+            fail(trouble.message, trouble.exit_status)
 
 
 @click.group(cls=_Commands, invoke_without_command=True)

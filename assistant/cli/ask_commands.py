@@ -16,8 +16,8 @@ from rich.markup import escape
 from .. import models
 from ..engine import Accepted, Asked, AskEvent, Drafted, Engine, ScopeError, disk_trouble
 from ..safetext import json_text
-from .answer_output import StreamPrinter, _print_answer, _print_passage
-from .app import Context, _fail, console, err_console, main, shown_path
+from .answer_output import StreamPrinter, print_answer, print_passage
+from .app import Context, fail, console, err_console, main, shown_path
 
 
 def _scope(paths: tuple[Path, ...], types: tuple[str, ...]):
@@ -66,7 +66,7 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
     status 124. The question and answer are kept as a conversation, which --continue follows up;
     --in and --type keep its sources to some folders, files or file types."""
     if not question.strip():
-        _fail("the question is empty", 2)
+        fail("the question is empty", 2)
     scope = _scope(in_paths, types)
     engine = obj.engine
     out = None if as_json else StreamPrinter(explain)
@@ -76,14 +76,14 @@ def ask(obj: Context, question: str, retriever: str | None, k: int | None, as_js
         conversation = engine.conversations().pick(conversation_id, continue_last)
         asked = stoppable_ask(engine, out, question, conversation, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError, LookupError) as exc:
-        _fail(str(exc).strip("'\""))
+        fail(str(exc).strip("'\""))
     answer, stopped = asked.answer, asked.stopped
     assert answer is not None  # a question's, not a search's
     answer.text = asked.text
     if out is None:  # --json
         click.echo(json_text({**answer.as_dict(), "stopped": stopped, "conversation": asked.conversation}, indent=2))
     else:
-        _print_answer(answer, out, explain, stopped, asked.conversation)
+        print_answer(answer, out, explain, stopped, asked.conversation)
     if asked.unkept is not None:
         trouble = disk_trouble(asked.unkept, engine.index_dir, "ask")
         if trouble is None:
@@ -125,16 +125,16 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
     """List the passages that best match QUERY: document, page, the best sentence with the
     query's words marked, and why each was chosen. No answer model is loaded."""
     if not query.strip():
-        _fail("the query is empty", 2)
+        fail("the query is empty", 2)
     scope = _scope(in_paths, types)
     t0 = time.perf_counter()
     try:
         obj.engine.retriever(retriever)  # the index opened, the retriever made, before the time counts
         found = _on_a_thread(obj.config.question_timeout_s, obj.engine.search, query, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError) as exc:
-        _fail(str(exc).strip("'\""))
+        fail(str(exc).strip("'\""))
     except TimeoutError:
-        _fail(f"the search took longer than {obj.config.question_timeout_s:g} s, the time limit of a question "
+        fail(f"the search took longer than {obj.config.question_timeout_s:g} s, the time limit of a question "
               "(question_timeout_s in the config); --retriever dense is the quickest", 124)
     took = time.perf_counter() - t0
     name = retriever or obj.config.retriever
@@ -148,7 +148,7 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
                                                             ": the index is empty (assistant index PATH)"))
         sys.exit(1)
     for p in found:
-        _print_passage(p)
+        print_passage(p)
     console.print(f"[dim]{name}: {len(found)} passages in {took * 1000:.0f} ms"
                   + (f", only {shown_path(scope.describe())}" if scope else "") + "[/]")
 

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from .. import models
 from ..engine import Engine
-from .app import Context, _fail, console, err_console, main
+from .app import Context, fail, console, err_console, main
 
 
 def _k_list(ctx, param, value: str) -> list[int]:
@@ -82,7 +82,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
     names = [r.strip() for r in retrievers.split(",") if r.strip()]
     unknown = [n for n in names if not Engine.knows_retriever(n)]
     if unknown:
-        _fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(Engine.retrievers())}", 2)
+        fail(f"unknown retriever(s): {', '.join(unknown)}; choose from {', '.join(Engine.retrievers())}", 2)
     settings = EvalSettings(
         fmt=fmt, questions=questions, corpus=corpus, retrievers=names,
         ks=ks, answer=answer, answer_limit=answer_limit, limit=limit,
@@ -103,7 +103,7 @@ def eval_cmd(obj: Context, fmt, questions, corpus, retrievers, ks, answer, answe
         try:
             report = run_eval(settings, obj.config, progress)
         except (ValueError, FileNotFoundError, models.ModelNotFound) as exc:
-            _fail(str(exc), 2)
+            fail(str(exc), 2)
     console.print(markdown_table(report, settings.ks), markup=False, highlight=False)
     console.print(f"wrote {escape(str(out))}/{escape(report['dataset'])}.json, .md, .png")
 

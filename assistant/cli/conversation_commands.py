@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .app import Context, _fail, err_console, main, shown_path
+from .app import Context, fail, err_console, main, shown_path
 
 
 @main.command("export")
@@ -21,12 +21,12 @@ def export_cmd(obj: Context, conversation_id: int | None, fmt: str, out: Path | 
     try:
         text = obj.engine.export_conversation(conversation_id, fmt)  # the database alone: no model loads
     except LookupError as exc:  # no index, no conversations yet, or not this one
-        _fail(str(exc))
+        fail(str(exc))
     if out is None:
         click.echo(text, nl=False)
         return
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot write {out}: {exc}")
+        fail(f"cannot write {out}: {exc}")
     err_console.print(f"wrote {shown_path(out)}")

@@ -13,7 +13,7 @@ from rich.markup import escape
 from .. import models
 from ..engine import Engine, IndexMismatch, IndexRun, disk_trouble, left_out_in_words
 from ..safetext import show_path
-from .app import Context, _fail, _fail_on_disk, console, err_console, listed, main, shown, shown_path
+from .app import Context, fail, fail_on_disk, console, err_console, listed, main, shown, shown_path
 
 
 @main.command("index")
@@ -50,7 +50,7 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 
             report = engine.index_paths(list(paths), on_progress=progress, again=again)
     except (models.ModelNotFound, IndexMismatch) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     costs = engine.extractor_costs()
     stale = engine.stale_entity_rules()
     if as_json:
@@ -127,11 +127,11 @@ def forget(obj: Context, path: Path) -> None:
     n = obj.engine.forget(path)
     if n == 0:
         # The index holds absolute paths: name the one compared, a typo or a relative path shows.
-        _fail(f"nothing in the index is under {show_path(path.resolve())}: no document was removed")
+        fail(f"nothing in the index is under {show_path(path.resolve())}: no document was removed")
     console.print(f"removed {n} document(s)")
 
 
-def _watch_lines(r, seconds: float) -> list[str]:
+def watch_report(r, seconds: float) -> list[str]:
     """What the watcher prints after a run (rich markup): the counts, then each file that
     changed, so a person sees which files it saw without looking in the index."""
     import time
@@ -160,7 +160,7 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
         engine = obj.engine
         engine.open_index()  # the embedder and the index directory: fail now, not in the watcher
     except (models.ModelNotFound, IndexMismatch) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     fatal: list[str] = []
     stopped = threading.Event()
 
@@ -180,7 +180,7 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
             return
         if not run.report.changed and watcher.runs > 0:
             return  # a rescan that found nothing new
-        for line in _watch_lines(run.report, run.seconds):
+        for line in watch_report(run.report, run.seconds):
             console.print(line)
 
     watcher = engine.watch_folders(
@@ -213,7 +213,7 @@ def watch_cmd(obj: Context, paths: tuple[Path, ...], debounce: float, polling: b
             sys.exit(130)
         engine.close()
     if disk:
-        _fail_on_disk(disk[0])
+        fail_on_disk(disk[0])
     if fatal:
-        _fail(fatal[0])
+        fail(fatal[0])
     sys.exit(0)

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from .. import models
 from ..engine import Engine
-from .app import _fail, console, err_console, main
+from .app import fail, console, err_console, main
 
 
 @main.command()
@@ -93,5 +93,5 @@ def models_pull(name: str) -> None:
     try:
         path = models.pull(name)
     except models.PullError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     console.print(f"fetched {name} -> {escape(str(path))}")

@@ -83,7 +83,7 @@ def indexed_passage(p, no_titles: bool) -> tuple[str, str, str | None]:
     return DOC_PREFIX + p.pid, passage_document(p.title, p.text), p.title
 
 
-def _index_dir(ds, config: Config, settings: EvalSettings) -> Path:
+def cached_index_dir(ds, config: Config, settings: EvalSettings) -> Path:
     """The cached index of this corpus built with these settings (cleared by --rebuild)."""
     extra = {"no_titles": True} if settings.no_titles else {}
     extra |= {"as_files": True} if settings.as_files else {}
@@ -94,7 +94,7 @@ def _index_dir(ds, config: Config, settings: EvalSettings) -> Path:
     return index_dir
 
 
-def _built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) -> dict:
+def built_index(engine, ds, settings: EvalSettings, index_dir: Path, progress) -> dict:
     """The build record of the cached index, building it first when there is none."""
     build_record = index_dir / "build.json"
     if build_record.exists():

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Callable
 
 from ..config import Config
-from .corpus_index import _built_index, _index_dir, indexed_passage
+from .corpus_index import built_index, cached_index_dir, indexed_passage
 from .datasets import load_dataset
 from .report import write_report
-from .scoring import _answer_eval, _score_retriever
+from .scoring import answer_eval, score_retriever
 from .settings import EvalSettings
 
 
@@ -62,9 +62,9 @@ def run_eval(
         config = replace(config, llm=settings.llm)
     progress = on_progress or (lambda stage, done, total: None)
     ds = load_dataset(settings.fmt, settings.questions, settings.corpus, settings.limit)
-    index_dir = _index_dir(ds, config, settings)
+    index_dir = cached_index_dir(ds, config, settings)
     engine = Engine(config, index_dir=index_dir)
-    build = _built_index(engine, ds, settings, index_dir, progress)
+    build = built_index(engine, ds, settings, index_dir, progress)
     no_title = settings.no_titles or settings.as_files
     corpus_bytes = sum(len(indexed_passage(p, no_title)[1].encode()) for p in ds.passages)
     build["corpus_bytes"] = corpus_bytes
@@ -73,10 +73,10 @@ def run_eval(
     results: dict[str, dict] = {}
     per_question: dict[str, list] = {}
     for name in settings.retrievers:
-        results[name], per_question[name] = _score_retriever(engine, name, ds, settings, progress)
+        results[name], per_question[name] = score_retriever(engine, name, ds, settings, progress)
     answers = None
     if settings.answer:
-        answers = _answer_eval(engine, ds, settings, per_question, progress)
+        answers = answer_eval(engine, ds, settings, per_question, progress)
         for name, scores in answers.items():
             if name in results:
                 results[name].update({f"answer_{k}": v for k, v in scores.items()})

@@ -16,7 +16,7 @@ from .metrics import answer_coverage, answer_in_context, exact_match, ndcg_at_k,
 from .settings import EvalSettings
 
 
-def _score_retriever(engine, name: str, ds, settings: EvalSettings, progress) -> tuple[dict, list[dict]]:
+def score_retriever(engine, name: str, ds, settings: EvalSettings, progress) -> tuple[dict, list[dict]]:
     """One retriever over every question: its scores and a row per question."""
     retriever = engine.retriever(name)
     # Loads lazily built state; not a question of the set, whose query parse an LLM
@@ -103,7 +103,7 @@ def _pct(values: list[float]) -> float | None:
     return round(100.0 * float(np.mean(vals)), 2) if vals else None
 
 
-def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict, progress) -> dict:
+def answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict, progress) -> dict:
     """EM / F1 / ROUGE-L of the short answer with the configured LLM, for each retriever's
     top-5 passages read whole ("NAME") and as grounded sentences ("NAME+sentences"), plus
     closed-book (no sources) and oracle (the gold passages) prompts unless
@@ -129,7 +129,7 @@ def _answer_eval(engine, ds: Dataset, settings: EvalSettings, per_question: dict
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
             if mode.endswith("+answer"):
-                pred, timing = _product_answer(engine, mode.partition("+")[0], q.question)
+                pred, timing = product_answer(engine, mode.partition("+")[0], q.question)
             else:
                 passages = _answer_passages(engine, ds, q, mode, per_question)
                 pred, timing = _timed_short_answer(gen, q.question, passages, engine.config.llm_context_tokens)
@@ -196,7 +196,7 @@ def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
     return source_blocks(engine.sources_for(question, hits))
 
 
-def _product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
+def product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
     """The short answer as `assistant ask` gives it: retrieval, grounded sentences, two
     facts asked one at a time, a span no source sentence states cut (empty)."""
     answer = engine.ask(question, retriever=retriever, k=5)

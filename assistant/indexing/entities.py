@@ -18,9 +18,9 @@ from ..nlp.extract import TIME_LABELS, DescribesClasses, Extractor, compact
 from ..store import Index
 from ..store.blobs import round8s, to_blob8s
 from . import limits
-from .progress import _Timer
+from .progress import Timer
 from .report import IndexReport
-from .work import IndexPart, _Pending
+from .work import IndexPart, Pending
 
 # Mention kinds the entity layer does not keep (see extract).
 STORED_NOT = frozenset(TIME_LABELS)
@@ -43,7 +43,7 @@ class EntityLayer(IndexPart):
         self.coref = coref
         self.aboutness = aboutness
 
-    def extract(self, batch: list[_Pending], planned: list, report: IndexReport,
+    def extract(self, batch: list[Pending], planned: list, report: IndexReport,
                  tick: Callable[[float, str], None] = lambda f, stage: None):
         """Sentence graphs per document/chunk/sentence, coreference resolved; the resolved
         text of every sentence; and, from an extractor that describes what it finds (llm),
@@ -56,7 +56,7 @@ class EntityLayer(IndexPart):
                     texts.append(item.document.text[s:e])
                     offsets.append(s)
         chunk_notes: list[dict[str, str]] | None = None
-        with _Timer(report, "extract"):
+        with Timer(report, "extract"):
             if isinstance(self.extractor, DescribesClasses):
                 # Whole chunks, as the model should read them (not the sentence protocol's
                 # pseudo-chunks), so that each description belongs to one stored chunk.
@@ -82,7 +82,7 @@ class EntityLayer(IndexPart):
                 notes.append(chunk_notes[at: at + len(chunks)])
                 at += len(chunks)
         graphs, resolved, k = [], [], 0
-        with _Timer(report, "coref"):
+        with Timer(report, "coref"):
             for item, chunks in zip(batch, planned):
                 doc_graphs, doc_resolved = [], []
                 title = item.document.title
@@ -147,7 +147,7 @@ class EntityLayer(IndexPart):
         # The extractor's own descriptions, where it wrote any (UnWeaver: the per-chunk
         # descriptions concatenated, shortened by the LLM past a length); timed on their own.
         written = self._class_descriptions([(eid, name) for eid, name, _ in dirty], report)
-        with _Timer(report, "entity_vectors"):
+        with Timer(report, "entity_vectors"):
             embedded = [(eid, name) for eid, name, kind in dirty if kind not in TIME_LABELS]
             vectors = self._class_vectors(embedded, written)
             rows = [(written.get(eid), to_blob8s(v) if v is not None else None, eid)
@@ -189,7 +189,7 @@ class EntityLayer(IndexPart):
         # Notes come only from a describing extractor, which also describes classes
         # (the Extractor protocol's optional pair).
         describe = self.extractor.class_description
-        with _Timer(report, "describe"):
+        with Timer(report, "describe"):
             return {
                 eid: describe(name, notes[eid], threshold=DESCRIPTION_CHARS, limit_chars=DESCRIPTION_CHARS)
                 for eid, name in dirty if eid in notes

@@ -20,9 +20,9 @@ from ..safetext import key_path, path_key
 from ..store import DocumentRow, Index
 from ..store.db import RowIds
 from .limits import FileBudget
-from .progress import _Timer
+from .progress import Timer
 from .report import IndexReport
-from .work import IndexPart, _Pending
+from .work import IndexPart, Pending
 
 # Why a path under a folder being indexed is left out: `assistant forget` took it out.
 FORGOTTEN = "forgotten (`assistant index PATH` brings it back)"
@@ -48,7 +48,7 @@ class Examiner(IndexPart):
         """Naming a forgotten path to index (or a path inside a forgotten folder) adds it
         back; the exclusions left, for the walk to skip."""
         excluded = [key_path(p) for p in self.store.docs.exclusions()]
-        lifted = [e for e in excluded if any(_is_within(r, e) for r in roots)]
+        lifted = [e for e in excluded if any(is_within(r, e) for r in roots)]
         if lifted:
             self.store.docs.lift_exclusions([path_key(e) for e in lifted])
         return [e for e in excluded if e not in lifted]
@@ -69,13 +69,13 @@ class Examiner(IndexPart):
             if left_out and any(path_key(q) in left_out for q in (p, *p.parents)):
                 out.append(doc.path)
                 continue
-            if any(r.is_dir() and _is_within(p, r) and rules.ignored(p, r) for r in roots):
+            if any(r.is_dir() and is_within(p, r) and rules.ignored(p, r) for r in roots):
                 out.append(doc.path)
         return out
 
-    def examine(self, path: Path, report: IndexReport, moved_from: dict[str, DocumentRow]) -> _Pending | None:
+    def examine(self, path: Path, report: IndexReport, moved_from: dict[str, DocumentRow]) -> Pending | None:
         key = path_key(path)
-        with _Timer(report, "load"):
+        with Timer(report, "load"):
             try:
                 st = path.stat()
             except OSError as exc:
@@ -128,9 +128,9 @@ class Examiner(IndexPart):
             if document is None:
                 return None
         self.run_hashes[digest] = key
-        return _Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
+        return Pending(key, digest, st.st_mtime, st.st_size, old is not None, document)
 
-    def with_attachments(self, item: _Pending | None) -> list[_Pending]:
+    def with_attachments(self, item: Pending | None) -> list[Pending]:
         """A document read anew and, before it, the attachments it carries (an e-mail's),
         each a document of its own at `PATH/NAME`; the attachments it no longer carries
         leave the index. Written before their message, so that a run stopped between them
@@ -138,7 +138,7 @@ class Examiner(IndexPart):
         if item is None:
             return []
         attached = [
-            _Pending(f"{item.path}/{a.name}", a.content_hash, item.mtime, a.size,
+            Pending(f"{item.path}/{a.name}", a.content_hash, item.mtime, a.size,
                      self.store.docs.document(f"{item.path}/{a.name}") is not None, a.document, attached_to=item.path)
             for a in item.document.attachments
         ]
@@ -165,13 +165,13 @@ class Examiner(IndexPart):
             report.shortened.append((key, document.left_out))
         return document
 
-    def _resumed(self, path: Path, key: str, old: DocumentRow, st, report: IndexReport) -> _Pending | None:
+    def _resumed(self, path: Path, key: str, old: DocumentRow, st, report: IndexReport) -> Pending | None:
         """A large document an earlier run was stopped in: carry on after its last section."""
         document = self._load(key, path, st, old.content_hash, report)
         if document is None:
             return None
         self.run_hashes[old.content_hash] = key
-        return _Pending(key, old.content_hash, st.st_mtime, st.st_size, True, document,
+        return Pending(key, old.content_hash, st.st_mtime, st.st_size, True, document,
                         resume_chars=old.indexed_chars or 0)
 
     def _record_if_copy(self, key: str, digest: str, st, report: IndexReport) -> bool:
@@ -217,8 +217,8 @@ def _file_digest(path: Path) -> str:
 def holds_only(store, roots: Iterable[Path]) -> bool:
     """Whether every document of the store lies under one of `roots`."""
     roots = [Path(r).resolve() for r in roots]
-    return all(any(_is_within(key_path(d.path), r) for r in roots) for d in store.docs.documents())
+    return all(any(is_within(key_path(d.path), r) for r in roots) for d in store.docs.documents())
 
 
-def _is_within(path: Path, root: Path) -> bool:
+def is_within(path: Path, root: Path) -> bool:
     return path.parts[:len(root.parts)] == root.parts

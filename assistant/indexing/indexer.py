@@ -28,12 +28,12 @@ from ..safetext import key_path, path_key
 from ..store import Index
 from . import limits
 from .entities import EntityLayer
-from .examine import FORGOTTEN, Examiner, _is_within
+from .examine import FORGOTTEN, Examiner, is_within
 from .limits import FileBudget
 from .pipeline import BatchPipeline
-from .progress import Progress, _Meter, _Timer
+from .progress import Progress, Meter, Timer
 from .report import IndexReport
-from .work import _Pending
+from .work import Pending
 
 
 class Indexer:
@@ -105,7 +105,7 @@ class Indexer:
         self.examiner.run_hashes = {}  # content -> the path of this run that indexes it
         excluded = self.examiner.lift_exclusions(roots)
         rules = IgnoreRules(self.ignore)
-        with _Timer(report, "scan"):
+        with Timer(report, "scan"):
             files = list(iter_files(
                 roots, SUPPORTED_SUFFIXES, exclude=[self.index.dir, *excluded], rules=rules,
                 follow_links_outside=self.follow_links_outside,
@@ -116,16 +116,16 @@ class Indexer:
                            for f, n in rules.cut.items()]
         # What `forget` took out stays out, and says so, with how to bring it back.
         report.skipped += [(path_key(e), FORGOTTEN) for e in excluded
-                           if e.exists() and any(_is_within(e, r) for r in roots)]
+                           if e.exists() and any(is_within(e, r) for r in roots)]
         left_out = {p for p, _ in report.skipped}
         ignored = self.examiner.newly_ignored(roots, present, rules, left_out) if remove_missing else []
         vanished = self._vanished(roots, present) if remove_missing else []
         by_hash = {d.content_hash: d for d in vanished if d.status == "ok" and d.attached_to is None}
 
-        pending: list[_Pending] = []
-        large: list[_Pending] = []  # indexed last, a section at a time
+        pending: list[Pending] = []
+        large: list[Pending] = []  # indexed last, a section at a time
         tokens_before = self.embedder.tokens_embedded
-        self.pipeline.meter = meter = _Meter(files, on_progress)
+        self.pipeline.meter = meter = Meter(files, on_progress)
         for path in files:
             items = self.examiner.with_attachments(self.examiner.examine(path, report, by_hash))
             if not items:
@@ -148,8 +148,8 @@ class Indexer:
         if pending:
             self.pipeline.process(pending, report)
         self.pipeline.process_large(large, report)
-        self.pipeline.meter = _Meter([], None)
-        with _Timer(report, "write"), self.write_lock:
+        self.pipeline.meter = Meter([], None)
+        with Timer(report, "write"), self.write_lock:
             for doc in vanished:
                 # Moved documents were renamed in place by _examine; the rest are gone.
                 if self.store.docs.document(doc.path) is not None:
@@ -169,7 +169,7 @@ class Indexer:
         for doc in self.store.docs.documents():
             where = doc.attached_to or doc.path
             p = key_path(where)
-            if where not in present and any(_is_within(p, r) for r in roots) and not p.exists():
+            if where not in present and any(is_within(p, r) for r in roots) and not p.exists():
                 vanished.append(doc)
         return vanished
 
@@ -187,7 +187,7 @@ class Indexer:
     def _index_texts(self, items, on_progress, total) -> IndexReport:
         report = IndexReport()
         self._load_vectors()
-        pending: list[_Pending] = []
+        pending: list[Pending] = []
         tokens_before = self.embedder.tokens_embedded
         done = 0
         for key, text, title in items:
@@ -198,7 +198,7 @@ class Indexer:
                 report.unchanged += 1
             else:
                 doc = LoadedDocument(text=text, pages=[], title=title)
-                pending.append(_Pending(key, digest, 0.0, len(text), old is not None, doc))
+                pending.append(Pending(key, digest, 0.0, len(text), old is not None, doc))
             if len(pending) >= limits.BATCH_DOCUMENTS:
                 self.pipeline.process(pending, report)
                 pending = []
@@ -221,7 +221,7 @@ class Indexer:
         changed = report.added + report.updated + report.removed
         with self.write_lock:
             if changed >= limits.COMPACT_AFTER:
-                with _Timer(report, "compact"):
+                with Timer(report, "compact"):
                     self.store.meta.compact(rewrite=changed * 10 >= self.store.meta.counts()["documents"])
             self.index.vectors_updated()
 
@@ -235,7 +235,7 @@ class Indexer:
         report = IndexReport()
         with self.write_lock:
             for doc in self.store.docs.documents():
-                if _is_within(key_path(doc.path), root) and self.store.docs.document(doc.path) is not None:
+                if is_within(key_path(doc.path), root) and self.store.docs.document(doc.path) is not None:
                     self.examiner.remove(doc.path, report)  # (an attachment went with its message)
         if report.removed or root.exists():
             # So that the next rescan of the folder around it does not bring it back.

@@ -19,9 +19,9 @@ from ..store import Index
 from ..store.blobs import round8s
 from ..store.row_types import DocumentWrite
 from . import limits
-from .progress import _Concurrent, _Meter, _Timer
+from .progress import Concurrent, Meter, Timer
 from .report import IndexReport
-from .work import IndexPart, _Pending, _Work
+from .work import IndexPart, Pending, Work
 
 
 class BatchPipeline(IndexPart):
@@ -41,9 +41,9 @@ class BatchPipeline(IndexPart):
         self.extract = extract
         self.fail = fail
         self.reusable = reusable
-        self.meter = _Meter([], None)
+        self.meter = Meter([], None)
 
-    def process_large(self, items: list[_Pending], report: IndexReport) -> None:
+    def process_large(self, items: list[Pending], report: IndexReport) -> None:
         """Each large document alone, a section at a time, each section written when done."""
         for item in items:
             bounds = section_bounds(item.document.text)
@@ -55,7 +55,7 @@ class BatchPipeline(IndexPart):
                 self.process([section], report, f"part {n + 1}/{len(bounds)}: ")
                 first_chunk = self.store.passages.chunk_count(item.path)
 
-    def process(self, batch: list[_Pending], report: IndexReport, label: str = "") -> None:
+    def process(self, batch: list[Pending], report: IndexReport, label: str = "") -> None:
         """Split, chunk, extract and embed a batch of documents (or one section of a large
         one) together, then write each document in its own transaction."""
         if not batch:
@@ -69,7 +69,7 @@ class BatchPipeline(IndexPart):
             # The chunk vectors need only the chunks: they are computed in a second thread
             # while this one parses (onnxruntime leaves the GIL while it computes, spaCy's
             # parser much of the time), so the two slowest stages share the cores.
-            both = _Concurrent(tick, start=0.1, end=0.9, shares={"parse": 0.6, "embed": 0.4})
+            both = Concurrent(tick, start=0.1, end=0.9, shares={"parse": 0.6, "embed": 0.4})
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed") as pool:
                 embedding = pool.submit(self._embed_chunks, works, report, both.reporter("embed"))
                 graphs, resolved, notes = self.extract(batch, [w.chunks for w in works], report,
@@ -80,9 +80,9 @@ class BatchPipeline(IndexPart):
                 work.notes = notes[n] if notes is not None else None
         if self.sentence_vectors:
             # Timed on its own so that a build report shows what the option costs.
-            with _Timer(report, "embed_sentences"):
+            with Timer(report, "embed_sentences"):
                 self._embed_sentences(works)
-        with _Timer(report, "write"), self.write_lock:
+        with Timer(report, "write"), self.write_lock:
             for work in works:
                 self._write(work, report)
         start, end = batch[0].bounds
@@ -90,7 +90,7 @@ class BatchPipeline(IndexPart):
                              files=sum(p.last and p.attached_to is None for p in batch))
         tick("written", 0.0)
 
-    def _ticker(self, batch: list[_Pending], report: IndexReport, label: str) -> Callable[[str, float], None]:
+    def _ticker(self, batch: list[Pending], report: IndexReport, label: str) -> Callable[[str, float], None]:
         """Progress within a batch: `tick(stage, share of the batch done)`. A section counts
         as its share of its file's bytes."""
         paths = [p.path for p in batch]
@@ -98,28 +98,28 @@ class BatchPipeline(IndexPart):
         scale = (end - start) / max(1, len(batch[0].document.text))
         return lambda stage, share: self.meter.emit(report, paths[-1], label + stage, paths, share * scale)
 
-    def _plan(self, batch: list[_Pending], report: IndexReport) -> list[_Work]:
+    def _plan(self, batch: list[Pending], report: IndexReport) -> list[Work]:
         """Sentences (spaCy, all texts at once) and the chunks they pack into, per document."""
-        with _Timer(report, "sentences"):
+        with Timer(report, "sentences"):
             found = self.splitter.split_many([p.document.text[p.bounds[0]:p.bounds[1]] for p in batch])
-        with _Timer(report, "chunk"):
+        with Timer(report, "chunk"):
             works = []
             for item, spans in zip(batch, found):
                 base = item.bounds[0]
                 sentences = [(base + s, base + e) for s, e in spans]
-                works.append(_Work(item, chunk_sentences(
+                works.append(Work(item, chunk_sentences(
                     item.document.text, sentences, self.chunk_tokens, self.embedder.count_tokens,
                     self.embedder.token_spans,
                 )))
         return works
 
-    def _embed_chunks(self, works: list[_Work], report: IndexReport,
+    def _embed_chunks(self, works: list[Work], report: IndexReport,
                       tick: Callable[[float, str], None] = lambda f, stage: None) -> None:
         """Chunk vectors, a slice at a time so that progress moves through a long file."""
         texts = [text for work in works for text in work.chunk_texts()]
         new = [i for i, text in enumerate(texts) if text not in self.reusable]
         parts = []
-        with _Timer(report, "embed"):
+        with Timer(report, "embed"):
             for start in range(0, len(new), limits.EMBED_SLICE):
                 parts.append(self.embedder.encode([texts[i] for i in new[start: start + limits.EMBED_SLICE]]))
                 done = min(len(new), start + limits.EMBED_SLICE)
@@ -139,7 +139,7 @@ class BatchPipeline(IndexPart):
         for work, part in zip(works, _split_by(vectors, [len(w.chunks) for w in works])):
             work.vectors = part
 
-    def _embed_sentences(self, works: list[_Work]) -> None:
+    def _embed_sentences(self, works: list[Work]) -> None:
         """One vector per sentence, of its coreference-resolved text where there is one
         ("He directed..." -> "Mandoki directed..."): GroundedKG grounds its nodes to
         sentences as resolved, and a resolved sentence stands on its own, so its vector says
@@ -150,7 +150,7 @@ class BatchPipeline(IndexPart):
         for work, part in zip(works, _split_by(vectors, [len(w.sentence_texts()) for w in works])):
             work.sentence_vectors = part
 
-    def _write(self, work: _Work, report: IndexReport) -> None:
+    def _write(self, work: Work, report: IndexReport) -> None:
         """One document (or section) in its own transaction, its vectors beside it."""
         item = work.item
         if not work.chunks and item.part is None:

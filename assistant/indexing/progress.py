@@ -1,6 +1,6 @@
-"""What a run tells while it runs: `Progress` (what a progress bar shows), `_Meter` (the
-share of the run's bytes done and the time left), `_Concurrent` (the progress of stages
-that run at once) and `_Timer` (each stage's seconds in the report). Apart from the
+"""What a run tells while it runs: `Progress` (what a progress bar shows), `Meter` (the
+share of the run's bytes done and the time left), `Concurrent` (the progress of stages
+that run at once) and `Timer` (each stage's seconds in the report). Apart from the
 pipeline so that the pipeline's code says what it does, not how it is measured."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Progress:
         return f"{minutes}:{seconds:02d} left" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min left"
 
 
-class _Meter:
+class Meter:
     """Measures a run by the bytes of the files it indexes: a file found unchanged (or a
     copy, or unreadable) leaves the total; one in the batch being processed counts in
     proportion to the batch's stages done; the rate so far gives the time left."""
@@ -76,7 +76,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-class _Concurrent:
+class Concurrent:
     """The progress of stages that run at once (the parse and the chunk vectors): each
     reports the share of its own work done, the batch's share is their weighted sum (so it
     only grows), and each report is sent under a lock (so they arrive in order)."""
@@ -95,7 +95,7 @@ class _Concurrent:
         return report
 
 
-class _Timer:
+class Timer:
     def __init__(self, report: IndexReport, stage: str):
         self.report, self.stage = report, stage
 

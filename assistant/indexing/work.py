@@ -1,5 +1,5 @@
-"""A document on its way through a batch: `_Pending` (the file as examined: its hash,
-its text, the section it carries) and `_Work` (its chunks, then what each stage adds to
+"""A document on its way through a batch: `Pending` (the file as examined: its hash,
+its text, the section it carries) and `Work` (its chunks, then what each stage adds to
 them, and the rows the store writes), and `IndexPart`, what each part of the Indexer writes
 with. Shared by every step of the pipeline, so its own room."""
 
@@ -29,7 +29,7 @@ class IndexPart:
 
 
 @dataclass
-class _Pending:
+class Pending:
     path: str
     content_hash: str
     mtime: float
@@ -54,12 +54,12 @@ class _Pending:
 
 
 @dataclass
-class _Work:
+class Work:
     """A document (or a section of one) on its way through a batch: its chunks, then what
     each stage adds to them: per chunk, the sentence graphs, the sentences' resolved texts
     and the extractor's notes; the chunk and sentence vectors."""
 
-    item: _Pending
+    item: Pending
     chunks: list[Chunk]
     graphs: list | None = None
     resolved: list[list[str]] | None = None

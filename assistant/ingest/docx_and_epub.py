@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import io
 
-from .html_text import _html_to_text
-from .loaders import LoadedDocument, LoadError, _join_pages, _normalise, register
+from .html_text import html_to_text
+from .loaders import LoadedDocument, LoadError, join_pages, normalise, register
 
 
 @register("EPUB", ".epub")
@@ -24,10 +24,10 @@ def _load_epub(data: bytes) -> LoadedDocument:
         # The navigation document is a table of contents, not a chapter.
         if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
             continue
-        body, _ = _html_to_text(item.get_content())
+        body, _ = html_to_text(item.get_content())
         if body:  # image-only cover pages would otherwise count as chapters
             chapters.append(body)
-    text, pages = _join_pages(chapters)
+    text, pages = join_pages(chapters)
     titles = book.get_metadata("DC", "title")
     title = ((titles[0][0] if titles else None) or "").strip() or None
     return LoadedDocument(text=text, pages=pages, title=title)
@@ -79,4 +79,4 @@ def _load_docx(data: bytes) -> LoadedDocument:
         elif block.text.strip():
             blocks.append(block.text)
     title = (document.core_properties.title or "").strip() or None
-    return LoadedDocument(text=_normalise("\n\n".join(blocks)), pages=[], title=title)
+    return LoadedDocument(text=normalise("\n\n".join(blocks)), pages=[], title=title)

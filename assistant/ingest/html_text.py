@@ -1,5 +1,5 @@
 """HTML as text: BeautifulSoup's tree walked once, its blocks as paragraphs, line breaks
-and table cells kept, scripts, styles and navigation left out. `_html_to_text` serves
+and table cells kept, scripts, styles and navigation left out. `html_to_text` serves
 the EPUB chapters and e-mail bodies too.
 
 Text a reader of the page never sees is left out as well: an element `hidden`, styled
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import warnings
 
-from .loaders import _BOMS, LoadedDocument, LoadError, _normalise, looks_binary, register
+from .loaders import BOMS, LoadedDocument, LoadError, normalise, looks_binary, register
 
 _DROP_TAGS = ("script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "form")
 _BLOCK_TAGS = (
@@ -27,7 +27,7 @@ _BLOCK_TAGS = (
 _PARA, _LINE, _CELL = "\ue000", "\ue001", "\ue002"
 
 
-def _html_to_text(markup: bytes | str) -> tuple[str, str | None]:
+def html_to_text(markup: bytes | str) -> tuple[str, str | None]:
     from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 
     with warnings.catch_warnings():
@@ -49,7 +49,7 @@ def _html_to_text(markup: bytes | str) -> tuple[str, str | None]:
                 lines.append(line)
         if lines:
             paragraphs.append("\n".join(lines))
-    return _normalise("\n\n".join(paragraphs)), title
+    return normalise("\n\n".join(paragraphs)), title
 
 
 _BLOCK_SET, _DROP_SET = frozenset(_BLOCK_TAGS), frozenset(_DROP_TAGS)
@@ -147,10 +147,10 @@ def _text_with_marks(soup) -> list[str]:
 
 @register("HTML", ".html", ".htm")
 def _load_html(data: bytes) -> LoadedDocument:
-    has_bom = any(data.startswith(bom) for bom, _ in _BOMS)
+    has_bom = any(data.startswith(bom) for bom, _ in BOMS)
     if not has_bom and looks_binary(data):
         raise LoadError("binary content in a text file")
     # Bytes, not a decoded string: BeautifulSoup honours <meta charset> and BOMs
     # and falls back to detection on its own.
-    text, title = _html_to_text(data)
+    text, title = html_to_text(data)
     return LoadedDocument(text=text, pages=[], title=title)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .pseudo_file_systems import _pseudo_devices_cached
+from .pseudo_file_systems import pseudo_devices_cached
 
 IGNORE_FILE = ".assistantignore"
 # An ignore file is read up to this size (a larger one is cut there), and up to this many
@@ -153,7 +153,7 @@ def _translate(glob: str) -> _Glob:
 
 
 @dataclass(frozen=True)
-class _Rule:
+class Rule:
     glob: _Glob
     base: Path  # the folder the pattern is relative to
     anchored: bool  # a "/" at its start or inside: matched against the path below `base`
@@ -169,7 +169,7 @@ class _Rule:
         return self.glob.match(("/".join(rel) or ".") if self.anchored else path.name)
 
 
-def parse_patterns(lines: Iterable[str], base: Path) -> list[_Rule]:
+def parse_patterns(lines: Iterable[str], base: Path) -> list[Rule]:
     """gitignore-style lines relative to `base`: blank lines and `#` comments are skipped;
     `\\#` and `\\!` start a name with those characters."""
     rules = []
@@ -184,11 +184,11 @@ def parse_patterns(lines: Iterable[str], base: Path) -> list[_Rule]:
         anchored = "/" in line
         line = line.lstrip("/")
         if line:
-            rules.append(_Rule(_translate(line), base, anchored, dir_only, negate))
+            rules.append(Rule(_translate(line), base, anchored, dir_only, negate))
     return rules
 
 
-def _decide(rules: list[_Rule], path: Path, is_dir: bool) -> bool:
+def decide(rules: list[Rule], path: Path, is_dir: bool) -> bool:
     """As in .gitignore, the last pattern that matches decides."""
     ignored = False
     for rule in rules:
@@ -207,22 +207,22 @@ class IgnoreRules:
 
     def __init__(self, patterns: Iterable[str] = ()):
         self.patterns = list(patterns)
-        self._config: dict[Path, list[_Rule]] = {}  # the config's patterns, per watched folder
-        self._files: dict[Path, tuple[tuple[int, int], list[_Rule]]] = {}  # per folder, with its file's stamp
+        self._config: dict[Path, list[Rule]] = {}  # the config's patterns, per watched folder
+        self._files: dict[Path, tuple[tuple[int, int], list[Rule]]] = {}  # per folder, with its file's stamp
         self.cut: dict[Path, int] = {}  # an ignore file past MAX_IGNORE_PATTERNS: how many it holds
 
-    def for_root(self, root: Path) -> list[_Rule]:
+    def for_root(self, root: Path) -> list[Rule]:
         """The rules that apply to the entries of the watched folder `root` itself."""
         if root not in self._config:
             self._config[root] = parse_patterns(self.patterns, root)
         return self.below(self._config[root], root)
 
-    def below(self, above: list[_Rule], folder: Path) -> list[_Rule]:
+    def below(self, above: list[Rule], folder: Path) -> list[Rule]:
         """The rules for the entries of `folder`, those of the folder above it being `above`."""
         own = self._file_rules(folder)
         return above + own if own else above
 
-    def folder(self, folder: Path, root: Path) -> list[_Rule]:
+    def folder(self, folder: Path, root: Path) -> list[Rule]:
         """The rules that apply to the entries of `folder` (inside the watched `root`)."""
         rel = _relative_parts(folder, root)
         if rel is None:  # not inside: the config's and its own
@@ -245,13 +245,13 @@ class IgnoreRules:
         for i, part in enumerate(rel):
             here = here / part
             last = i == len(rel) - 1
-            if _decide(rules, here, is_dir if last else True):
+            if decide(rules, here, is_dir if last else True):
                 return True
             if not last:
                 rules = self.below(rules, here)
         return False
 
-    def _file_rules(self, folder: Path) -> list[_Rule]:
+    def _file_rules(self, folder: Path) -> list[Rule]:
         path = folder / IGNORE_FILE
         try:
             st = path.stat()
@@ -261,7 +261,7 @@ class IgnoreRules:
         cached = self._files.get(folder)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        if not stat.S_ISREG(st.st_mode) or st.st_dev in _pseudo_devices_cached():
+        if not stat.S_ISREG(st.st_mode) or st.st_dev in pseudo_devices_cached():
             lines = []  # a FIFO, a link to /proc/...: never read
         else:
             try:

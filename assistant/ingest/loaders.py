@@ -78,7 +78,7 @@ class NoText(LoadError):
 
 
 Loader = Callable[[bytes], LoadedDocument]
-_LOADERS: dict[str, Loader] = {}
+LOADERS: dict[str, Loader] = {}
 # Every suffix a loader is registered for, rebuilt by each `register`.
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset()
 
@@ -93,16 +93,16 @@ def register(fmt: str, *suffixes: str) -> Callable[[Loader], Loader]:
             except (LoadError, MemoryError):  # a MemoryError is the reader's budget (isolate.py)
                 raise
             except Exception as exc:  # parsers raise anything from KeyError to struct.error
-                raise LoadError(f"corrupt {fmt}: {_one_line(exc)}") from exc
+                raise LoadError(f"corrupt {fmt}: {one_line(exc)}") from exc
 
         wrapped.__name__ = fn.__name__
         wrapped.__doc__ = fn.__doc__
         for suffix in suffixes:
-            _LOADERS[suffix.lower()] = wrapped
+            LOADERS[suffix.lower()] = wrapped
         # The formats register from their own modules, all imported by the package's
         # __init__ before anyone can import this name.
         global SUPPORTED_SUFFIXES
-        SUPPORTED_SUFFIXES = frozenset(_LOADERS)
+        SUPPORTED_SUFFIXES = frozenset(LOADERS)
         return wrapped
 
     return deco
@@ -111,13 +111,13 @@ def register(fmt: str, *suffixes: str) -> Callable[[Loader], Loader]:
 def load(path: Path) -> LoadedDocument:
     """Load ``path`` as a LoadedDocument or raise LoadError saying why not."""
     path = Path(path)
-    loader = _LOADERS.get(path.suffix.lower())
+    loader = LOADERS.get(path.suffix.lower())
     if loader is None:
         raise LoadError(f"unsupported file type: {path.suffix or '(no suffix)'}")
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise LoadError(f"cannot read: {exc.strerror or _one_line(exc)}") from exc
+        raise LoadError(f"cannot read: {exc.strerror or one_line(exc)}") from exc
     if not data:
         raise LoadError("empty file")
     doc = loader(data)
@@ -144,19 +144,19 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 _TRAILING_WS = re.compile(r"[ \t\f\v]+\n")
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     msg = " ".join(str(exc).split()).strip(" '\"")
     return (msg or type(exc).__name__)[:200]
 
 
-def _normalise(text: str) -> str:
+def normalise(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     text = _TRAILING_WS.sub("\n", text)
     return _BLANK_RUNS.sub("\n\n", text).strip()
 
 
 # UTF-32 first: its little-endian BOM begins with the UTF-16 one.
-_BOMS = (
+BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
     (codecs.BOM_UTF8, "utf-8"),
@@ -165,13 +165,13 @@ _BOMS = (
 )
 
 
-def _decode(data: bytes) -> str:
-    for bom, encoding in _BOMS:
+def decode_bytes(data: bytes) -> str:
+    for bom, encoding in BOMS:
         if data.startswith(bom):
             try:
                 return data[len(bom) :].decode(encoding)
             except UnicodeDecodeError as exc:
-                raise LoadError(f"undecodable text: {_one_line(exc)}") from exc
+                raise LoadError(f"undecodable text: {one_line(exc)}") from exc
     # Checked only after the BOMs because UTF-16 text is full of NUL bytes.
     if looks_binary(data):
         raise LoadError("binary content in a text file")
@@ -199,13 +199,13 @@ def _decode(data: bytes) -> str:
 # --- pages (PDF, EPUB, images, sheets, slides, mailboxes) ---------------------------
 
 
-def _join_pages(page_texts: list[str]) -> tuple[str, list[tuple[int, int]]]:
+def join_pages(page_texts: list[str]) -> tuple[str, list[tuple[int, int]]]:
     # Each page is normalised on its own so that offsets stay valid after joining.
     parts: list[str] = []
     pages: list[tuple[int, int]] = []
     length = 0
     for number, raw in enumerate(page_texts, start=1):
-        body = _normalise(raw)
+        body = normalise(raw)
         if body and parts:
             parts.append("\n\n")
             length += 2

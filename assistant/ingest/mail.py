@@ -35,18 +35,18 @@ from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from .html_text import _html_to_text
+from .html_text import html_to_text
 from .locator import ENTRY_KINDS, entry_opening
 from .loaders import (
-    _LOADERS,
+    LOADERS,
     Attachment,
     LoadedDocument,
     LoadError,
     NoText,
-    _decode,
-    _join_pages,
-    _normalise,
-    _one_line,
+    decode_bytes,
+    join_pages,
+    normalise,
+    one_line,
     looks_binary,
     register,
 )
@@ -83,11 +83,11 @@ def _body(msg: EmailMessage) -> str:
     try:
         content = part.get_content()
     except (LookupError, UnicodeError):  # an unknown or lying charset: detect it instead
-        content = _decode(part.get_payload(decode=True) or b"")
+        content = decode_bytes(part.get_payload(decode=True) or b"")
     if not isinstance(content, str):
         return ""
     if part.get_content_subtype() == "html":
-        return _html_to_text(content)[0]
+        return html_to_text(content)[0]
     return content
 
 
@@ -165,7 +165,7 @@ def _read_attached(msg: EmailMessage, allowance: _Allowance | None = None) -> tu
         except NoText:  # a photo with no words: nothing to say of it
             continue
         except LoadError as exc:
-            blocks.append(f"Attachment: {name} (not read: {_one_line(exc)})")
+            blocks.append(f"Attachment: {name} (not read: {one_line(exc)})")
             continue
         except Exception as exc:  # a parser's bug must not cost the message
             blocks.append(f"Attachment: {name} (not read: {type(exc).__name__})")
@@ -183,7 +183,7 @@ def _attachment(name: str, part: EmailMessage, allowance: _Allowance) -> tuple[b
     LoadError, with the reason, when it is too large, unpacks too far, or the file's
     allowance of attachments is spent."""
     suffix = PurePath(name).suffix.lower()
-    loader = _LOADERS.get(suffix)
+    loader = LOADERS.get(suffix)
     if loader is None or suffix in _NOT_ATTACHED:
         return None
     data = part.get_payload(decode=True) or b""
@@ -256,7 +256,7 @@ def _parse(data: bytes) -> EmailMessage:
 def _load_eml(data: bytes) -> LoadedDocument:
     msg = _parse(data)
     notes, attachments = _read_attached(msg)
-    text = _normalise("\n\n".join([message_text(msg), *notes]))
+    text = normalise("\n\n".join([message_text(msg), *notes]))
     return LoadedDocument(text=text, pages=[], title=_header(msg, "Subject") or None, attachments=attachments)
 
 
@@ -282,11 +282,11 @@ def _load_mbox(data: bytes) -> LoadedDocument:
             notes, attached = _read_attached(msg, allowance)
             text = "\n\n".join([message_text(msg), *notes])
         except Exception as exc:  # one broken message does not cost the mailbox
-            text, attached = f"(not read: {_one_line(exc)})", []
+            text, attached = f"(not read: {one_line(exc)})", []
         messages.append(f"Message {number} of {len(bounds)}\n{text}")
         # Each under its message: "message 3/minutes.pdf" (names are unique per message).
         attachments += [replace(a, name=f"message {number}/{a.name}") for a in attached]
-    text, pages = _join_pages(messages)
+    text, pages = join_pages(messages)
     return LoadedDocument(text=text, pages=pages, title=None, attachments=attachments)
 
 
@@ -403,5 +403,5 @@ def _load_ics(data: bytes) -> LoadedDocument:
     more = sum(1 for _ in entries)
     left_out = f"events past {MAX_EVENTS:,} ({more:,} more), over the limit of {MAX_EVENTS:,} a calendar" if more else None
     title = " ".join(str(calendar.get("X-WR-CALNAME", "")).split()) or None
-    return LoadedDocument(text=_normalise("\n\n".join(events)), pages=[], title=title, left_out=left_out,
+    return LoadedDocument(text=normalise("\n\n".join(events)), pages=[], title=title, left_out=left_out,
                           records=records)

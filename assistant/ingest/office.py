@@ -26,14 +26,14 @@ import warnings
 import zipfile
 from typing import Iterator
 
-from .loaders import LoadedDocument, _decode, _join_pages, _normalise, register
+from .loaders import LoadedDocument, decode_bytes, join_pages, normalise, register
 from .table_text import MAX_COLUMNS, MAX_ROWS, MAX_SCANNED, MAX_WORKBOOK_ROWS, Row, clean_cell, rows_left_out, table_text
 
 # --- CSV and TSV ------------------------------------------------------------------
 
 
 def _delimited(data: bytes, delimiter: str | None) -> LoadedDocument:
-    text = _decode(data)
+    text = decode_bytes(data)
     if delimiter is None:
         sample = "\n".join(text[:65536].splitlines()[:50])
         try:
@@ -46,7 +46,7 @@ def _delimited(data: bytes, delimiter: str | None) -> LoadedDocument:
     csv.field_size_limit(max(csv.field_size_limit(), 16 * 1024 * 1024))
     reader = csv.reader(io.StringIO(text, newline=""), dialect)
     text, count, more = table_text(enumerate(reader, start=1))
-    return LoadedDocument(text=_normalise(text), pages=[], title=None, left_out=rows_left_out(count, more))
+    return LoadedDocument(text=normalise(text), pages=[], title=None, left_out=rows_left_out(count, more))
 
 
 @register("CSV", ".csv")
@@ -96,7 +96,7 @@ def _load_xlsx(data: bytes) -> LoadedDocument:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sheets, title, left_out = _read_xlsx(data)
-    text, pages = _join_pages(sheets)
+    text, pages = join_pages(sheets)
     return LoadedDocument(text=text, pages=pages, title=title, left_out=left_out)
 
 
@@ -251,7 +251,7 @@ def _odf_body(data: bytes, kind: str, missing: str):
 @register("ODT", ".odt")
 def _load_odt(data: bytes) -> LoadedDocument:
     body = _odf_body(data, "office:text", "no text body in content.xml (not a text document)")
-    return LoadedDocument(text=_normalise("\n\n".join(_odf_blocks(body, []))), pages=[], title=_odf_title(data))
+    return LoadedDocument(text=normalise("\n\n".join(_odf_blocks(body, []))), pages=[], title=_odf_title(data))
 
 
 def _odp_slide(page, number: int) -> str:
@@ -277,7 +277,7 @@ def _odp_slide(page, number: int) -> str:
 def _load_odp(data: bytes) -> LoadedDocument:
     body = _odf_body(data, "office:presentation", "no presentation body in content.xml (not a presentation)")
     slides = [_odp_slide(page, n) for n, page in enumerate(body.iter(_q("draw:page")), start=1)]
-    text, pages = _join_pages(slides)
+    text, pages = join_pages(slides)
     return LoadedDocument(text=text, pages=pages, title=_odf_title(data))
 
 
@@ -349,7 +349,7 @@ def _load_ods(data: bytes) -> LoadedDocument:
         text, count, more = table_text(rows, name or f"Sheet {n}")
         sheets.append(text)
         left_out.append(rows_left_out(count, more, f" of sheet {name or n}"))
-    text, pages = _join_pages(sheets)
+    text, pages = join_pages(sheets)
     return LoadedDocument(text=text, pages=pages, title=_odf_title(data),
                           left_out="; ".join(x for x in left_out if x) or None)
 
@@ -392,7 +392,7 @@ def _load_pptx(data: bytes) -> LoadedDocument:
             if notes.strip():
                 blocks.append(f"Speaker notes: {notes}")
         slides.append("\n\n".join(blocks).replace("\v", "\n"))  # python-pptx writes a line break as \v
-    text, pages = _join_pages(slides)
+    text, pages = join_pages(slides)
     title = (deck.core_properties.title or "").strip() or None
     return LoadedDocument(text=text, pages=pages, title=title)
 
@@ -419,4 +419,4 @@ def _load_rtf(data: bytes) -> LoadedDocument:
     text = rtf_to_text(source, encoding=encoding, errors="replace")
     found = _RTF_TITLE.search(source[:65536])
     title = clean_cell(rtf_to_text("{\\rtf1 " + found.group(1) + "}", encoding=encoding, errors="replace")) if found else ""
-    return LoadedDocument(text=_normalise(text.replace("\xad", "")), pages=[], title=title or None)
+    return LoadedDocument(text=normalise(text.replace("\xad", "")), pages=[], title=title or None)

@@ -7,7 +7,7 @@ import io
 import logging
 import warnings
 
-from .loaders import LoadedDocument, LoadError, NoText, _join_pages, _one_line, register
+from .loaders import LoadedDocument, LoadError, NoText, join_pages, one_line, register
 
 
 @register("PDF", ".pdf")
@@ -37,13 +37,13 @@ def _read_pdf(data: bytes) -> LoadedDocument:
             # Many PDFs are "encrypted" only with an owner password and open with "".
             opened = reader.decrypt("")
         except DependencyError as exc:
-            raise LoadError(f"encrypted PDF ({_one_line(exc)})") from exc
+            raise LoadError(f"encrypted PDF ({one_line(exc)})") from exc
         if not opened:
             raise LoadError("encrypted PDF")
     from . import ocr  # pages with no text layer (scanned) are read from their images
 
     page_texts, why_empty = ocr.pdf_pages(reader.pages, [page.extract_text() or "" for page in reader.pages])
-    text, pages = _join_pages(page_texts)
+    text, pages = join_pages(page_texts)
     if not text.strip():
         raise LoadError(why_empty)
     try:
@@ -63,7 +63,7 @@ def _load_image(data: bytes) -> LoadedDocument:
         frames = ocr.image_pages(data)
     except ocr.Unavailable as exc:
         raise NoText(f"picture not read: {exc}") from exc
-    text, pages = _join_pages(frames)
+    text, pages = join_pages(frames)
     if not text.strip():
         raise NoText("picture with no text (OCR found none)")
     return LoadedDocument(text=text, pages=pages if len(frames) > 1 else [])

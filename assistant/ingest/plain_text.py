@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from .loaders import LoadedDocument, _decode, _normalise, register
+from .loaders import LoadedDocument, decode_bytes, normalise, register
 
 _MD_TITLE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 _ORG_TITLE = re.compile(r"^#\+title:[ \t]*(.+)$", re.M | re.I)
@@ -37,7 +37,7 @@ def metadata_spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-def _text_title(text: str) -> str | None:
+def text_title(text: str) -> str | None:
     front = _FRONT_MATTER.match(text)
     title = _FRONT_TITLE.search(front.group(1)) if front else None
     if title and title.group(1).strip():
@@ -84,5 +84,5 @@ def unescape_references(text: str) -> str:
 
 @register("text file", ".txt", ".md", ".markdown", ".rst", ".org")
 def _load_text(data: bytes) -> LoadedDocument:
-    text = _normalise(unescape_references(_decode(data)))
-    return LoadedDocument(text=text, pages=[], title=_text_title(text))
+    text = normalise(unescape_references(decode_bytes(data)))
+    return LoadedDocument(text=text, pages=[], title=text_title(text))

@@ -17,7 +17,7 @@ PSEUDO_FILE_SYSTEMS = frozenset({
 PSEUDO_PREFIXES = ("/proc/", "/sys/")
 
 
-def _pseudo_devices() -> frozenset[int]:
+def pseudo_devices() -> frozenset[int]:
     """The device numbers of the kernel's file systems mounted here (/proc, /sys, ...)."""
     points = ["/proc", "/sys"]
     try:
@@ -39,5 +39,5 @@ def _pseudo_devices() -> frozenset[int]:
 
 
 @functools.lru_cache(maxsize=1)
-def _pseudo_devices_cached() -> frozenset[int]:
-    return _pseudo_devices()
+def pseudo_devices_cached() -> frozenset[int]:
+    return pseudo_devices()

@@ -21,8 +21,8 @@ import stat
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .ignore_rules import IgnoreRules, _decide, _Rule
-from .pseudo_file_systems import PSEUDO_PREFIXES, _pseudo_devices
+from .ignore_rules import IgnoreRules, decide, Rule
+from .pseudo_file_systems import PSEUDO_PREFIXES, pseudo_devices
 
 # Editors, office suites and downloaders leave these behind while they work.
 TEMP_PREFIXES = ("~$", ".~lock.", "#")
@@ -84,7 +84,7 @@ class _Walk:
         self.inside = inside  # the watched folders (and files), resolved
         self.follow_outside = follow_outside
         self.skip = on_skip
-        self.pseudo = _pseudo_devices()
+        self.pseudo = pseudo_devices()
 
     def special(self, real: str, st: os.stat_result, folder: bool = False) -> bool:
         """A file that is not a regular one (a folder that is not a folder), or one of the
@@ -113,7 +113,7 @@ class _Walk:
             return
         visited = {(st.st_dev, st.st_ino)}  # folders walked: a followed link never walks one twice
         # (folder, its real path, its depth below the root, the rules of the folder above it)
-        stack: list[tuple[Path, str, int, list[_Rule] | None]] = [(root, real, 0, None)]
+        stack: list[tuple[Path, str, int, list[Rule] | None]] = [(root, real, 0, None)]
         while stack:
             here, real_here, depth, above = stack.pop()
             if self.rules is None:
@@ -147,10 +147,10 @@ class _Walk:
                     yield path
             stack.extend(reversed(folders))
 
-    def folder(self, path: Path, real: str, is_link: bool, depth: int, active: list[_Rule], visited: set):
+    def folder(self, path: Path, real: str, is_link: bool, depth: int, active: list[Rule], visited: set):
         if path.name.startswith(".") or real in self.excluded:
             return None
-        if _decide(active, path, is_dir=True):
+        if decide(active, path, is_dir=True):
             return None
         if is_link and self.leads_inside(real):
             return None  # walked where it is (or left out there on purpose)
@@ -175,7 +175,7 @@ class _Walk:
         visited.add((st.st_dev, st.st_ino))
         return path, real, depth, active
 
-    def file(self, path: Path, real: str, is_link: bool, active: list[_Rule]) -> bool:
+    def file(self, path: Path, real: str, is_link: bool, active: list[Rule]) -> bool:
         name = path.name
         if is_ignored_name(name):
             return False
@@ -184,7 +184,7 @@ class _Walk:
             return False
         if str(path) in self.excluded or real in self.excluded:
             return False
-        if _decide(active, path, is_dir=False):
+        if decide(active, path, is_dir=False):
             self.skip(path, IGNORED)
             return False
         if _too_long(path):

@@ -106,7 +106,7 @@ def defined_name(sentence: str, max_words: int = 10) -> str | None:
 _HEADING_MARK = re.compile(r"^\s*(?:#{1,6}|\*{1,6}(?=\s)|=+|-+)?\s*")
 
 
-def _heading_text(doc_text: str, start: int, end: int, max_words: int = 12) -> str | None:
+def heading_text(doc_text: str, start: int, end: int, max_words: int = 12) -> str | None:
     """The text of a sentence that is a heading: a line of its own (Markdown "## ...", an
     HTML or DOCX heading paragraph), short, without a sentence's closing punctuation."""
     line = doc_text[start:end]
@@ -150,7 +150,7 @@ def section_mentions(doc_text: str, graphs: list[SentenceGraph], offsets: list[i
     for j, (graph, base, text) in enumerate(zip(graphs, offsets, texts)):
         if j == 0 and skip_first:
             continue
-        heading = _heading_text(doc_text, base, base + len(text))
+        heading = heading_text(doc_text, base, base + len(text))
         if heading is None:
             continue
         if _names_something(heading, graph):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .amr_graph import ENTITY_KINDS, FRAME, GENERIC, PRONOUN_FORMS, ROLE_NAMES, SKIP_ROLES, AmrGraph, _decode
-from .amr_words import Token, _alignment_tokens, _date_forms, _score, tokenize
+from .amr_graph import ENTITY_KINDS, FRAME, GENERIC, PRONOUN_FORMS, ROLE_NAMES, SKIP_ROLES, AmrGraph, decode_amr
+from .amr_words import Token, alignment_tokens, date_forms, match_score, tokenize
 from .extract import Action, Mention, SentenceGraph
 from .normalize import entity_key
 
@@ -34,7 +34,7 @@ class Conversion:
 def convert(amr, text: str, base: int = 0, tokens: list[Token] | None = None) -> Conversion:
     """One sentence's AMR (a PENMAN string or a penman Graph) as a SentenceGraph with
     document spans (`base` = the sentence's offset in its document)."""
-    g = _decode(amr)
+    g = decode_amr(amr)
     return _Converter(g, text, base, tokens if tokens is not None else tokenize(text)).run()
 
 
@@ -60,7 +60,7 @@ class _Converter(AmrGraph):
         if not self.concept:
             return Conversion(SentenceGraph(), empty=True)
         self.alignments = surface.alignments(self.g)
-        self.align_spans = _alignment_tokens(self.g, self.text) if self.alignments else []
+        self.align_spans = alignment_tokens(self.g, self.text) if self.alignments else []
         self.find_names()
         self.classify()
         self.fold_modifiers()
@@ -89,7 +89,7 @@ class _Converter(AmrGraph):
         for i, t in enumerate(self.toks):
             if i in used:
                 continue
-            score = 3 if forms and t.text in forms else max((_score(w, t) for w in words), default=0)
+            score = 3 if forms and t.text in forms else max((match_score(w, t) for w in words), default=0)
             if score > best_score:
                 best, best_score = i, score
         return best
@@ -109,7 +109,7 @@ class _Converter(AmrGraph):
     def locate_date(self, v: str) -> tuple[int, int] | None:
         found = []
         for role, val in self.attrs[v]:
-            cands = _date_forms(role, val.strip('"'))
+            cands = date_forms(role, val.strip('"'))
             for i, t in enumerate(self.toks):
                 if t.text in cands and i not in self.mention_tokens:
                     found.append(i)
@@ -117,7 +117,7 @@ class _Converter(AmrGraph):
         for role, t in self.out[v]:  # :weekday (w / monday), :dayperiod (n / night), :season
             if self.concept.get(t):
                 i = self.best_token({self.concept[t]}, self.mention_tokens)
-                if i is not None and _score(self.concept[t], self.toks[i]) >= 2:
+                if i is not None and match_score(self.concept[t], self.toks[i]) >= 2:
                     found.append(i)
                     self.kind[t] = "folded"
         if not found:
@@ -138,7 +138,7 @@ class _Converter(AmrGraph):
                 break
             for i in (inside[0] - 1, inside[-1] + 1):
                 if 0 <= i < len(toks) and i not in self.mention_tokens:
-                    w = next((w for w in mods if _score(w, toks[i]) >= 2), None)
+                    w = next((w for w in mods if match_score(w, toks[i]) >= 2), None)
                     if w is not None:
                         s, e = min(s, toks[i].start), max(e, toks[i].end)
                         mods.remove(w)

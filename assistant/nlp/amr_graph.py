@@ -86,7 +86,7 @@ STOP_CONCEPTS = {
 }
 
 
-def _decode(amr):
+def decode_amr(amr):
     import penman
 
     return penman.decode(amr) if isinstance(amr, str) else amr

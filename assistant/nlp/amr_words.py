@@ -74,7 +74,7 @@ def _stems(word: str) -> set[str]:
     return out
 
 
-def _score(word: str, tok: Token) -> int:
+def match_score(word: str, tok: Token) -> int:
     """How well a concept word matches a token: 3 exact, 2 an inflection, 1 a shared stem."""
     if word in (tok.text, tok.lemma):
         return 3
@@ -90,7 +90,7 @@ def _score(word: str, tok: Token) -> int:
     return 0
 
 
-def _alignment_tokens(graph, text: str) -> list[tuple[int, int] | None]:
+def alignment_tokens(graph, text: str) -> list[tuple[int, int] | None]:
     """Character spans of the tokens that ~e.N alignments count."""
     meta = graph.metadata or {}
     if meta.get("tokens"):
@@ -122,7 +122,7 @@ MONTHS = ["january", "february", "march", "april", "may", "june", "july", "augus
           "november", "december"]
 
 
-def _date_forms(role: str, val: str) -> list[str]:
+def date_forms(role: str, val: str) -> list[str]:
     """The words a date-entity attribute may stand as in the sentence (:month 10 -> "october", "oct")."""
     if role == ":year":
         return [val]

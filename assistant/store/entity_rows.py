@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .blobs import decode_vector
-from .repository import _PART, Repository
+from .repository import IDS_PER_QUERY, Repository
 
 
 # A sentence's text, from its chunk's (a query joins chunks as c and sentences as s):
@@ -49,8 +49,8 @@ class EntityRows(Repository):
                 mentions = self.db.execute(sql, list(skip_kinds)).fetchall()
             else:
                 mentions, named = [], set()
-                for start in range(0, len(documents), _PART):
-                    part, in_part = documents[start: start + _PART], ",".join("?" * len(documents[start: start + _PART]))
+                for start in range(0, len(documents), IDS_PER_QUERY):
+                    part, in_part = documents[start: start + IDS_PER_QUERY], ",".join("?" * len(documents[start: start + IDS_PER_QUERY]))
                     # Through the documents' chunks and sentences (mentions have no index of
                     # their own on document_id).
                     of_part = ("sentence_id in (select s.id from chunks c join sentences s on s.chunk_id = c.id"

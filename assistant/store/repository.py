@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 # SQLite's limit on bound parameters: longer id lists are asked for in parts.
-_PART = 500
+IDS_PER_QUERY = 500
 
 
 class Repository:
@@ -32,8 +32,8 @@ class Repository:
     def _in_parts(self, sql: str, ids: list):
         """Rows of `sql` (with `{marks}` for the id list) over `ids`, a part at a time."""
         with self.lock:
-            for at in range(0, len(ids), _PART):
-                part = ids[at: at + _PART]
+            for at in range(0, len(ids), IDS_PER_QUERY):
+                part = ids[at: at + IDS_PER_QUERY]
                 yield from self.db.execute(sql.format(marks=",".join("?" * len(part))), part)
 
     def _grouped(self, sql: str, keys: list) -> dict:

@@ -50,11 +50,11 @@ def counts(
     documents along), except hidden ones and what `rules` ignore, which the indexer skips
     too, as it skips what lies too deep (walk.MAX_DEPTH) or has too long a path. A changed
     `.assistantignore` counts: the next run applies its patterns."""
-    if any(_within(path, ig) for ig in ignore):
+    if any(is_under(path, ig) for ig in ignore):
         return False
     if root_is_file:
         return path == root
-    if not _within(path, root):
+    if not is_under(path, root):
         return False
     parts = [p for p in path[len(root):].split(os.sep) if p]
     if len(parts) > MAX_DEPTH + 1 or len(os.fsencode(path)) > MAX_PATH_BYTES:
@@ -69,6 +69,6 @@ def counts(
     return rules is None or not rules.ignored(Path(path), Path(root), is_dir=is_directory)
 
 
-def _within(path: str, root: str) -> bool:
+def is_under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 

@@ -17,7 +17,7 @@ from ..ingest.walk import MAX_DEPTH
 from .events import EVENT_TYPES
 
 
-class _Root:
+class Root:
     """One watched root: its observer and how it watches."""
 
     def __init__(self, path: Path):
@@ -34,14 +34,14 @@ class _Root:
 
 
 class _Handler(FileSystemEventHandler):
-    def __init__(self, on_event: Callable[[_Root, FileSystemEvent], None], root: _Root):
+    def __init__(self, on_event: Callable[[Root, FileSystemEvent], None], root: Root):
         self.on_event, self.root = on_event, root
 
     def dispatch(self, event: FileSystemEvent) -> None:
         self.on_event(self.root, event)
 
 
-def start_observer(root: _Root, on_event: Callable[[_Root, FileSystemEvent], None], force_polling: bool,
+def start_observer(root: Root, on_event: Callable[[Root, FileSystemEvent], None], force_polling: bool,
                    poll_interval_s: float, notice: Callable[[str], None]) -> tuple[object, str]:
     """An observer started on `root` that hands its events to `on_event`, and its mode:
     "events", or "polling" where the OS refused the watch (or `force_polling`)."""
@@ -75,7 +75,7 @@ def start_observer(root: _Root, on_event: Callable[[_Root, FileSystemEvent], Non
     return observer, mode
 
 
-def _started(observer, root: _Root, on_event: Callable[[_Root, FileSystemEvent], None]):
+def _started(observer, root: Root, on_event: Callable[[Root, FileSystemEvent], None]):
     observer.name = f"assistant-watch-observer {root.key}"
     observer.schedule(_Handler(on_event, root), root.watch_dir, recursive=not root.is_file, event_filter=EVENT_TYPES)
     try:

@@ -48,8 +48,8 @@ from watchdog.events import FileSystemEvent
 
 from ..ingest.loaders import SUPPORTED_SUFFIXES
 from ..ingest.ignore_rules import IgnoreRules
-from .events import _within, counts
-from .observers import _Root, start_observer
+from .events import is_under, counts
+from .observers import Root, start_observer
 
 
 def _stat(path: str) -> tuple[int, int] | None:
@@ -95,7 +95,7 @@ class FolderWatcher:
         self.poll_interval_s = float(poll_interval_s)
         self.suffixes = frozenset(s.lower() for s in suffixes)
         self._ignore = [str(Path(p).resolve()) for p in ignore]
-        self._roots: dict[str, _Root] = {}
+        self._roots: dict[str, Root] = {}
         self._cond = threading.Condition()
         self._pending: set[str] = set()
         self._touched: dict[str, tuple[int, int] | None] = {}
@@ -115,7 +115,7 @@ class FolderWatcher:
         self.recently_delivered: collections.deque[str] = collections.deque(maxlen=256)
         for root in roots:
             path = Path(root).resolve()
-            self._roots.setdefault(str(path), _Root(path))
+            self._roots.setdefault(str(path), Root(path))
 
     # -- public ---------------------------------------------------------------------
     @property
@@ -190,7 +190,7 @@ class FolderWatcher:
         with self._cond:
             if str(path) in self._roots:
                 return
-            r = self._roots[str(path)] = _Root(path)
+            r = self._roots[str(path)] = Root(path)
             started = self._started
         if started:
             try:
@@ -249,7 +249,7 @@ class FolderWatcher:
         return True
 
     # -- observers ----------------------------------------------------------------
-    def _watch(self, root: _Root) -> None:
+    def _watch(self, root: Root) -> None:
         if root.observer is not None or root.paused:
             return
         observer, mode = start_observer(root, self._on_event, self.force_polling, self.poll_interval_s,
@@ -263,7 +263,7 @@ class FolderWatcher:
             observer.stop()
             observer.join()
 
-    def _unwatch(self, root: _Root) -> None:
+    def _unwatch(self, root: Root) -> None:
         with self._cond:
             observer, root.observer = root.observer, None
         if observer is not None:
@@ -276,7 +276,7 @@ class FolderWatcher:
             self.on_notice(message)
 
     # -- events ------------------------------------------------------------------
-    def _on_event(self, root: _Root, event: FileSystemEvent) -> None:
+    def _on_event(self, root: Root, event: FileSystemEvent) -> None:
         with self._cond:
             self.delivered += 1
             self.recently_delivered.append(os.fsdecode(event.dest_path or event.src_path))
@@ -353,7 +353,7 @@ class FolderWatcher:
             self._urgent = False
             self._running = True
         # A root inside another one is indexed as part of it, never twice in one run.
-        outer = [k for k in keys if not any(o != k and _within(k, o) for o in keys)]
+        outer = [k for k in keys if not any(o != k and is_under(k, o) for o in keys)]
         return [Path(k) for k in outer]
 
     def _rearm(self) -> None:

@@ -235,12 +235,12 @@ def test_the_chat_shows_the_steps_under_the_answer():
 def test_the_eval_scores_the_ask_path_as_a_person_gets_it(engine):
     """`assistant eval --answer-context answer`: the short answer of the whole ask path,
     the first token shown (the first step's draft) and whether it went in steps."""
-    from assistant.eval.scoring import _product_answer
+    from assistant.eval.scoring import product_answer
 
-    shown, timing = _product_answer(engine, "auto", "Where was the founder of the Kestrel Hill Observatory born?")
+    shown, timing = product_answer(engine, "auto", "Where was the founder of the Kestrel Hill Observatory born?")
     assert "Gothenburg" in shown and "Gothenburg" in timing["said"]
     assert timing["steps"] == 1.0 and 0 < timing["shown"] < timing["ttft"] and timing["prompt"] > 0
-    shown, timing = _product_answer(engine, "auto", "When did Harrowmere Halt station open?")
+    shown, timing = product_answer(engine, "auto", "When did Harrowmere Halt station open?")
     assert "1867" in shown and timing["steps"] == 0.0 and timing["shown"] == timing["ttft"]
 
 
@@ -255,11 +255,11 @@ def test_an_answer_asked_whole_that_states_only_the_first_fact_is_no_answer(cite
     (mother, born) names the wrong kind of thing."""
     from types import SimpleNamespace
 
-    from assistant.answer.answerer import _states_the_first_fact_only
+    from assistant.answer.answerer import states_the_first_fact_only
     from assistant.answer.chain import split_chain
 
     for question in ("Who was the mother of the founder of the Kestrel Hill Observatory?",
                      "Where was the founder of the Kestrel Hill Observatory born?"):
         chain = split_chain(question)
         answer = SimpleNamespace(citations=[SimpleNamespace(text=cited)])
-        assert _states_the_first_fact_only(answer, chain) == first_only, (question, cited)
+        assert states_the_first_fact_only(answer, chain) == first_only, (question, cited)

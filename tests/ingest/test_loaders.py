@@ -13,7 +13,7 @@ from assistant.ingest.loaders import (
     load,
     looks_binary,
 )
-from assistant.ingest.plain_text import _text_title
+from assistant.ingest.plain_text import text_title
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DOCS = EXAMPLES / "docs"
@@ -87,8 +87,8 @@ def test_a_plain_text_title_is_its_opening_line_when_that_reads_as_one():
     transcript = load(PERSONAL / "q3-call-transcript.txt")  # in capitals, a date line after it
     assert transcript.title == "TAVORA FOODS S.A. — THIRD QUARTER 2024 RESULTS CONFERENCE CALL"
     assert load(PERSONAL / "landlord-letter.txt").title is None  # a letterhead: a name, an address
-    assert _text_title("We met on Monday.\n\nNothing else.") is None  # a sentence
-    assert _text_title("Shopping\n\n- milk\n- eggs") == "Shopping"
+    assert text_title("We met on Monday.\n\nNothing else.") is None  # a sentence
+    assert text_title("Shopping\n\n- milk\n- eggs") == "Shopping"
 
 
 def test_html_drops_script_style_nav_and_keeps_paragraphs():

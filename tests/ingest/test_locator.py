@@ -34,7 +34,7 @@ def test_other_files_say_their_page_or_nothing():
 def test_the_terminal_ui_and_exports_show_the_place():
     """What README says of citations: the TUI's button, its Sources entry and a Markdown
     export name the row or slide, not "p. 2"."""
-    from assistant.answer.export import _citation_markdown
+    from assistant.answer.export import citation_markdown
     from assistant.engine import ShownCitation, ShownSource
     from assistant.ui.widgets.chat import citation_label
     from assistant.ui.widgets.sources import source_place
@@ -43,4 +43,4 @@ def test_the_terminal_ui_and_exports_show_the_place():
                 "start": 0, "end": 10, "text": "Household, row 14: Item: Roof repair", "attributed": False}
     assert citation_label(ShownCitation.from_dict(citation), 60).endswith("sheet Household, row 14")
     assert source_place(ShownSource.from_dict(citation)) == "sheet Household, row 14"
-    assert "`/d/budget.xlsx`, sheet Household, row 14," in _citation_markdown(citation, None)[0]
+    assert "`/d/budget.xlsx`, sheet Household, row 14," in citation_markdown(citation, None)[0]

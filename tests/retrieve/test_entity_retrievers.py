@@ -12,7 +12,7 @@ import pytest
 from helpers import engine_over_passages
 
 from assistant.eval.corpus_index import passage_document
-from assistant.retrieve.entity import _matched
+from assistant.retrieve.entity_graph import matched_classes
 from assistant.retrieve.entity_graph import entity_graph, query_extractor
 
 pytestmark = pytest.mark.slow
@@ -125,7 +125,7 @@ def test_unweaver_linked_takes_the_questions_own_classes_as_voters(engine, wiki)
     linked = engine.retriever("unweaver:linked")
     graph = entity_graph(engine.resources)
     question = questions[0]["question"]
-    own = [row for row in _matched(graph, graph.link(engine.resources, question, query_extractor(engine.resources)))
+    own = [row for row in matched_classes(graph, graph.link(engine.resources, question, query_extractor(engine.resources)))
            if graph.is_specific(row)]
     voters = linked.voters(question, graph)
     assert own and set(own) <= set(voters) and len(voters) <= max(linked.k0, len(own))

@@ -326,15 +326,15 @@ def test_a_bridge_reaches_a_page_on_an_aspect_of_it(aspects_engine, name, questi
 def test_aspect_titles():
     """Titles that name an aspect of a class: a common noun phrase of it, or it followed
     by common words; not a person named after a place."""
-    from assistant.retrieve.entity_graph import _ASPECT_OF, _NAME_THEN_COMMON
+    from assistant.retrieve.entity_graph import ASPECT_OF, NAME_THEN_COMMON
 
-    assert _ASPECT_OF.match("History of Maryland").groups() == ("History ", "Maryland")
-    assert _ASPECT_OF.match("Alcohol laws of Indiana").groups() == ("Alcohol laws ", "Indiana")
-    assert _ASPECT_OF.match("The climate of New Delhi").groups() == ("climate ", "New Delhi")
-    assert _NAME_THEN_COMMON.match("Kansas's congressional districts").group(1) == "Kansas"
-    assert _NAME_THEN_COMMON.match("2016\u201317 Chelsea F.C. season").group(1) == "Chelsea F.C."
-    assert _NAME_THEN_COMMON.match("Stockholm Arlanda Airport") is None
-    assert _ASPECT_OF.match("Prince Philippe, Duke of Orl\u00e9ans (1869\u20131926)") is None
+    assert ASPECT_OF.match("History of Maryland").groups() == ("History ", "Maryland")
+    assert ASPECT_OF.match("Alcohol laws of Indiana").groups() == ("Alcohol laws ", "Indiana")
+    assert ASPECT_OF.match("The climate of New Delhi").groups() == ("climate ", "New Delhi")
+    assert NAME_THEN_COMMON.match("Kansas's congressional districts").group(1) == "Kansas"
+    assert NAME_THEN_COMMON.match("2016\u201317 Chelsea F.C. season").group(1) == "Chelsea F.C."
+    assert NAME_THEN_COMMON.match("Stockholm Arlanda Airport") is None
+    assert ASPECT_OF.match("Prince Philippe, Duke of Orl\u00e9ans (1869\u20131926)") is None
 
 
 def test_a_class_named_in_many_chunks_is_generic_however_large_the_index():
@@ -378,7 +378,7 @@ def test_which_names_are_bridges():
     for a person) and a part of the name that led to the page do not."""
     import numpy as np
 
-    from assistant.retrieve.entity import _is_bridge, _name_words
+    from assistant.retrieve.entity import is_bridge, name_words
     from assistant.retrieve.entity_graph import EntityGraph
 
     graph = EntityGraph.__new__(EntityGraph)  # only what the rule reads
@@ -386,11 +386,11 @@ def test_which_names_are_bridges():
     graph.kinds = ["PERSON", "ORG", "PERSON", "ORG", "NOUN", "CARDINAL", "GPE", "PERSON"]
     graph.df = np.array([3, 3, 3, 3, 3, 3, 3, 3])
     graph.chunk_ids = np.arange(100)
-    own = _name_words("Edsel Ford")
+    own = name_words("Edsel Ford")
     # Names in a script without capitals are names all the same.
-    assert [_is_bridge(graph, row, own) for row in range(8)] == [True, False, False, True, False, False, True, True]
-    assert _is_bridge(graph, 1, _name_words("Henry Ford II")) is False
-    assert _is_bridge(graph, 0, set()) is True
+    assert [is_bridge(graph, row, own) for row in range(8)] == [True, False, False, True, False, False, True, True]
+    assert is_bridge(graph, 1, name_words("Henry Ford II")) is False
+    assert is_bridge(graph, 0, set()) is True
 
 
 PRONOUN_FATHER = {
@@ -670,9 +670,9 @@ def test_a_bridge_of_the_kind_the_question_asks_for_comes_before_the_other_kind(
     ("When was the company that published The Miscellany News founded?", set()),
 ])
 def test_the_kinds_of_bridge_a_question_rules_out(question, unwanted):
-    from assistant.retrieve.entity import _relation_stems, _unwanted_kinds
+    from assistant.retrieve.entity import relation_stems, unwanted_kinds
 
-    assert _unwanted_kinds(_relation_stems(question, [])) == unwanted
+    assert unwanted_kinds(relation_stems(question, [])) == unwanted
 
 
 TITLES_NAMING = {
@@ -695,14 +695,14 @@ def test_a_bridge_leads_to_the_titles_that_write_it_with_the_question_s_words(tm
 
 
 def test_the_titles_that_write_a_name_with_a_word_of_the_question():
-    from assistant.retrieve.entity import _stems
+    from assistant.retrieve.baseline import content_stems
 
     graph = _graph_of(["Fredericton", "Diocese of Fredericton", "Fredericton City Hall", "May", "May Day parade",
                        "may", "South Korea", "South Korea at the Olympics"],
                       ["GPE", "TITLE", "TITLE", "PERSON", "TITLE", "NOUN", "GPE", "TITLE"],
                       {1: [11], 2: [12], 4: [14], 7: [17]})
     graph.chunks_of = lambda row: [0] * {0: 4, 3: 4, 6: 30}.get(row, 1)
-    asked = _stems("Of what church is the Diocese of the birthplace, and when did the parade and the Olympics start?")
+    asked = content_stems("Of what church is the Diocese of the birthplace, and when did the parade and the Olympics start?")
     assert graph.titles_naming(0, asked) == [11]  # not the city hall
     assert graph.titles_naming(3, asked) == []  # "may" is a common word here
     assert graph.titles_naming(6, asked) == [17]  # two words: however common
@@ -753,22 +753,22 @@ def test_an_in_law_is_reached_through_the_spouse_named_past_a_title(tmp_path, em
     ("Which country is Lucius Antonius (grandson of Mark Antony)'s father from?", {"fathe"}, {"child", "daugh"}),
 ])
 def test_the_first_step_of_a_kin_the_pages_never_write(question, first, not_first):
-    from assistant.retrieve.entity import _first_steps, _relation_stems, _without
+    from assistant.retrieve.entity import first_steps, relation_stems, without
 
     names = ["Lucius Antonius (grandson of Mark Antony)"]
-    relation = _first_steps(_without(question, names), _relation_stems(question, names))
+    relation = first_steps(without(question, names), relation_stems(question, names))
     assert first <= relation and not (not_first & relation), relation
 
 
 def test_the_words_before_a_name_reach_past_common_nouns_within_the_clause():
-    from assistant.retrieve.entity import _start_of_words_before
+    from assistant.retrieve.entity import start_of_words_before
 
     text = "She was queen of the Franks, as the wife of the Carolingian emperor Louis the Pious."
     at = {w: text.index(w) for w in ("queen", "Franks", "wife", "Carolingian", "emperor", "Louis the Pious")}
     spans = [(i, at[w], at[w] + len(w), kind) for i, (w, kind) in
              enumerate(zip(at, ["NOUN", "NORP", "NOUN", "NORP", "NOUN", "PERSON"]))]
     def words_before(spans, i):
-        return text[_start_of_words_before(text, spans, i): spans[i][1]].strip()
+        return text[start_of_words_before(text, spans, i): spans[i][1]].strip()
 
     assert words_before(spans, 5) == "as the wife of the Carolingian emperor"  # not past the comma
     assert words_before(spans, 1) == "She was queen of the"  # no name before it: from the start
@@ -803,23 +803,23 @@ def test_a_parent_is_the_name_a_son_of_is_said_of(tmp_path, embedder, splitter, 
 
 
 def test_the_words_said_of_a_name_make_it_a_parent_after_son_of():
-    from assistant.retrieve.entity import PARENT, _words_said
+    from assistant.retrieve.entity import PARENT, words_said
 
-    assert PARENT <= _words_said("He was the eldest son of ", "Comgall Dunn")
-    assert PARENT <= _words_said("a daughter of Archduke Leo of Austria and ", "Infanta Blanca")
-    assert not PARENT & _words_said("He fought beside ", "Gabran Oak, a son of Dunn")  # after it: not its parent
+    assert PARENT <= words_said("He was the eldest son of ", "Comgall Dunn")
+    assert PARENT <= words_said("a daughter of Archduke Leo of Austria and ", "Infanta Blanca")
+    assert not PARENT & words_said("He fought beside ", "Gabran Oak, a son of Dunn")  # after it: not its parent
 
 
 def test_of_a_son_of_a_and_b_a_is_the_father_and_b_the_mother():
-    from assistant.retrieve.entity import FATHER, MOTHER, PARENT, _said_in
+    from assistant.retrieve.entity import FATHER, MOTHER, PARENT, said_in
 
     text = "She was a daughter of Archduke Leo of Austria and Infanta Blanca of Spain, and of no one else."
     names = ["Archduke Leo of Austria", "Infanta Blanca of Spain"]
     spans = [(i, text.index(n), text.index(n) + len(n), "PERSON") for i, n in enumerate(names)]
-    said = dict(_said_in(text, spans))
+    said = dict(said_in(text, spans))
     assert PARENT & said[0] == FATHER and PARENT & said[1] == MOTHER, said
     alone = "He was a son of Archduke Leo of Austria."
-    assert PARENT <= dict(_said_in(alone, [(0, 16, 39, "PERSON")]))[0]
+    assert PARENT <= dict(said_in(alone, [(0, 16, 39, "PERSON")]))[0]
 
 
 LORD_BRENT = {
@@ -855,11 +855,11 @@ def test_the_father_named_in_full_comes_before_the_wife_and_her_father(tmp_path,
 
 
 def test_a_daughter_of_set_off_after_another_name_is_said_of_that_name():
-    from assistant.retrieve.entity import _of_the_name_before
+    from assistant.retrieve.entity import of_the_name_before
 
     def said_of_the_name_before(text, names, of):
         spans = [(i, text.index(n), text.index(n) + len(n), "PERSON") for i, n in enumerate(names)]
-        return _of_the_name_before(text, spans, names.index(of), 0)
+        return of_the_name_before(text, spans, names.index(of), 0)
 
     married = "On 21 December 1820, he married Charlotte Grim, daughter of Joseph Grim, of Ewood Park."
     assert said_of_the_name_before(married, ["Charlotte Grim", "Joseph Grim"], "Joseph Grim")

@@ -25,13 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .emanual import _read_emanual
-from .hotpotqa import _read_2wiki, _read_hotpotqa
-from .leval import _read_leval
-from .musique import _read_musique
-from .narrativeqa import _read_narrativeqa
+from .emanual import read_emanual
+from .hotpotqa import read_2wiki, read_hotpotqa
+from .leval import read_leval
+from .musique import read_musique
+from .narrativeqa import read_narrativeqa
 from .records import Dataset, Passage, Question
-from .squad import _read_squad
+from .squad import read_squad
 
 __all__ = ["Passage", "Question", "Dataset", "FORMATS", "load_dataset", "gold_groups"]
 
@@ -89,11 +89,11 @@ def load_dataset(
 
 
 _READERS: dict[str, Callable[[Path, Path | None, int | None], Dataset]] = {
-    "musique": _read_musique,
-    "hotpotqa": _read_hotpotqa,
-    "2wiki": _read_2wiki,
-    "squad": _read_squad,
-    "emanual": _read_emanual,
-    "leval": _read_leval,
-    "narrativeqa": _read_narrativeqa,
+    "musique": read_musique,
+    "hotpotqa": read_hotpotqa,
+    "2wiki": read_2wiki,
+    "squad": read_squad,
+    "emanual": read_emanual,
+    "leval": read_leval,
+    "narrativeqa": read_narrativeqa,
 }

@@ -6,11 +6,11 @@ import csv
 from pathlib import Path
 
 from .records import Dataset, Passage, Question
-from .reading import _answers, _no_gold_note, _norm_title, _read_json
+from .reading import answer_strings, no_gold_note, norm_title, read_json
 
 
 def _path_parts(path: str) -> tuple[str, ...]:
-    return tuple(_norm_title(p) for p in path.split(">") if p.strip())
+    return tuple(norm_title(p) for p in path.split(">") if p.strip())
 
 
 def _is_subsequence(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
@@ -18,7 +18,7 @@ def _is_subsequence(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     return all(any(x == y for y in it) for x in short)
 
 
-def _read_emanual(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_emanual(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """E-manual QA: ``corpus`` = JSON sections {id: {title, text: [lines], section_hierarchy:
     'section_0>section_5', ...}} (or a list of them), ``questions`` = CSV with columns
     question, section_path ('A>B>C', the titles along the hierarchy), answer (question_id
@@ -32,7 +32,7 @@ def _read_emanual(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
     """
     if cpath is None:
         raise ValueError("emanual needs a corpus file (the manual's sections JSON) with the questions CSV")
-    data = _read_json(cpath)
+    data = read_json(cpath)
     items = list(data.items()) if isinstance(data, dict) else [(None, s) for s in data]
     sections: dict[str, dict] = {}
     for k, sec in items:
@@ -50,7 +50,7 @@ def _read_emanual(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
         text = sec["text"]
         text = "\n".join(str(t) for t in text) if isinstance(text, list) else str(text)
         passages.append(Passage(sid, " > ".join(titles), text))
-        paths[sid] = tuple(_norm_title(t) for t in titles)
+        paths[sid] = tuple(norm_title(t) for t in titles)
     by_path: dict[tuple[str, ...], str] = {}
     for sid, p in paths.items():
         by_path.setdefault(p, sid)
@@ -87,12 +87,12 @@ def _read_emanual(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
             Question(
                 qid=str(row[c_id]) if c_id else str(i),
                 question=row[c_q],
-                answers=_answers(row[c_ans]) if c_ans else [],
+                answers=answer_strings(row[c_ans]) if c_ans else [],
                 gold_pids=[sid] if sid else [],
             )
         )
     notes = []
     if loose:
         notes.append(f"{loose} section paths matched a section by title subsequence (not exactly)")
-    notes.append(_no_gold_note(questions))
+    notes.append(no_gold_note(questions))
     return Dataset("emanual", passages, questions, notes)

@@ -11,8 +11,8 @@ from typing import Any
 
 from .records import Dataset, Passage, Question
 from .reading import (
-    _aliases, _answers, _field, _no_gold_note,
-    _norm_title, _pid, _read_json, _read_records, _read_title_text_corpus,
+    aliases, answer_strings, record_field, no_gold_note,
+    norm_title, passage_id, read_json, read_records, read_title_text_corpus,
 )
 
 
@@ -64,13 +64,13 @@ class _TitleIndex:
         self.norm: dict[str, str] = {}
         for p in passages:
             self.exact[p.title].append(p.pid)
-            self.norm.setdefault(_norm_title(p.title), p.title)
+            self.norm.setdefault(norm_title(p.title), p.title)
         self.loose_hits = 0
 
     def find(self, title: str) -> list[str]:
         if title in self.exact:
             return list(self.exact[title])
-        t = self.norm.get(_norm_title(title))
+        t = self.norm.get(norm_title(title))
         if t is None:
             return []
         self.loose_hits += 1
@@ -95,8 +95,8 @@ def _question(rec: dict, i: int, qpath, gold: list[str], id_keys: tuple[str, str
     """A question record of the HotpotQA / 2Wiki kind, its id under the first key present."""
     return Question(
         qid=str(rec.get(id_keys[0], rec.get(id_keys[1], i))),
-        question=_field(rec, "question", qpath, i),
-        answers=_answers(rec.get("answer"), _aliases(rec)),
+        question=record_field(rec, "question", qpath, i),
+        answers=answer_strings(rec.get("answer"), aliases(rec)),
         gold_pids=gold,
     )
 
@@ -119,17 +119,17 @@ def _read_hotpot_like(
     if limit is not None:
         recs = recs[:limit]
     notes: list[str] = []
-    contexts = [_context_items(_field(r, "context", qpath, i), qpath, i) for i, r in enumerate(recs)]
+    contexts = [_context_items(record_field(r, "context", qpath, i), qpath, i) for i, r in enumerate(recs)]
     passages: list[Passage] = []
     if cpath is not None:
-        data = _read_json(cpath)
+        data = read_json(cpath)
         if isinstance(data, dict):  # {title: [sentences]}
             join = _sentence_joiner(v for v in data.values() if isinstance(v, list))
             for i, (title, sents) in enumerate(data.items()):
                 text = sents if isinstance(sents, str) else join.join(sents)
-                passages.append(Passage(_pid(i), str(title), text))
+                passages.append(Passage(passage_id(i), str(title), text))
         elif isinstance(data, list):
-            passages, ndup = _read_title_text_corpus(cpath)
+            passages, ndup = read_title_text_corpus(cpath)
             if ndup:
                 notes.append(f"{ndup} duplicate corpus passages merged")
         else:
@@ -142,23 +142,23 @@ def _read_hotpot_like(
             for title, sents in ctx:
                 n += 1
                 if title not in seen:
-                    seen[title] = _pid(n - 1)
+                    seen[title] = passage_id(n - 1)
                     passages.append(Passage(seen[title], title, join.join(sents)))
         notes.append(f"{n} context paragraphs pooled into {len(passages)} passages (by title)")
     index = _TitleIndex(passages)
     questions: list[Question] = []
     partial = 0
     for i, rec in enumerate(recs):
-        titles = _support_titles(_field(rec, "supporting_facts", qpath, i))
+        titles = _support_titles(record_field(rec, "supporting_facts", qpath, i))
         gold, some = _gold_of(index, titles)
         partial += some
         questions.append(_question(rec, i, qpath, gold, id_keys=("_id", "id")))
     notes += _matching_notes(index, partial, "gold titles")
-    notes.append(_no_gold_note(questions))
+    notes.append(no_gold_note(questions))
     return Dataset(name, passages, questions, notes)
 
 
-def _read_hotpotqa(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_hotpotqa(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """HotpotQA distractor format (also the 2WikiMultihopQA distractor format).
 
     ``context`` [[title, [sentences]]] is pooled by title (first occurrence wins), text =
@@ -167,11 +167,11 @@ def _read_hotpotqa(qpath: Path, cpath: Path | None, limit: int | None) -> Datase
     {title: [sentences]} or a list of {title, text}.  Gold = the passages titled by
     ``supporting_facts`` (exact title, then case/whitespace-insensitive).
     """
-    recs = _read_records(qpath, "HotpotQA question")
+    recs = read_records(qpath, "HotpotQA question")
     return _read_hotpot_like("hotpotqa", recs, qpath, cpath, limit)
 
 
-def _read_2wiki(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_2wiki(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """2WikiMultihopQA as HippoRAG ships it: a corpus list of {title, text} plus questions
     {id, question, answer, evidence: [[subject, relation, object]]}.
 
@@ -186,14 +186,14 @@ def _read_2wiki(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     (reported in ``notes``).  A questions file in the distractor format (with ``context``)
     is read like HotpotQA.
     """
-    recs = _read_records(qpath, "2WikiMultihopQA question")
+    recs = read_records(qpath, "2WikiMultihopQA question")
     if recs and "context" in recs[0] and cpath is None:
         return _read_hotpot_like("2wiki", recs, qpath, None, limit)
     if cpath is None:
         raise ValueError("2wiki needs a corpus file (a JSON list of {title, text}) with the questions")
     if limit is not None:
         recs = recs[:limit]
-    passages, ndup = _read_title_text_corpus(cpath)
+    passages, ndup = read_title_text_corpus(cpath)
     notes = [f"{ndup} duplicate corpus passages merged"] if ndup else []
     index = _TitleIndex(passages)
     questions: list[Question] = []
@@ -216,5 +216,5 @@ def _read_2wiki(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     notes += _matching_notes(index, partial, "evidence subjects", " (one gold target each)")
     n_gold = sum(1 for q in questions if q.gold_pids)
     notes.append(f"{n_gold} of {len(questions)} questions have a gold passage in the corpus")
-    notes.append(_no_gold_note(questions))
+    notes.append(no_gold_note(questions))
     return Dataset("2wiki", passages, questions, notes)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from .records import Dataset, Passage, Question
-from .reading import _answers, _field, _no_gold_note, _pid, _read_records
+from .reading import answer_strings, record_field, no_gold_note, passage_id, read_records
 
 
 _OPTION = re.compile(r"(?:^|\n)[ \t]*\(([A-Z])\)[ \t]*")
@@ -26,7 +26,7 @@ def _split_choices(instruction: str) -> tuple[str, list[str] | None]:
     return stem, options
 
 
-def _read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """L-Eval JSON lines: {input (a long document), instructions: [...], outputs: [...]}.
 
     Each distinct ``input`` is one passage (repeated documents merged; title = ``source``
@@ -36,7 +36,7 @@ def _read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     option's text is added as an alias.  True/False ('True [fact: False]', sci-fi): choices
     = ['True', 'False'] and the document-based verdict is added as an alias.
     """
-    recs = _read_records(qpath, "L-Eval document")
+    recs = read_records(qpath, "L-Eval document")
     passages: list[Passage] = []
     by_text: dict[str, str] = {}
     questions: list[Question] = []
@@ -44,9 +44,9 @@ def _read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     for i, rec in enumerate(recs):
         if limit is not None and len(questions) >= limit:
             break
-        doc = _field(rec, "input", qpath, i)
-        ins = _field(rec, "instructions", qpath, i)
-        outs = _field(rec, "outputs", qpath, i)
+        doc = record_field(rec, "input", qpath, i)
+        ins = record_field(rec, "instructions", qpath, i)
+        outs = record_field(rec, "outputs", qpath, i)
         if isinstance(ins, str):
             ins = [ins]
         if isinstance(outs, str):
@@ -58,7 +58,7 @@ def _read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
         if doc in by_text:
             dups += 1
         else:
-            by_text[doc] = _pid(i)
+            by_text[doc] = passage_id(i)
             passages.append(Passage(by_text[doc], f"{rec.get('source') or 'document'} {i + 1}", doc))
         for j, (q, out) in enumerate(zip(ins, outs)):
             out = str(out)
@@ -78,7 +78,7 @@ def _read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
                 Question(
                     qid=f"{i}-{j}",
                     question=stem,
-                    answers=_answers(out, extra),
+                    answers=answer_strings(out, extra),
                     gold_pids=[by_text[doc]],
                     choices=choices,
                 )
@@ -86,5 +86,5 @@ def _read_leval(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     notes = []
     if dups:
         notes.append(f"{dups} repeated documents merged into one passage each")
-    notes.append(_no_gold_note(questions))
+    notes.append(no_gold_note(questions))
     return Dataset("leval", passages, questions, notes)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from .records import Dataset, Passage, Question
 from .reading import (
-    _aliases, _answers, _field, _no_gold_note,
-    _norm_title, _pid, _read_records, _read_title_text_corpus, _ws,
+    aliases, answer_strings, record_field, no_gold_note,
+    norm_title, passage_id, read_records, read_title_text_corpus, single_spaced,
 )
 
 
@@ -27,15 +27,15 @@ class _CorpusMatcher:
         self.by_title: dict[str, list[Passage]] = defaultdict(list)
         for p in passages:
             self.exact.setdefault((p.title, p.text), p.pid)
-            self.loose.setdefault((_norm_title(p.title), _ws(p.text)), p.pid)
-            self.by_title[_norm_title(p.title)].append(p)
+            self.loose.setdefault((norm_title(p.title), single_spaced(p.text)), p.pid)
+            self.by_title[norm_title(p.title)].append(p)
         self.by_title_only = 0
 
     def find(self, title: str, text: str) -> str | None:
-        pid = self.exact.get((title, text)) or self.loose.get((_norm_title(title), _ws(text)))
+        pid = self.exact.get((title, text)) or self.loose.get((norm_title(title), single_spaced(text)))
         if pid:
             return pid
-        cands = self.by_title.get(_norm_title(title))
+        cands = self.by_title.get(norm_title(title))
         if not cands:
             return None
         self.by_title_only += 1
@@ -45,7 +45,7 @@ class _CorpusMatcher:
         return max(cands, key=lambda p: len(want & _tokens(p.text))).pid
 
 
-def _read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """MuSiQue (JSON list or JSON lines).
 
     Without a corpus, every question's ``paragraphs`` (title, paragraph_text) are pooled and
@@ -54,7 +54,7 @@ def _read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
     then whitespace-insensitively, then by title (best word overlap if several).
     Answers = ``answer`` + ``answer_aliases``.
     """
-    recs = _read_records(qpath, "MuSiQue question")
+    recs = read_records(qpath, "MuSiQue question")
     if limit is not None:
         recs = recs[:limit]
     notes: list[str] = []
@@ -62,7 +62,7 @@ def _read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
     pool: dict[tuple[str, str], str] = {}
     passages: list[Passage] = []
     if cpath is not None:
-        passages, ndup = _read_title_text_corpus(cpath)
+        passages, ndup = read_title_text_corpus(cpath)
         matcher = _CorpusMatcher(passages)
         if ndup:
             notes.append(f"{ndup} duplicate corpus passages merged")
@@ -70,18 +70,18 @@ def _read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
     not_found = 0
     questions: list[Question] = []
     for i, rec in enumerate(recs):
-        paras = _field(rec, "paragraphs", qpath, i)
+        paras = record_field(rec, "paragraphs", qpath, i)
         if not isinstance(paras, list):
             raise ValueError(f"{qpath}: record {i}: 'paragraphs' is not a list")
         gold: list[str] = []
         for para in paras:
             title = str(para.get("title", "") or "")
-            text = _field(para, ("paragraph_text", "text"), qpath, i)
+            text = record_field(para, ("paragraph_text", "text"), qpath, i)
             if matcher is None:
                 occurrences += 1
                 key = (title, text)
                 if key not in pool:
-                    pool[key] = _pid(occurrences - 1)
+                    pool[key] = passage_id(occurrences - 1)
                     passages.append(Passage(pool[key], title, text))
                 pid: str | None = pool[key]
             else:
@@ -93,8 +93,8 @@ def _read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
         questions.append(
             Question(
                 qid=str(rec.get("id", i)),
-                question=_field(rec, "question", qpath, i),
-                answers=_answers(rec.get("answer"), _aliases(rec)),
+                question=record_field(rec, "question", qpath, i),
+                answers=answer_strings(rec.get("answer"), aliases(rec)),
                 gold_pids=gold,
             )
         )
@@ -108,5 +108,5 @@ def _read_musique(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset
             notes.append(f"{matcher.by_title_only} supporting paragraphs matched by title only")
         if not_found:
             notes.append(f"{not_found} supporting paragraphs not found in the corpus")
-    notes.append(_no_gold_note(questions))
+    notes.append(no_gold_note(questions))
     return Dataset("musique", passages, questions, notes)

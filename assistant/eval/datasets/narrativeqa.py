@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .records import Dataset, Passage, Question
-from .reading import _answers, _field, _no_gold_note, _pid, _read_records
+from .reading import answer_strings, record_field, no_gold_note, passage_id, read_records
 
 
 def _parse_refs(ans: Any) -> list[str]:
@@ -17,43 +17,43 @@ def _parse_refs(ans: Any) -> list[str]:
             try:
                 val = ast.literal_eval(s)
             except (ValueError, SyntaxError):
-                return _answers(s)
-            return _answers(val)
-        return _answers(s)
+                return answer_strings(s)
+            return answer_strings(val)
+        return answer_strings(s)
     if isinstance(ans, list):
-        return _answers(ans)
+        return answer_strings(ans)
     raise TypeError(f"unrecognised answer {ans!r}")
 
 
-def _read_narrativeqa(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_narrativeqa(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """NarrativeQA JSON lines {question, answer: [references] (or its Python repr), passage}.
 
     Passages (story summaries) are de-duplicated by text; gold = the question's passage;
     answers = the references.
     """
-    recs = _read_records(qpath, "NarrativeQA question")
+    recs = read_records(qpath, "NarrativeQA question")
     if limit is not None:
         recs = recs[:limit]
     passages: list[Passage] = []
     by_text: dict[str, str] = {}
     questions: list[Question] = []
     for i, rec in enumerate(recs):
-        doc = _field(rec, ("passage", "document", "context"), qpath, i)
+        doc = record_field(rec, ("passage", "document", "context"), qpath, i)
         if not isinstance(doc, str):
             raise ValueError(f"{qpath}: line {i + 1}: passage is not a string")
         if doc not in by_text:
-            by_text[doc] = _pid(i)
+            by_text[doc] = passage_id(i)
             passages.append(Passage(by_text[doc], f"story {len(passages) + 1}", doc))
         questions.append(
             Question(
                 qid=str(rec.get("id", i)),
-                question=_field(rec, "question", qpath, i),
-                answers=_parse_refs(_field(rec, ("answer", "answers"), qpath, i)),
+                question=record_field(rec, "question", qpath, i),
+                answers=_parse_refs(record_field(rec, ("answer", "answers"), qpath, i)),
                 gold_pids=[by_text[doc]],
             )
         )
     notes = [
         f"{len(recs)} questions over {len(passages)} distinct passages",
-        _no_gold_note(questions),
+        no_gold_note(questions),
     ]
     return Dataset("narrativeqa", passages, questions, notes)

@@ -1,5 +1,5 @@
 """What the format readers share: JSON and JSON-lines files read as records, a record's
-field found under one of its names (or a clear error), answers flattened, passage ids
+record_field found under one of its names (or a clear error), answers flattened, passage ids
 numbered, and a {title, text} corpus read with its duplicates merged."""
 
 from __future__ import annotations
@@ -11,19 +11,19 @@ from typing import Any
 from .records import Passage, Question
 
 
-def _pid(i: int) -> str:
+def passage_id(i: int) -> str:
     return f"p{i:05d}"
 
 
-def _ws(s: str) -> str:
+def single_spaced(s: str) -> str:
     return " ".join(s.split())
 
 
-def _norm_title(s: str) -> str:
-    return _ws(s).casefold()
+def norm_title(s: str) -> str:
+    return single_spaced(s).casefold()
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
     """A JSON document, or a JSON-lines file as a list of records."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -46,8 +46,8 @@ def _read_json(path: Path) -> Any:
     return records
 
 
-def _read_records(path: Path, what: str) -> list[dict]:
-    data = _read_json(path)
+def read_records(path: Path, what: str) -> list[dict]:
+    data = read_json(path)
     if isinstance(data, dict):
         data = [data]  # a one-line JSON-lines file
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
@@ -55,18 +55,18 @@ def _read_records(path: Path, what: str) -> list[dict]:
     return data
 
 
-def _field(rec: dict, key: str | tuple[str, ...], path: Path, i: int) -> Any:
+def record_field(rec: dict, key: str | tuple[str, ...], path: Path, i: int) -> Any:
     keys = (key,) if isinstance(key, str) else key
     for k in keys:
         if k in rec:
             return rec[k]
     raise ValueError(
-        f"{path}: record {i} has no {' / '.join(repr(k) for k in keys)} field "
+        f"{path}: record {i} has no {' / '.join(repr(k) for k in keys)} record_field "
         f"(fields: {', '.join(map(str, list(rec)[:12]))})"
     )
 
 
-def _answers(*parts: Any) -> list[str]:
+def answer_strings(*parts: Any) -> list[str]:
     """Flatten answer strings / lists, strip, drop empties and duplicates (order kept)."""
     out: list[str] = []
     for part in parts:
@@ -82,7 +82,7 @@ def _answers(*parts: Any) -> list[str]:
     return out
 
 
-def _aliases(rec: dict) -> list:
+def aliases(rec: dict) -> list:
     out: list = []
     for k in ("answer_aliases", "aliases", "answer_alias"):
         v = rec.get(k)
@@ -91,14 +91,14 @@ def _aliases(rec: dict) -> list:
     return out
 
 
-def _no_gold_note(questions: list[Question]) -> str:
+def no_gold_note(questions: list[Question]) -> str:
     n = sum(1 for q in questions if not q.gold_pids)
     return f"{n} of {len(questions)} questions have no gold passage in the corpus"
 
 
-def _read_title_text_corpus(path: Path) -> tuple[list[Passage], int]:
+def read_title_text_corpus(path: Path) -> tuple[list[Passage], int]:
     """A corpus given as a JSON list of {title, text}; exact duplicates are merged."""
-    data = _read_json(path)
+    data = read_json(path)
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a JSON list of {{title, text}} passages")
     passages: list[Passage] = []
@@ -107,11 +107,11 @@ def _read_title_text_corpus(path: Path) -> tuple[list[Passage], int]:
         if not isinstance(rec, dict):
             raise ValueError(f"{path}: corpus entry {i} is not an object")
         title = str(rec.get("title", "") or "")
-        text = _field(rec, ("text", "paragraph_text", "contents"), path, i)
+        text = record_field(rec, ("text", "paragraph_text", "contents"), path, i)
         if not isinstance(text, str):
             raise ValueError(f"{path}: corpus entry {i} has a non-string text")
         if (title, text) in seen:
             continue
         seen.add((title, text))
-        passages.append(Passage(_pid(i), title, text))
+        passages.append(Passage(passage_id(i), title, text))
     return passages, len(data) - len(passages)

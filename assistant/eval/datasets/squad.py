@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .records import Dataset, Passage, Question
-from .reading import _answers, _field, _no_gold_note, _pid, _read_json
+from .reading import answer_strings, record_field, no_gold_note, passage_id, read_json
 
 
-def _read_squad(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
+def read_squad(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     """SQuAD json (data -> paragraphs -> {context, qas}); also COVID-QA (whole papers).
 
     Each distinct context is a passage (identical contexts merged); title = the article
@@ -17,7 +17,7 @@ def _read_squad(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     question; answers = the answer texts (unanswerable SQuAD 2 questions get []).
     ``corpus`` is not used.
     """
-    data = _read_json(qpath)
+    data = read_json(qpath)
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):
         raise ValueError(f"{qpath}: expected SQuAD JSON with a top-level 'data' list")
     notes: list[str] = []
@@ -29,12 +29,12 @@ def _read_squad(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
     n_par = n_impossible = 0
     done = False
     for a, art in enumerate(data["data"]):
-        paras = _field(art, "paragraphs", qpath, a)
+        paras = record_field(art, "paragraphs", qpath, a)
         for j, para in enumerate(paras):
             n_par += 1
             if done:
                 continue
-            ctx = _field(para, "context", qpath, a)
+            ctx = record_field(para, "context", qpath, a)
             qas = para.get("qas", [])
             if limit is not None:
                 qas = qas[: max(0, limit - len(questions))]
@@ -46,16 +46,16 @@ def _read_squad(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
                     f"document {para['document_id']}" if "document_id" in para else f"document {a}"
                 )
                 title = f"{base} [{j}]" if len(paras) > 1 else str(base)
-                by_text[ctx] = _pid(n_par - 1)
+                by_text[ctx] = passage_id(n_par - 1)
                 passages.append(Passage(by_text[ctx], title, ctx))
             for qa in qas:
                 impossible = bool(qa.get("is_impossible", False))
                 n_impossible += impossible
                 questions.append(
                     Question(
-                        qid=str(_field(qa, "id", qpath, a)),
-                        question=_field(qa, "question", qpath, a),
-                        answers=[] if impossible else _answers(qa.get("answers", [])),
+                        qid=str(record_field(qa, "id", qpath, a)),
+                        question=record_field(qa, "question", qpath, a),
+                        answers=[] if impossible else answer_strings(qa.get("answers", [])),
                         gold_pids=[by_text[ctx]],
                     )
                 )
@@ -63,5 +63,5 @@ def _read_squad(qpath: Path, cpath: Path | None, limit: int | None) -> Dataset:
                 done = True
     if n_impossible:
         notes.append(f"{n_impossible} unanswerable questions (answers = [])")
-    notes.append(_no_gold_note(questions))
+    notes.append(no_gold_note(questions))
     return Dataset("squad", passages, questions, notes)

@@ -7,9 +7,9 @@ graph: the graph of one index, built, updated and cached; homes: the classes' ho
 the ways to them; linking: a question's names to classes; names: the shorter ways a name
 is written."""
 
-from .graph import (_CACHE, CLOCK_SLACK_S, HOME_KINDS, KIND_WEIGHT, MAX_SPECIFIC_DF, EntityGraph, entity_graph,
+from .graph import (GRAPHS_BY_STORE, CLOCK_SLACK_S, HOME_KINDS, KIND_WEIGHT, MAX_SPECIFIC_DF, EntityGraph, entity_graph,
                     matched_classes, query_extractor)
-from .homes import (_ASPECT_OF, _NAME_THEN_COMMON, MAX_ASPECTS, MAX_PART_DF, MAX_TITLE_WORDS, MAX_TITLES_NAMING,
+from .homes import (ASPECT_OF, NAME_THEN_COMMON, MAX_ASPECTS, MAX_PART_DF, MAX_TITLE_WORDS, MAX_TITLES_NAMING,
                     MAX_VARIANTS)
 from .linking import MAX_NGRAM, EntityMatch, QueryEntity
 from .names import ruler_names, short_names, shorter_names
@@ -20,5 +20,5 @@ __all__ = [
     "entity_graph", "matched_classes", "query_extractor", "ruler_names", "short_names",
     "shorter_names",
     # read by tests under their old names
-    "_ASPECT_OF", "_CACHE", "_NAME_THEN_COMMON",
+    "ASPECT_OF", "GRAPHS_BY_STORE", "NAME_THEN_COMMON",
 ]

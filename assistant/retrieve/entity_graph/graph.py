@@ -179,7 +179,7 @@ def _grouped(rows: np.ndarray, cols: np.ndarray) -> dict[int, list[int]]:
 # Keyed by the index object itself, held weakly: keyed by id(), a closed index's graph was
 # handed to a new index that Python gave the same id and whose version counter matched
 # (two small indexes opened one after the other in one process).
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+GRAPHS_BY_STORE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
@@ -187,12 +187,12 @@ def entity_graph(res: Resources) -> EntityGraph:
     """The graph of this index at its current version (brought up to date once per version)."""
     version = res.index.store.meta.version
     with _LOCK:
-        cached = _CACHE.get(res.index)
+        cached = GRAPHS_BY_STORE.get(res.index)
         if cached is None:
             cached = (version, EntityGraph(res))
         elif cached[0] != version:
             cached = (version, EntityGraph.updated(cached[1], res))
-        _CACHE[res.index] = cached
+        GRAPHS_BY_STORE[res.index] = cached
         return cached[1]
 
 

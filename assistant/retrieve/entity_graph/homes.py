@@ -28,9 +28,9 @@ MAX_TITLES_NAMING = 50
 MAX_ASPECTS = 6
 # "History of Maryland", "Alcohol laws of Indiana", "The climate of New Delhi" (an opening
 # subject, with its article): a common noun phrase, then the name.
-_ASPECT_OF = re.compile(r"^(?:[Tt]he )?((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
+ASPECT_OF = re.compile(r"^(?:[Tt]he )?((?:[A-Za-z]+ ){1,3})(?:of|in) (?:the )?([A-Z].*)$")
 # "Kansas's congressional districts", "2016-17 Chelsea F.C. season": the name, then common words.
-_NAME_THEN_COMMON = re.compile(r"^(?:[\d\u2013-]+ )?([A-Z][^a-z]*?(?:[A-Za-z.]+ )*?[A-Za-z.]+?)(?:'s?)? ((?:[a-z]+ ?){1,3})$")
+NAME_THEN_COMMON = re.compile(r"^(?:[\d\u2013-]+ )?([A-Z][^a-z]*?(?:[A-Za-z.]+ )*?[A-Za-z.]+?)(?:'s?)? ((?:[a-z]+ ?){1,3})$")
 _WORD_SPANS = re.compile(r"\S+")
 _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
@@ -127,14 +127,14 @@ class GraphHomes:
 
     def _aspect_of(self, title: str) -> int | None:
         """The named class a title is an aspect of, if it is written as one."""
-        m = _ASPECT_OF.match(title)
+        m = ASPECT_OF.match(title)
         if m:
             head, name = m.group(1).split(), m.group(2)
             row = self.keys.get(entity_key(head[0], proper=False))
             if row is None or self.kinds[row] != "NOUN" or not all(w.islower() for w in head[1:]):
                 return None
         else:
-            m = _NAME_THEN_COMMON.match(title)
+            m = NAME_THEN_COMMON.match(title)
             if not m:
                 return None
             name = m.group(1)

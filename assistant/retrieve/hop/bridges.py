@@ -1,6 +1,6 @@
 """Which classes lead on: the question's linked classes that are specific named things
-(`_bridgeable`), and the names in a reached page that are bridges to pages of their own
-(`_is_bridge`)."""
+(`bridgeable`), and the names in a reached page that are bridges to pages of their own
+(`is_bridge`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .lexicon import NOT_BRIDGES
 _NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> dict[int, tuple[str, float]]:
+def bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> dict[int, tuple[str, float]]:
     """The matched classes that lead somewhere: specific named things. A common noun's
     class matched by a name the question writes ("the author of Brand") stands for the
     titled classes that disambiguate it ("Brand (play)"), where there are any."""
@@ -34,11 +34,11 @@ def _bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> di
 
 
 @lru_cache(maxsize=1 << 16)
-def _name_words(name: str) -> frozenset[str]:
+def name_words(name: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _NAME_WORDS.findall(name))
 
 
-def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
+def is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
     """Whether class `row`, named in a chunk that the names of `own_words` led to, leads on.
     Bridges are specific named things: "the director" is not one, "Luis Mandoki" is, and
     neither is a name written in lower case ("law", which the tagger took for a person).
@@ -49,5 +49,5 @@ def _is_bridge(graph: EntityGraph, row: int, own_words: set[str]) -> bool:
     written_as_name = name != name.lower() or any(ch.isalpha() and ch.lower() == ch.upper() for ch in name)
     if not graph.is_specific(row) or graph.kinds[row] in NOT_BRIDGES or not written_as_name:
         return False
-    words = _name_words(name)
+    words = name_words(name)
     return not (words and words <= own_words)

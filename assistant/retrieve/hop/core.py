@@ -9,12 +9,12 @@ from ..base import Resources, register
 from ..baseline import DenseRetriever
 from ..baseline import content_stems as _stems
 from ..entity_graph import EntityGraph, matched_classes, query_extractor
-from .bridges import _bridgeable, _is_bridge, _name_words
-from .question import _first_steps, _relation_stems, _type_words, _unwanted_kinds, _without
+from .bridges import bridgeable, is_bridge, name_words
+from .question import first_steps, relation_stems, type_words, unwanted_kinds, without
 from .reach import Reach, Reached
 from .scoring import HopScoring
 from .signals import Weights
-from .sentences import _names_in
+from .sentences import names_said_in
 
 
 class HopRetriever(HopScoring):
@@ -70,7 +70,7 @@ class HopRetriever(HopScoring):
         # or the verb "die" matching a title would pull in that passage for every question.
         named = [qe for qe in qents if qe.named]
         matched = matched_classes(graph, named)
-        specific = _bridgeable(graph, matched)
+        specific = bridgeable(graph, matched)
         reached: Reached = {}
         for row, (text, sim) in specific.items():
             for c in self._homes_as_written(graph, row, text):
@@ -81,9 +81,9 @@ class HopRetriever(HopScoring):
         # What the question says a name is ("film" in "the director of film Battle in
         # Seattle") is no relation (a festival "Film" names is no director), but "a film
         # by" the bridge is.
-        types, made_by = _type_words(named)
-        relation = (_relation_stems(query, [qe.text for qe in named]) - types) | made_by
-        relation = _first_steps(_without(query, [qe.text for qe in named]), relation)
+        types, made_by = type_words(named)
+        relation = (relation_stems(query, [qe.text for qe in named]) - types) | made_by
+        relation = first_steps(without(query, [qe.text for qe in named]), relation)
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
         asked = _stems(query) - set().union(*(_stems(n) for way in reached.values() for n in way.linked))
@@ -121,22 +121,22 @@ class HopRetriever(HopScoring):
         question's relation words and all its words but the linked names."""
         relation, asked = words
         ids = [int(graph.chunk_ids[c]) for c in frontier]
-        names_in, cut = _names_in(graph, self.res.store, ids, self.titles_in_text) \
+        names_in, cut = names_said_in(graph, self.res.store, ids, self.titles_in_text) \
             if relation or self.titles_in_text else ({}, set())
         known = set(reached)
         # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
         # which it names but has no page of its own here).
         linked_names = {n for way in reached.values() for n in way.linked}
-        unwanted = _unwanted_kinds(relation)
+        unwanted = unwanted_kinds(relation)
         followed: dict[int, bool] = {}
         for c in frontier:
             came = reached[c].linked or reached[c].bridges
-            own_words = set().union(*(_name_words(n) for n in came))
+            own_words = set().union(*(name_words(n) for n in came))
             chunk_id = int(graph.chunk_ids[c])
             said_of = names_in.get(chunk_id, {})
             start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
             for row in dict.fromkeys([int(r) for r in graph.ce.indices[start:end]] + list(said_of)):
-                if row in seen_rows or (chunk_id, row) in cut or not _is_bridge(graph, row, own_words):
+                if row in seen_rows or (chunk_id, row) in cut or not is_bridge(graph, row, own_words):
                     continue
                 said = said_of.get(row, ())
                 # A bridge named where the question's relation is ("directed by" for "the

@@ -11,7 +11,7 @@ from .lexicon import (CHILD, FATHER_SIDE, GRAND, IN_LAW, MADE_BY, NEAR, PARENT, 
                       PLACE_KINDS, PLACE_WORDS, SPOUSE, STEP)
 
 
-def _unwanted_kinds(relation: set[str]) -> set[str]:
+def unwanted_kinds(relation: set[str]) -> set[str]:
     """The kinds of bridge the question's relation words rule out: a place or a nationality
     where it asks for a person's role or kin, a person where it asks for a state, a city,
     a country."""
@@ -20,14 +20,14 @@ def _unwanted_kinds(relation: set[str]) -> set[str]:
     return {"PERSON"} if relation & PLACE_WORDS else set()
 
 
-def _relation_stems(query: str, entity_texts: list[str]) -> set[str]:
+def relation_stems(query: str, entity_texts: list[str]) -> set[str]:
     """The question's words that are not its entities' names: its relations ("director",
     "mother", "born")."""
     names = set().union(*(_stems(t) for t in entity_texts)) if entity_texts else set()
     return _stems(query) - names
 
 
-def _without(query: str, names: list[str]) -> str:
+def without(query: str, names: list[str]) -> str:
     """The question with its names cut out ("Lucius Antonius (Grandson of Mark Antony)"
     names no grandson)."""
     for name in names:
@@ -35,7 +35,7 @@ def _without(query: str, names: list[str]) -> str:
     return query
 
 
-def _first_steps(query: str, relation: set[str]) -> set[str]:
+def first_steps(query: str, relation: set[str]) -> set[str]:
     """The question's relation words with the first step of a kin it names through
     another: a spouse for an in-law (not the parent, whose page is the spouse's parent's),
     a parent for a grandparent or an uncle (the father for "paternal"), a child for a
@@ -63,7 +63,7 @@ def _parent_on(side: str | None) -> set[str]:
     return FATHER_SIDE.get((side or "").lower(), PARENT)
 
 
-def _type_words(named: list[QueryEntity]) -> tuple[set[str], set[str]]:
+def type_words(named: list[QueryEntity]) -> tuple[set[str], set[str]]:
     """(the stems of what the question says its names are, "film" in "the director of film
     Battle in Seattle"; the same as made by the bridge, "a film by ...")."""
     types = set().union(*(_stems(qe.type_word) for qe in named)) if named else set()

@@ -12,9 +12,9 @@ from ..entity_graph import EntityGraph
 from .lexicon import APPOSITION, BY, CHILD_OF, FATHER, MADE_BY, MODIFIER_KINDS, MOTHER, PARENT
 
 
-def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
+def names_said_in(graph: EntityGraph, store, chunk_ids: list[int],
               full_names: bool) -> tuple[dict[int, dict[int, list[set[str]]]], set[tuple[int, int]]]:
-    """(chunk id -> {class row: the words said of it (`_said_in`) at each of its mentions
+    """(chunk id -> {class row: the words said of it (`said_in`) at each of its mentions
     there}, the (chunk id, class row) of names cut from a longer one there). With
     `full_names`, a page's name the sentence writes in full where the tagger cut it
     ("Berengaria" and "Barcelona" for "Berengaria of Barcelona") is a mention of its own,
@@ -35,20 +35,20 @@ def _names_in(graph: EntityGraph, store, chunk_ids: list[int],
             spans = sorted(kept + [(r, a, b, "FULL") for r, a, b in written], key=lambda sp: sp[1])
         outside |= {(first.chunk_id, sp[0]) for sp in spans}
         names = out.setdefault(first.chunk_id, {})
-        for row, words in _said_in(first.sentence_text, spans):
+        for row, words in said_in(first.sentence_text, spans):
             names.setdefault(row, []).append(words)
     return out, inside - outside
 
 
-def _said_in(text: str, spans: list[tuple]) -> list[tuple[int, set[str]]]:
+def said_in(text: str, spans: list[tuple]) -> list[tuple[int, set[str]]]:
     """(class row, the stems of the words said of it) for each mention of a sentence: from
-    the start of the words before it (`_start_of_words_before`) to the end of the mention
+    the start of the words before it (`start_of_words_before`) to the end of the mention
     after it. "film directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann"
     gives Mandoki "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann
     no "directed". A name after "son of" is said to be a parent (`_parents_said`)."""
     out, starts = [], []
     for i, (row, start, end, kind) in enumerate(spans):
-        starts.append(_start_of_words_before(text, spans, i))
+        starts.append(start_of_words_before(text, spans, i))
         # "a son of A and B": B shares the words before A.
         if _second_of_pair(text, spans, i):
             starts[i] = min(starts[i], starts[i - 1])
@@ -58,9 +58,9 @@ def _said_in(text: str, spans: list[tuple]) -> list[tuple[int, set[str]]]:
             continue
         hi = spans[i + 1][2] if i + 1 < len(spans) else len(text)
         before = text[starts[i]: start]
-        if _of_the_name_before(text, spans, i, starts[i]):
+        if of_the_name_before(text, spans, i, starts[i]):
             before = CHILD_OF.sub(" ", before)
-        out.append((row, _words_said(before, text[start: hi], _parents_said(text, spans, i))))
+        out.append((row, words_said(before, text[start: hi], _parents_said(text, spans, i))))
     return out
 
 
@@ -77,14 +77,14 @@ def _parents_said(text: str, spans: list[tuple], i: int) -> set[str]:
     return FATHER if i + 1 < len(spans) and _second_of_pair(text, spans, i + 1) else PARENT
 
 
-def _words_said(before: str, rest: str, parents: set[str] = PARENT) -> set[str]:
+def words_said(before: str, rest: str, parents: set[str] = PARENT) -> set[str]:
     """The stems of the words around a mention, with the parent a "son of" or "daughter
     of" before it makes it: pages write a parent as the child's, never as "father"."""
     words = _stems(before) | _stems(rest) | {MADE_BY + w for m in BY.finditer(before) for w in _stems(m.group(1))}
     return words | parents if CHILD_OF.search(before) else words
 
 
-def _of_the_name_before(text: str, spans: list[tuple], i: int, begin: int) -> bool:
+def of_the_name_before(text: str, spans: list[tuple], i: int, begin: int) -> bool:
     """Whether a "daughter of" in the words before mention `i` is said of a name set off
     just before it, other than the one the sentence opens with: in "he married Charlotte
     Grimstead, daughter of Joseph Valentine Grimstead" Joseph is the wife's father, in "Dui
@@ -97,7 +97,7 @@ def _of_the_name_before(text: str, spans: list[tuple], i: int, begin: int) -> bo
         and APPOSITION.fullmatch(text, named[-1][2], cue.start()) is not None
 
 
-def _start_of_words_before(text: str, spans: list[tuple], i: int) -> int:
+def start_of_words_before(text: str, spans: list[tuple], i: int) -> int:
     """Where the words before mention `i` start: at the mention before it, or further back
     past common nouns and nationalities up to the name before them, within the clause:
     "the wife of the Carolingian emperor Louis the Pious" keeps "wife" before Louis,
