@@ -31,3 +31,18 @@ def test_the_one_place_that_turns_signals_into_a_bonus():
     assert w.counted(0.75, linked=False, best_home=True, names_linked=True) == (pytest.approx(0.45), ("named_again",))
     assert w.counted(0.2, linked=False, best_home=False, names_linked=True) == (0.0, ("other_bridge_home", "named_again"))
     assert w.counted(0.9, linked=True, best_home=True, names_linked=True) == (0.9, ())  # a linked page: no named_again
+
+
+def test_the_weights_are_declared_once_and_set_by_the_settings_of_their_names():
+    """Issue 50: the weights were declared twice, as HopRetriever's arguments and as Weights'
+    fields, under other names ("link_bonus" and "link"). Each weight is now a setting of its
+    own name whose default is the weight's."""
+    import dataclasses
+    import inspect
+
+    from assistant.retrieve.hop.core import HopRetriever
+
+    settings = inspect.signature(HopRetriever.__init__).parameters
+    for weight in dataclasses.fields(Weights):
+        assert weight.name in settings, weight.name
+        assert settings[weight.name].default == weight.default, weight.name

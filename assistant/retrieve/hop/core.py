@@ -31,15 +31,16 @@ class HopRetriever(HopScoring):
 
     name = "hop"
 
-    def __init__(self, res: Resources, link_bonus: float = 1.0, hop_bonus: float = 0.5,
-                 relation_bonus: float = 0.25, max_hops: int = 2, decay: float = 0.8,
-                 dense_depth: int = 30, rare_df: int = 3, aspects: bool = True, other_home: float = 0.5,
-                 other_bridge_home: float = 0.75, named_again: float = 0.3, titles_in_text: bool = True,
-                 kind_penalty: float = 0.3):
+    def __init__(self, res: Resources, link_bonus: float = Weights.link_bonus,
+                 hop_bonus: float = Weights.hop_bonus, relation_bonus: float = Weights.relation_bonus,
+                 max_hops: int = 2, decay: float = Weights.decay, dense_depth: int = 30, rare_df: int = 3,
+                 aspects: bool = True, other_home: float = Weights.other_home,
+                 other_bridge_home: float = Weights.other_bridge_home, named_again: float = Weights.named_again,
+                 titles_in_text: bool = True, kind_penalty: float = Weights.kind_penalty):
         self.res = res
-        self.weights = Weights(link=link_bonus, hop=hop_bonus, relation=relation_bonus, decay=decay,
-                               wrong_kind=kind_penalty, other_home=other_home, other_bridge_home=other_bridge_home,
-                               named_again=named_again)
+        self.weights = Weights(link_bonus=link_bonus, hop_bonus=hop_bonus, relation_bonus=relation_bonus,
+                               decay=decay, kind_penalty=kind_penalty, other_home=other_home,
+                               other_bridge_home=other_bridge_home, named_again=named_again)
         self.titles_in_text = titles_in_text
         self.aspects = aspects
         self.max_hops = max_hops
@@ -87,7 +88,7 @@ class HopRetriever(HopScoring):
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
         asked = _stems(query) - set().union(*(_stems(n) for way in reached.values() for n in way.linked))
-        frontier, bonus = set(reached), self.weights.hop
+        frontier, bonus = set(reached), self.weights.hop_bonus
         for depth in range(2, self.max_hops + 1):
             followed = self._hop(graph, frontier, reached, set(specific), (relation, asked), bonus, depth)
             # Past the second hop, only bridges named beside the question's relation words

@@ -57,26 +57,26 @@ SIGNALS = {s.name: s for s in (
 
 @dataclass(frozen=True)
 class Weights:
-    """What each signal adds, takes away or keeps (HopRetriever's arguments of the same
-    meaning set them)."""
+    """What each signal adds, takes away or keeps: declared here once, and HopRetriever's
+    settings of the same names (a config's `[retriever.hop]`) set them."""
 
-    link: float = 1.0
-    hop: float = 0.5
-    relation: float = 0.25
+    link_bonus: float = 1.0
+    hop_bonus: float = 0.5
+    relation_bonus: float = 0.25
     decay: float = 0.8  # third_hop: the hop bonus kept per hop past the second
-    wrong_kind: float = 0.3
+    kind_penalty: float = 0.3  # wrong_kind
     other_home: float = 0.5  # the share of the link bonus kept
     other_bridge_home: float = 0.75  # the share of the hop bonus kept
     named_again: float = 0.3
 
     def linked(self, similarity: float) -> tuple[float, tuple[str, ...]]:
-        return self.link * similarity, ("link",)
+        return self.link_bonus * similarity, ("link",)
 
     def hopped(self, hop_bonus: float, depth: int, related: bool, wrong_kind: bool) -> tuple[float, tuple[str, ...]]:
         """A hop's bonus: `hop_bonus` is the hop weight already decayed to this depth."""
         fired = ("hop",) + (("third_hop",) if depth > 2 else ()) + (("relation",) if related else ()) \
             + (("wrong_kind",) if wrong_kind else ())
-        return hop_bonus + (self.relation if related else 0.0) - (self.wrong_kind if wrong_kind else 0.0), fired
+        return hop_bonus + (self.relation_bonus if related else 0.0) - (self.kind_penalty if wrong_kind else 0.0), fired
 
     def counted(self, bonus: float, linked: bool, best_home: bool,
                 names_linked: bool) -> tuple[float, tuple[str, ...]]:
