@@ -31,7 +31,7 @@ from .answer.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
 from .indexing import FileBudget, Indexer, IndexReport, Progress, holds_only
-from .nlp.embedder import Embedder
+from .nlp.encoders.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, available, is_known, make, variants
@@ -144,7 +144,7 @@ class Engine:
 
     @cached_property
     def coref(self) -> Any:
-        from .nlp.coref import make_coref
+        from .nlp.coref.rules import make_coref
 
         return make_coref(self.config.coref, spacy_dir=self.spacy_dir, model=self.config.coref_model)
 

@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..nlp.embedder import Embedder
+from ..nlp.encoders.embedder import Embedder
 from ..retrieve.base import Evidence, Hit, OrdersContext, Retriever
 from ..retrieve.scope import Scope, interleaved, scoped_search
 from ..store.db import Store

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .onnx_encoder import FloatQueryEncoder, OnnxEncoder, OnnxUnavailable
-from .query_encoder import QueryEncoder, UnsupportedModel, is_mean_pooled
+from .onnx import FloatQueryEncoder, OnnxEncoder, OnnxUnavailable
+from .query import QueryEncoder, UnsupportedModel, is_mean_pooled
 
 
 # Past this many texts, batched encoding is worth its start-up.
 FEW_TEXTS = 256
 FEW_KEPT = 4096  # sentence vectors kept between calls (1.5 KB each)
 # How documents are embedded: "onnx-int8" (the model exported and quantised locally, about
-# 1.9x torch on a CPU; nlp/onnx_encoder.py) or "torch" (sentence-transformers, float32).
+# 1.9x torch on a CPU; nlp/encoders/onnx.py) or "torch" (sentence-transformers, float32).
 BACKENDS = ("onnx-int8", "torch")
 
 

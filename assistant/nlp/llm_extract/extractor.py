@@ -26,12 +26,12 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from .extract import Mention, SentenceGraph, register_extractor
-from .llm import InvalidJSON
-from .llm_extract_descriptions import concat_descriptions, shorten_description
-from .llm_extract_grounding import ground
-from .llm_extract_prompts import PROMPT_VERSION, TYPES, extraction_messages, extraction_schema
-from .normalize import entity_key
+from ..extract import Mention, SentenceGraph, register_extractor
+from ..llm import InvalidJSON
+from .descriptions import concat_descriptions, shorten_description
+from .grounding import ground
+from .prompts import PROMPT_VERSION, TYPES, extraction_messages, extraction_schema
+from ..normalize import entity_key
 
 
 @dataclass

@@ -15,10 +15,10 @@ import logging
 from collections import Counter
 from pathlib import Path
 
-from .. import models
-from .amr_convert import convert
-from .amr_words import spacy_tokens
-from .extract import SentenceGraph, register_extractor
+from ... import models
+from .convert import convert
+from .words import spacy_tokens
+from ..extract import SentenceGraph, register_extractor
 
 log = logging.getLogger(__name__)
 

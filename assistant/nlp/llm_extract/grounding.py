@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from .normalize import entity_key
+from ..normalize import entity_key
 
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]", re.UNICODE)

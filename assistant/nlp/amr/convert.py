@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .amr_graph import ENTITY_KINDS, FRAME, GENERIC, PRONOUN_FORMS, ROLE_NAMES, SKIP_ROLES, AmrGraph, decode_amr
-from .amr_words import Token, alignment_tokens, date_forms, match_score, tokenize
-from .extract import Action, Mention, SentenceGraph
-from .normalize import entity_key
+from .graph import ENTITY_KINDS, FRAME, GENERIC, PRONOUN_FORMS, ROLE_NAMES, SKIP_ROLES, AmrGraph, decode_amr
+from .words import Token, alignment_tokens, date_forms, match_score, tokenize
+from ..extract import Action, Mention, SentenceGraph
+from ..normalize import entity_key
 
 
 @dataclass

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
-from .llm import InvalidJSON
-from .llm_extract_prompts import SHORTEN_SYSTEM, SHORTEN_USER, bounded_string
+from ..llm import InvalidJSON
+from .prompts import SHORTEN_SYSTEM, SHORTEN_USER, bounded_string
 
 
 def concat_descriptions(descriptions: list[str]) -> str:

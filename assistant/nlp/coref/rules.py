@@ -19,14 +19,14 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..registry import Registry
-from .extract import Mention, SentenceGraph
+from ...registry import Registry
+from ..extract import Mention, SentenceGraph
 
 log = logging.getLogger(__name__)
 
 # Coreference backends by name; fastcoref's module (torch, transformers) is imported only
 # when it is chosen.
-COREF = Registry("coreference backend", modules={"fastcoref": "assistant.nlp.coref_fast"})
+COREF = Registry("coreference backend", modules={"fastcoref": "assistant.nlp.coref.fastcoref"})
 
 PERSON_PRONOUNS = {"he", "him", "his", "himself", "she", "her", "hers", "herself"}
 THING_PRONOUNS = {"it", "its", "itself"}

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import user_models_dir
-from .query_encoder import is_mean_pooled, max_seq_length, word_pieces
+from ...config import user_models_dir
+from .query import is_mean_pooled, max_seq_length, word_pieces
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 # Raised when the export or the quantisation changes, so that graphs made before are made again.

@@ -21,8 +21,8 @@ import logging
 import warnings
 from pathlib import Path
 
-from .coref import COREF, POSSESSIVES, REFLEXIVES, RuleCoref, apply_replacements, log as coref_log
-from .extract import PRONOUNS, Mention
+from .rules import COREF, POSSESSIVES, REFLEXIVES, RuleCoref, apply_replacements, log as coref_log
+from ..extract import PRONOUNS, Mention
 
 HF_REPOS = ("biu-nlp/f-coref", "biu-nlp/lingmess-coref")
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
@@ -196,7 +196,7 @@ def build_fastcoref(spacy_dir=None, nlp=None, model: str = ""):
         )
         return RuleCoref()
     if nlp is None:
-        from .sentences import load_spacy
+        from ..sentences import load_spacy
 
         nlp = load_spacy(str(spacy_dir), ())  # fastcoref needs only the tokenizer
     return FastCoref(found, nlp)
