@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..retrieve.base import Hit, Retriever
-from ..retrieve.scope import Scope, scoped_search
-from ..store.db import Store
-from ..store.row_types import ChunkRow
+from ...retrieve.base import Hit, Retriever
+from ...retrieve.scope import Scope, scoped_search
+from ...store.db import Store
+from ...store.row_types import ChunkRow
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of titles that name no subject: what a document is, not whom it is about.

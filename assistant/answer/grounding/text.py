@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..nlp.sentences import LIST_ITEM
+from ...nlp.sentences import LIST_ITEM
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # A full stop that ends an initial or an abbreviation, not a sentence ("Albert S. Rogell").

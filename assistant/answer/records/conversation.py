@@ -3,11 +3,11 @@ kept in the index's history (the terminal UI and `assistant ask --continue` shar
 
 from __future__ import annotations
 
-from ..store.db import Store
-from ..store.history import History
-from .budget import over_time
-from .followup import Turn
-from .prompt import NO_ANSWER
+from ...store.db import Store
+from ...store.history import History
+from ..budget import over_time
+from ..routes.followup import Turn
+from ..prompt import NO_ANSWER
 from .shown import ShownAnswer
 
 TURNS_KEPT = 3  # a follow-up points back a turn or two, rarely further

@@ -7,10 +7,10 @@ under a heading that shares a word with the question, the answer lists them all.
 
 from __future__ import annotations
 
-from ..store.row_types import ChunkRow, SentenceRow
-from .passages import question_stems
-from .sections import heading_above, is_heading_line
-from .text import item_text
+from ...store.row_types import ChunkRow, SentenceRow
+from ..passages import question_stems
+from ..grounding.sections import heading_above, is_heading_line
+from ..grounding.text import item_text
 
 ITEM_MAX_CHARS = 80
 MAX_ITEMS = 12

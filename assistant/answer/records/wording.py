@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ..ingest.locator import row_fields
-from .citations import append_marker
+from ...ingest.locator import row_fields
+from ..grounding.citations import append_marker
 
 CURRENCY_SYMBOLS = "£€$¥₹"
 CURRENCY_CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK",

@@ -18,11 +18,11 @@ from typing import Callable
 import numpy as np
 
 from .sections import heading_above, is_heading_line
-from ..retrieve.base import Hit
-from ..retrieve.baseline import content_stems
-from ..nlp.sentences import LIST_ITEM, TABLE_ROW
-from ..store.db import SentenceRow
-from ..store.row_types import ChunkRow
+from ...retrieve.base import Hit
+from ...retrieve.baseline import content_stems
+from ...nlp.sentences import LIST_ITEM, TABLE_ROW
+from ...store.db import SentenceRow
+from ...store.row_types import ChunkRow
 
 CONTEXT_MODES = ("sentences", "chunks")
 _PRONOUN_START = re.compile(r"^\W*(he|she|it|they|his|her|its|their|this|these|those|there)\b", re.IGNORECASE)

@@ -17,8 +17,8 @@ import re
 from pathlib import PurePath
 from typing import Callable
 
-from ..store.row_types import ChunkRow, SentenceRow
-from .sections import heading_above
+from ...store.row_types import ChunkRow, SentenceRow
+from ..grounding.sections import heading_above
 
 Tagger = Callable[[str], list[tuple[str, str, str]]]
 _ASKING = frozenset("which what whose".split())

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from ..ingest.locator import place
-from ..retrieve.base import Hit
-from .citations import Citation
-from .prompt import NO_ANSWER, Source
+from ...ingest.locator import place
+from ...retrieve.base import Hit
+from ..grounding.citations import Citation
+from ..prompt import NO_ANSWER, Source
 
 ABSTENTION_START = NO_ANSWER.split(" based")[0]  # "I don't know"
 

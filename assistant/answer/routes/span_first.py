@@ -12,17 +12,17 @@ from typing import Callable
 
 import numpy as np
 
-from ..nlp.llm import Generator
-from .check import check_sentence
-from .citations import Citation
+from ...nlp.llm import Generator
+from ..grounding.check import check_sentence
+from ..grounding.citations import Citation
 from .compare import same_answer, split_comparison
-from .context import content_words
+from ..grounding.context import content_words
 from .named import is_heading
-from .prompt import NO_ANSWER, Source
-from .record import Answer, SentenceCheck
-from .sections import is_heading_line
+from ..prompt import NO_ANSWER, Source
+from ..records.record import Answer, SentenceCheck
+from ..grounding.sections import is_heading_line
 from .listed import heading_asked, listed_under, said_as_list
-from .wording import worded
+from ..records.wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
 

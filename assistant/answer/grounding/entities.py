@@ -16,8 +16,8 @@ import numpy as np
 
 from .check import check_sentence
 from .citations import ABSTENTION, answer_sentences, append_marker, cited_numbers, claims, resolve_citations
-from .prompt import NO_ANSWER, Source
-from .record import Answer, SentenceCheck
+from ..prompt import NO_ANSWER, Source
+from ..records.record import Answer, SentenceCheck
 from .sections import heading_above
 from .text import MARKER, join_sentences
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..nlp.normalize import strip_accents
-from ..store.db import Store
-from ..store.row_types import ChunkRow
-from .prompt import NO_ANSWER
+from ...nlp.normalize import strip_accents
+from ...store.db import Store
+from ...store.row_types import ChunkRow
+from ..prompt import NO_ANSWER
 
 Tagger = Callable[[str], list[tuple[str, str, str]]]
 _LOOKED_UP = ("NOUN", "PROPN")

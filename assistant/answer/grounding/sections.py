@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable
 
-from ..nlp.sentences import heads_lines
-from ..store.row_types import ChunkRow
+from ...nlp.sentences import heads_lines
+from ...store.row_types import ChunkRow
 
 if TYPE_CHECKING:
-    from .shown import ShownAnswer, ShownSource
+    from ..records.shown import ShownAnswer, ShownSource
 
 _MARKDOWN_HEADING = re.compile(r"\s*#{1,6}\s+\S")
 # How far above its line a heading is looked for (a long list's items are all under it).

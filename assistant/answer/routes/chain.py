@@ -17,7 +17,7 @@ import re
 from typing import Callable
 from dataclasses import dataclass
 
-from ..nlp.lexicon import KIN, KIN_THROUGH_ANOTHER, MAKERS, PERSON_TITLES
+from ...nlp.lexicon import KIN, KIN_THROUGH_ANOTHER, MAKERS, PERSON_TITLES
 from .short import question_kind
 
 # A name as questions write it: capitalised words with the small words and marks names

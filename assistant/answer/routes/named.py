@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from ..store.row_types import DocumentRow
+from ...store.row_types import DocumentRow
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of a summary request that say nothing of which file.

@@ -14,9 +14,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..ingest.locator import place
+from ...ingest.locator import place
 from .check import names_in, numbers_in
-from .prompt import Source
+from ..prompt import Source
 from .sections import heading_above
 from .text import MARKER as _MARKER
 from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in

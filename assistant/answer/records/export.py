@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 
 from pathlib import Path
 
-from ..safetext import clean
-from ..store.db import Store
-from ..store.history import History, Message
+from ...safetext import clean
+from ...store.db import Store
+from ...store.history import History, Message
 from .shown import ShownAnswer
 
 FORMATS = ("md", "json")

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .check import NOT_NAMES
+from ..grounding.check import NOT_NAMES
 
 _PERSON = r"he|she|him|his|her|hers"
 _THING = r"it|its|they|them|their|theirs|there|that place|this place"

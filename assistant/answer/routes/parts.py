@@ -13,12 +13,12 @@ import dataclasses
 import re
 from typing import Callable
 
-from .citations import append_marker
+from ..grounding.citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
-from .prompt import NO_ANSWER
-from .record import Answer, Step, Timings
-from .wording import with_unit
-from .text import MARKER as _MARKER
+from ..prompt import NO_ANSWER
+from ..records.record import Answer, Step, Timings
+from ..records.wording import with_unit
+from ..grounding.text import MARKER as _MARKER
 
 
 
