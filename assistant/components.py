@@ -18,9 +18,9 @@ PARSE_COMPONENTS = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatize
 def check_names(config: Config) -> None:
     """ConfigError naming the first setting that names no component ("retriever = "bogus"",
     an embedder path that is a file): said in one line before anything is opened."""
-    from .answer.context import CONTEXT_MODES
-    from .nlp.coref import COREF
-    from .nlp.embedder import BACKENDS
+    from .answer.grounding.context import CONTEXT_MODES
+    from .nlp.coref.rules import COREF
+    from .nlp.encoders.embedder import BACKENDS
     from .nlp.extract import EXTRACTORS
 
     choices = {

@@ -75,7 +75,7 @@ def _accelerator() -> Check:
 
 def _load(role: str, path: Path) -> str:
     if role == "embedder":
-        from .nlp.embedder import Embedder
+        from .nlp.encoders.embedder import Embedder
 
         e = Embedder(path)
         vec = e.encode_one("a test sentence")

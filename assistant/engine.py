@@ -17,21 +17,21 @@ from typing import Any, Callable, Iterable
 from . import models, sync
 from .components import PARSE_COMPONENTS, check_names, entity_rules
 from .answer.answerer import EMPTY_INDEX, Answerer
-from .answer.citations import SHOWN_CITATIONS
+from .answer.grounding.citations import SHOWN_CITATIONS
 from .answer.computed import computed_answer, reported
 from .answer.budget import QuestionBudget, over_time
-from .answer.conversation import Conversations, stopped_answer
+from .answer.records.conversation import Conversations, stopped_answer
 from .answer.asking import Accepted, Asked, Asking, AskEvent, Drafted, SourcesChosen, search_summary
-from .answer.export import exported
+from .answer.records.export import exported
 from .answer.prompt import NO_ANSWER, Source
-from .answer.record import Answer
-from .answer.sections import cited_at, last_heading
-from .answer.shown import ShownAnswer, ShownCitation, ShownSource
-from .answer.followup import Turn, resolve_followup
+from .answer.records.record import Answer
+from .answer.grounding.sections import cited_at, last_heading
+from .answer.records.shown import ShownAnswer, ShownCitation, ShownSource
+from .answer.routes.followup import Turn, resolve_followup
 from .nlp.llm import LlamaGenerator
 from .config import Config
 from .indexing import FileBudget, Indexer, IndexReport, Progress, holds_only
-from .nlp.embedder import Embedder
+from .nlp.encoders.embedder import Embedder
 from .nlp.sentences import SentenceSplitter
 from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, available, is_known, make, variants
@@ -144,7 +144,7 @@ class Engine:
 
     @cached_property
     def coref(self) -> Any:
-        from .nlp.coref import make_coref
+        from .nlp.coref.rules import make_coref
 
         return make_coref(self.config.coref, spacy_dir=self.spacy_dir, model=self.config.coref_model)
 
@@ -185,7 +185,7 @@ class Engine:
     def warm_up(self) -> None:
         """Load the answer model and evaluate its fixed prompt, so the first question
         starts from the KV cache (the terminal UI does this while the person types)."""
-        from .answer.short import SPAN_SYSTEM
+        from .answer.routes.short import SPAN_SYSTEM
 
         self.generator.prime(SPAN_SYSTEM)
         self.tagger  # noqa: B018 - loads it
@@ -364,7 +364,7 @@ class Engine:
 
     def export_conversation(self, conversation_id: int | None = None, fmt: str = "md") -> str:
         """A conversation (the most recent one where None) as the text of a file, "md" or
-        "json" (answer/export.py). An index not opened yet is read from its database
+        "json" (answer/records/export.py). An index not opened yet is read from its database
         alone: no model loads. LookupError: no index, or no such conversation."""
         opened = self.index.store if self._loaded("index") else None
         return exported(opened, self.index_dir / DB_NAME, conversation_id, fmt)

@@ -1,4 +1,4 @@
-"""Precision and recall of the entity-by-entity answer check (assistant/answer/check.py)
+"""Precision and recall of the entity-by-entity answer check (assistant/answer/grounding/check.py)
 on the labelled answer/evidence pairs of bench/data/entity_check_pairs.json.
 
 A pair is "caught" when the check says its answer sentence is not supported. Precision:
@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from assistant import models
-from assistant.answer.check import check_sentence, spacy_tagger
+from assistant.answer.grounding.entities.check import check_sentence, spacy_tagger
 from assistant.nlp.sentences import load_spacy
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.engine import Engine  # noqa: E402
-from assistant.nlp.onnx_encoder import OnnxEncoder  # noqa: E402
+from assistant.nlp.encoders.onnx import OnnxEncoder  # noqa: E402
 
 
 def sample_chunks(engine: Engine, size: int) -> tuple[list[str], list[list[str]]]:

@@ -23,7 +23,7 @@ import numpy as np
 from assistant.config import Config
 from assistant.engine import Engine
 from assistant.models import resolve
-from assistant.nlp.embedder import Embedder
+from assistant.nlp.encoders.embedder import Embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "2wikimultihopqa"

@@ -29,7 +29,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from assistant.answer.followup import Turn
+from assistant.answer.routes.followup import Turn
 from assistant.config import Config
 from assistant.engine import Engine
 from assistant.eval.datasets import load_dataset

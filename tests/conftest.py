@@ -77,7 +77,7 @@ def config() -> Config:
 
 @pytest.fixture(scope="session")
 def embedder(config):
-    from assistant.nlp.embedder import Embedder
+    from assistant.nlp.encoders.embedder import Embedder
 
     # As for the LLM below: on a shared machine one free core keeps the encoder from stalling.
     e = Embedder(_resolve(config.embedder, "embedder"), backend=EMBED_BACKEND, threads=_threads())

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assistant.answer.export import conversation_json, conversation_markdown
+from assistant.answer.records.export import conversation_json, conversation_markdown
 from assistant.cli import main
 from assistant.config import Config
 from assistant.store import Store

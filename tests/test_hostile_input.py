@@ -215,7 +215,7 @@ def test_a_damaged_pdf_prints_nothing_of_the_pdf_library_on_stderr(tmp_path):
 
 
 def test_an_answer_of_i_dont_know_is_always_abstained():
-    from assistant.answer.record import Answer
+    from assistant.answer.records.record import Answer
     from assistant.answer.prompt import NO_ANSWER
 
     # The text an unsupported span is cut to (answerer._grounded_text), abstained not set.

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from assistant.cli import main
-from assistant.nlp.query_encoder import QueryEncoder
+from assistant.nlp.encoders.query import QueryEncoder
 from assistant.retrieve.scope import Scope, ScopeError
 from helpers import copy_docs, orphan_counts, vector_orphans
 
@@ -35,7 +35,7 @@ def indexed(tmp_path_factory, embedder, splitter, example_docs):
 
 
 def test_query_encoder_gives_the_embedders_vectors(embedder):
-    from assistant.nlp.embedder import Embedder
+    from assistant.nlp.encoders.embedder import Embedder
 
     encoder = QueryEncoder(embedder.model_dir)
     texts = [QUESTION, "tiny", "Ünïcödé — 12% of $355M in 2024?", "word " * 400]

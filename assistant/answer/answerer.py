@@ -11,29 +11,29 @@ from typing import Callable
 
 import numpy as np
 
-from ..nlp.embedder import Embedder
+from ..nlp.encoders.embedder import Embedder
 from ..retrieve.base import Evidence, Hit, OrdersContext, Retriever
 from ..retrieve.scope import Scope, interleaved, scoped_search
 from ..store.db import Store
-from .citations import (
+from .grounding.citations import (
     SupportChecker, append_marker, claims, resolve_citations, split_complete_sentences,
 )
-from .chain import Chain, split_chain
-from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
-from .context import CONTEXT_MODES, SelectSettings, grounded_selection, model_text
-from .named import described_in, is_heading, named_in, section_of, shares
-from .parts import combined_answer, merge_parts, resolved_parts
-from .unmentioned import not_found
-from .subject import SubjectIndex
-from .untrusted import statements_only
-from .shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
-from .text import markers_after, plain, says_something, strip_lead_in
+from .routes.chain import Chain, split_chain
+from .routes.compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
+from .grounding.context import CONTEXT_MODES, SelectSettings, grounded_selection, model_text
+from .routes.named import described_in, is_heading, named_in, section_of, shares
+from .routes.parts import combined_answer, merge_parts, resolved_parts
+from .routes.unmentioned import not_found
+from .routes.subject import SubjectIndex
+from .grounding.untrusted import statements_only
+from .routes.shape import answer_shape, split_parts, wants_account, wants_list, wants_summary
+from .grounding.text import markers_after, plain, says_something, strip_lead_in
 from ..nlp.llm import Generator
 from .passages import question_stems
 from .prompt import NO_ANSWER, Source, build_messages, build_sources, summary_messages
-from .grounding import EntityCheck
-from .record import Answer, Timings
-from .span_first import SpanFirst, emit
+from .grounding.entities import EntityCheck
+from .records.record import Answer, Timings
+from .routes.span_first import SpanFirst, emit
 
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."

@@ -18,11 +18,11 @@ from ..safetext import clean, show_path
 from ..store.db import Store
 from ..store.disk import WRITE_ERRORS
 from ..store.history import History
-from .conversation import Conversations, stopped_answer
+from .records.conversation import Conversations, stopped_answer
 from .prompt import NO_ANSWER
-from .record import Answer
-from .sections import add_sections
-from .shown import ShownAnswer, ShownSource
+from .records.record import Answer
+from .grounding.sections import add_sections
+from .records.shown import ShownAnswer, ShownSource
 
 # The record's version, written into its JSON: 2 is the shown record (sections, the stop
 # marked) kept by every shell; a record without one was written by `ask` or the UI before.

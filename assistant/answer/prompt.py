@@ -7,7 +7,7 @@ from typing import Callable
 
 from ..retrieve.base import Hit
 from ..store.db import ChunkRow, SentenceRow
-from .context import model_text
+from .grounding.context import model_text
 
 SYSTEM_PROMPT = (
     "You answer questions using only the numbered sources provided. "

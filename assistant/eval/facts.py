@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..answer.check import names_in, numbers_in
-from ..answer.text import MARKER as _MARKER
+from ..answer.grounding.check import names_in, numbers_in
+from ..answer.grounding.text import MARKER as _MARKER
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+", re.UNICODE)
 _REFUSAL = re.compile(r"^\W*(?:i\s+(?:don['’]t|do\s+not)\s+know|unknown\b)", re.IGNORECASE)

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from ..answer.short import SPAN_SYSTEM
+from ..answer.routes.short import SPAN_SYSTEM
 from .corpus_index import passage_id_of
 from .datasets import Dataset, gold_groups
 from .metrics import answer_coverage, answer_in_context, exact_match, ndcg_at_k, recall_at_k, rouge_l, summarize, token_f1
@@ -181,7 +181,7 @@ def _answer_passages(engine, ds: Dataset, q, mode: str, per_question: dict) -> l
 def grounded_blocks(engine, retriever: str, question: str, k: int) -> list[str]:
     """The sources the chat answer gives the model (grounded sentences, within the
     configured budget) for the retriever's top-k passages (one chunk per passage)."""
-    from ..answer.span_first import source_blocks
+    from ..answer.routes.span_first import source_blocks
 
     passages = engine.passages()
     hits, seen = [], set()
@@ -209,7 +209,7 @@ def product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
 
 
 def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:
-    from ..answer.short import clean_span, span_blocks, span_stream
+    from ..answer.routes.short import clean_span, span_blocks, span_stream
 
     max_tokens = 24
     blocks = passages if passages and isinstance(passages[0], str) else span_blocks(gen, question, passages, n_ctx, max_tokens)

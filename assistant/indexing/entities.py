@@ -12,8 +12,8 @@ from typing import Callable
 import numpy as np
 
 from ..nlp.aboutness import section_mentions, subject_mention, title_mention_in
-from ..nlp.coref import CorefResolver
-from ..nlp.embedder import Embedder
+from ..nlp.coref.rules import CorefResolver
+from ..nlp.encoders.embedder import Embedder
 from ..nlp.extract import TIME_LABELS, DescribesClasses, Extractor, compact
 from ..store import Index
 from ..store.blobs import round8s, to_blob8s

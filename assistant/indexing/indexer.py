@@ -20,8 +20,8 @@ from ..ingest.ignore_rules import MAX_IGNORE_PATTERNS, IgnoreRules
 from ..ingest.isolate import IsolatedLoader
 from ..ingest.loaders import SUPPORTED_SUFFIXES, LoadedDocument
 from ..ingest.walk import iter_files
-from ..nlp.coref import CorefResolver
-from ..nlp.embedder import Embedder
+from ..nlp.coref.rules import CorefResolver
+from ..nlp.encoders.embedder import Embedder
 from ..nlp.extract import Extractor
 from ..nlp.sentences import SentenceSplitter
 from ..safetext import key_path, path_key

@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from ..ingest.chunker import chunk_sentences
-from ..nlp.embedder import Embedder
+from ..nlp.encoders.embedder import Embedder
 from ..nlp.sentences import SentenceSplitter
 from ..store import Index
 from ..store.blobs import round8s

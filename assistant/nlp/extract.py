@@ -132,7 +132,7 @@ class BuiltFromContext(Protocol):
 
 
 # Backends by name; those in modules of their own (heavier imports) registered when first named.
-EXTRACTORS = Registry("extractor", modules={"llm": "assistant.nlp.llm_extract", "amr": "assistant.nlp.amr"})
+EXTRACTORS = Registry("extractor", modules={"llm": "assistant.nlp.llm_extract.extractor", "amr": "assistant.nlp.amr.extractor"})
 
 
 def register_extractor(name: str, description: str = ""):

@@ -2,7 +2,7 @@
 kin, the people a work is made by, the other relations whose answer is a person, and the
 kinds of place a question asks for. The default retriever cuts these to the stems it
 compares words by (retrieve/hop/lexicon.py); the answer's two-step questions read them
-whole (answer/chain.py)."""
+whole (answer/routes/chain.py)."""
 
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def _carries_on(line: str) -> bool:
 def heads_lines(line: str) -> bool:
     """A line in capitals ("PLANTED IN APRIL") or a short lead-in ending in ":": it heads
     the lines under it, whatever their case. (The answer's check reads a line with the one
-    that heads it by this same test: answer/sections.py.)"""
+    that heads it by this same test: answer/grounding/sections.py.)"""
     text = line.strip()
     letters = [c for c in text if c.isalpha()]
     capitals = len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80

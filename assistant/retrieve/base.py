@@ -9,7 +9,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..nlp.embedder import Embedder
+from ..nlp.encoders.embedder import Embedder
 from ..registry import Registry
 from ..store import Index
 

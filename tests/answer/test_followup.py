@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer.followup import Turn, is_followup, name_phrases, resolve_followup
+from assistant.answer.routes.followup import Turn, is_followup, name_phrases, resolve_followup
 from assistant.config import Config
 from assistant.engine import Engine
 
@@ -69,8 +69,8 @@ def test_an_of_phrase_stays_with_what_was_asked_about(tagger_engine):
 
 
 def test_a_later_part_of_a_two_part_question_names_what_the_first_asked_about(tagger_engine):
-    from assistant.answer.parts import resolved_parts
-    from assistant.answer.shape import split_parts
+    from assistant.answer.routes.parts import resolved_parts
+    from assistant.answer.routes.shape import split_parts
 
     parts = split_parts("What is the total budget for Atlas, and how much of it is contingency?")
     assert resolved_parts(parts, tagger_engine.tag) == [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.citations import cited_numbers
+from assistant.answer.grounding.entities.citations import cited_numbers
 from assistant.config import Config
 from assistant.ingest.loaders import load
 
@@ -125,7 +125,7 @@ def whole_chunk_sources(engine, question: str):
 def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
     # Failure 4: "moved from 15 April 2024 to 6 May 2024 [3]" replaced by "I don't know"
     # because source 3 was the attendees line; the pane showed the sentence that says it.
-    from assistant.answer.record import Answer
+    from assistant.answer.records.record import Answer
 
     question = "When was the Atlas launch review moved to, and who was at that meeting?"
     answerer, sources = engine.answerer, whole_chunk_sources(engine, question)
@@ -148,7 +148,7 @@ def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):
 def test_an_uncited_claim_is_cited_where_a_sentence_states_it_and_cut_where_none_does(engine):
     # Citations found after writing: an answer sentence that cites nothing is tied to the
     # source sentence that states it; one that states what no source does is not shown.
-    from assistant.answer.record import Answer
+    from assistant.answer.records.record import Answer
 
     question = "When was the Atlas launch review moved to?"
     answerer, sources = engine.answerer, whole_chunk_sources(engine, question)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.answer.context import select_sentences
-from assistant.answer.named import described_in, named_in
-from assistant.answer.parts import renumber
-from assistant.answer.shape import answer_shape, split_parts, wants_explanation, wants_summary
-from assistant.answer.text import plain
-from assistant.answer.unmentioned import unmentioned
+from assistant.answer.grounding.entities.context import select_sentences
+from assistant.answer.routes.named import described_in, named_in
+from assistant.answer.routes.parts import renumber
+from assistant.answer.routes.shape import answer_shape, split_parts, wants_explanation, wants_summary
+from assistant.answer.grounding.entities.text import plain
+from assistant.answer.routes.unmentioned import unmentioned
 from assistant.retrieve.base import Hit
 from assistant.store.db import SentenceRow
 from assistant.store.row_types import DocumentRow
@@ -106,7 +106,7 @@ def test_a_table_row_is_read_with_its_header_and_found_by_its_rare_word(splitter
 
 
 def test_table_rows_and_list_items_reach_the_model_on_lines_of_their_own():
-    from assistant.answer.context import model_text
+    from assistant.answer.grounding.entities.context import model_text
 
     rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(
         ["Reading list.", "| Month | Book |", "| January | The Glasshouse Winter |", "| October | Nine Bridges |",
@@ -169,7 +169,7 @@ def test_select_sentences_needs_no_vectors_for_an_empty_chunk(embedder):
 
 
 def test_a_summary_of_a_named_section_reads_that_section_only():
-    from assistant.answer.named import section_of
+    from assistant.answer.routes.named import section_of
 
     rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(
         ["# Atlas project plan", "## Goals", "Ship the app.", "## Risks", "Certification may slip.",
@@ -181,7 +181,7 @@ def test_a_summary_of_a_named_section_reads_that_section_only():
 
 
 def test_a_question_that_asks_for_several_things_is_written_as_a_list():
-    from assistant.answer.shape import wants_list
+    from assistant.answer.routes.shape import wants_list
 
     assert wants_list("Who attended the Atlas launch review on 6 May?")
     assert wants_list("What ingredients go into the lemon olive oil cake?")
@@ -192,7 +192,7 @@ def test_a_question_that_asks_for_several_things_is_written_as_a_list():
 
 
 def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder):
-    from assistant.answer.citations import resolve_citations
+    from assistant.answer.grounding.entities.citations import resolve_citations
     from assistant.answer.prompt import Source
     from assistant.store.db import ChunkRow
 
@@ -209,7 +209,7 @@ def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder)
 
 
 def test_an_uncited_sentence_joining_two_of_a_source_is_attributed_to_both(embedder):
-    from assistant.answer.citations import resolve_citations
+    from assistant.answer.grounding.entities.citations import resolve_citations
     from assistant.answer.prompt import Source
     from assistant.store.db import ChunkRow
 
@@ -249,8 +249,8 @@ def _selected_with(question, path, splitter, embedder, settings):
 
 
 def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
-    from assistant.answer.context import SelectSettings
-    from assistant.answer.shape import wants_list
+    from assistant.answer.grounding.entities.context import SelectSettings
+    from assistant.answer.routes.shape import wants_list
 
     question = "What ingredients go into the lemon olive oil cake?"
     assert wants_list(question)
@@ -264,7 +264,7 @@ def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
 
 
 def test_the_list_a_question_names_is_read_whole_though_the_embedding_barely_links_them(splitter, embedder):
-    from assistant.answer.context import SelectSettings
+    from assistant.answer.grounding.entities.context import SelectSettings
 
     kept = _selected_with("which documents do I need to take to Ljubljana", PERSONAL / "packing-list.md",
                           splitter, embedder, SelectSettings(whole_lists=True))
@@ -276,7 +276,7 @@ def test_the_list_a_question_names_is_read_whole_though_the_embedding_barely_lin
 def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_through_the_check(make_engine, tmp_path):
     """The span's sentence, found in the rest of its chunk, is what the check reads and the
     citation shows: not cut as "not in the cited sentences" and re-cited to a table row."""
-    from assistant.answer.record import Answer
+    from assistant.answer.records.record import Answer
     from assistant.answer.prompt import Source
 
     folder = tmp_path / "docs"
@@ -299,7 +299,7 @@ def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_thr
 
 
 def test_what_happened_at_an_event_one_file_records_is_that_file_s_summary(make_engine, tmp_path):
-    from assistant.answer.shape import wants_account
+    from assistant.answer.routes.shape import wants_account
 
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -323,7 +323,7 @@ def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
     left out, and it ends at its fourth sentence kept (the prompt asks for two to four; the
     model often went on). The real model, with each request's limit noted on the way."""
     from assistant.answer.answerer import SUMMARY_SENTENCES, SUMMARY_TOKENS
-    from assistant.answer.citations import split_complete_sentences
+    from assistant.answer.grounding.entities.citations import split_complete_sentences
 
     class Noted:
         def __init__(self, model):

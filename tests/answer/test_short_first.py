@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.followup import Turn
-from assistant.answer.short import choice_options, clean_span, question_kind
+from assistant.answer.routes.followup import Turn
+from assistant.answer.routes.short import choice_options, clean_span, question_kind
 from assistant.ingest.loaders import load
 from helpers import sample_engine
 

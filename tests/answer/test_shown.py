@@ -1,4 +1,4 @@
-"""The answer as the terminal UI holds it (answer/shown.py): a typed view read from the
+"""The answer as the terminal UI holds it (answer/records/shown.py): a typed view read from the
 JSON the history keeps, whatever version wrote it, and given back as that JSON."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from assistant.answer.citations import Citation
+from assistant.answer.grounding.entities.citations import Citation
 from assistant.answer.passages import Passage
 from assistant.answer.prompt import Source
-from assistant.answer.record import Answer, SentenceCheck, Step, Timings
-from assistant.answer.shown import ShownAnswer, ShownCheck, ShownCitation, ShownSentence, ShownSource
+from assistant.answer.records.record import Answer, SentenceCheck, Step, Timings
+from assistant.answer.records.shown import ShownAnswer, ShownCheck, ShownCitation, ShownSentence, ShownSource
 from assistant.retrieve.base import Evidence, Hit
 from assistant.store.db import ChunkRow, SentenceRow
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.chain import split_chain
-from assistant.answer.check import spacy_tagger
-from assistant.answer.subject import Subjects, on_subject
+from assistant.answer.routes.chain import split_chain
+from assistant.answer.grounding.entities.check import spacy_tagger
+from assistant.answer.routes.subject import Subjects, on_subject
 from assistant.retrieve.base import Hit
 from assistant.store.row_types import ChunkRow
 
@@ -112,7 +112,7 @@ def test_a_figure_comes_from_the_named_company_s_own_file(engine, question, expe
 
 
 def test_a_name_is_read_word_by_word_and_without_accents(tag):
-    from assistant.answer.unmentioned import unread_names
+    from assistant.answer.routes.unmentioned import unread_names
 
     found = ["Akinoshū Kenji (born 1969 as Kenji Imada) is a former sumo wrestler from Hiroshima."]
     assert unread_names("What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?", found, tag) == []

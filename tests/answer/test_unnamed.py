@@ -1,4 +1,4 @@
-"""A question that names nothing is about its nouns (answer/unnamed.py): the sentence that
+"""A question that names nothing is about its nouns (answer/routes/unnamed.py): the sentence that
 answers it must say one of them, in itself, its paragraph, its heading or its document's
 title. Issue 47's second folder: "Which day are the bins collected?" was answered
 "Tuesday" from a school trip letter's "Mobile phones will be collected … on Tuesday
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.unnamed import question_nouns, unsaid
+from assistant.answer.routes.unnamed import question_nouns, unsaid
 from assistant.config import Config
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -103,7 +103,7 @@ def test_a_number_is_said_by_a_sentence_only_as_a_whole_number(engine, embedder)
     planting plan" was answered "4." from "Prepared for … 20 May 2024": the span was found
     inside the year. A number is said only where it is not part of a longer one."""
     from assistant.answer.prompt import Source
-    from assistant.answer.span_first import support_for
+    from assistant.answer.routes.span_first import support_for
     from assistant.retrieve.base import Hit
 
     chunk, sentence = sentence_holding(engine, "Prepared for Ade and Funmi Okafor")

@@ -1,9 +1,9 @@
-"""How a short answer is said (assistant/answer/wording.py): the span with its currency or
+"""How a short answer is said (assistant/answer/records/wording.py): the span with its currency or
 unit and what it is about, never the row or the page it came from (issue 47)."""
 
 from __future__ import annotations
 
-from assistant.answer.wording import reads_as_prose, with_unit, worded
+from assistant.answer.records.wording import reads_as_prose, with_unit, worded
 from assistant.eval.form import form_faults
 
 ROW = "Row 3: Item: zylophone repair; Amount (GBP): 412.75; Month: March"
@@ -56,7 +56,7 @@ def test_a_markdown_table_row_is_said_by_its_cells_and_a_list_item_without_its_m
 
 
 def test_a_first_name_is_said_in_full_where_the_sentence_writes_it():
-    from assistant.answer.wording import fuller_name
+    from assistant.answer.records.wording import fuller_name
 
     assert fuller_name("Anna", "Anna Kowalski, our CFO, said margins held.") == "Anna Kowalski"
     assert fuller_name("Anna", "Anna said margins held.") == "Anna"

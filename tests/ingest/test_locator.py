@@ -34,7 +34,7 @@ def test_other_files_say_their_page_or_nothing():
 def test_the_terminal_ui_and_exports_show_the_place():
     """What README says of citations: the TUI's button, its Sources entry and a Markdown
     export name the row or slide, not "p. 2"."""
-    from assistant.answer.export import citation_markdown
+    from assistant.answer.records.export import citation_markdown
     from assistant.engine import ShownCitation, ShownSource
     from assistant.ui.widgets.chat import citation_label
     from assistant.ui.widgets.sources import source_place

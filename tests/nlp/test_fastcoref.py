@@ -26,8 +26,8 @@ if importlib.util.find_spec("fastcoref") is None:
 
 from huggingface_hub import constants as hf_constants
 
-from assistant.nlp.coref import POSSESSIVES, REFLEXIVES, RuleCoref, make_coref
-from assistant.nlp.coref_fast import FastCoref, model_classes
+from assistant.nlp.coref.rules.rules import POSSESSIVES, REFLEXIVES, RuleCoref, make_coref
+from assistant.nlp.coref.rules.fastcoref import FastCoref, model_classes
 from assistant.nlp.extract import PRONOUNS, SentenceGraph
 
 PASSAGES = [
@@ -239,17 +239,17 @@ def test_the_film_joins_the_title_and_spans_across_sentences_are_ignored(splitte
 
 
 def test_no_weights_falls_back_to_rules_with_a_warning(empty_hf_cache, tmp_path, parse_nlp, caplog):
-    with caplog.at_level(logging.WARNING, logger="assistant.nlp.coref"):
+    with caplog.at_level(logging.WARNING, logger="assistant.nlp.coref.rules"):
         coref = make_coref("fastcoref", nlp=parse_nlp)
     assert isinstance(coref, RuleCoref)
-    [record] = [r for r in caplog.records if r.name == "assistant.nlp.coref"]
+    [record] = [r for r in caplog.records if r.name == "assistant.nlp.coref.rules"]
     assert "fastcoref weights not found" in record.message
     assert str(empty_hf_cache) in record.message and "biu-nlp/f-coref" in record.message
     assert "hf download" in record.message and "\n" not in record.message
 
     caplog.clear()
     missing = tmp_path / "no-such-model"
-    with caplog.at_level(logging.WARNING, logger="assistant.nlp.coref"):
+    with caplog.at_level(logging.WARNING, logger="assistant.nlp.coref.rules"):
         assert isinstance(make_coref("fastcoref", nlp=parse_nlp, model=str(missing)), RuleCoref)
     assert str(missing) in caplog.text
 

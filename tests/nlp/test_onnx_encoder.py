@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assistant.nlp.embedder import Embedder
-from assistant.nlp.onnx_encoder import FloatQueryEncoder, OnnxEncoder, float_graph_path, graph_path
-from assistant.nlp.query_encoder import QueryEncoder
+from assistant.nlp.encoders.embedder import Embedder
+from assistant.nlp.encoders.onnx import FloatQueryEncoder, OnnxEncoder, float_graph_path, graph_path
+from assistant.nlp.encoders.query import QueryEncoder
 
 DOCUMENTS = [
     "Luis Mandoki is a Mexican film director born in 1954.",
@@ -83,7 +83,7 @@ def test_unknown_backend_is_refused(embedder):
 def test_few_texts_keep_their_vectors_between_calls(embedder, monkeypatch):
     """A stepped answer embeds many of the same sentences again: they are encoded once,
     and what is kept stays bounded."""
-    import assistant.nlp.embedder as embedder_module
+    import assistant.nlp.encoders.embedder as embedder_module
 
     texts = [q for q, _ in QUESTIONS]
     first = embedder.encode_few(texts)

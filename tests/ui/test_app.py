@@ -15,7 +15,7 @@ from helpers import copy_docs
 from rich.text import Text
 from textual.widgets import OptionList
 
-from assistant.answer.shown import ShownAnswer, ShownSource
+from assistant.answer.records.shown import ShownAnswer, ShownSource
 from assistant.config import Config
 from assistant.store.history import History
 from assistant.ui.app import AssistantApp

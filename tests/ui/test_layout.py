@@ -305,7 +305,7 @@ def test_at_80_columns_the_status_bar_keeps_the_progress_and_the_time_left(plan_
 def test_the_source_view_shows_the_cited_sentence_of_a_long_chunk(plan_app):
     """Issue 48: at 80x24 the source view is a few lines high, and a sentence cited far
     down its chunk was below them: the view now scrolls to it."""
-    from assistant.answer.shown import ShownAnswer, ShownSource
+    from assistant.answer.records.shown import ShownAnswer, ShownSource
 
     app, _ = plan_app
     filler = " ".join(f"Line {i} of the minutes says nothing of the budget." for i in range(60))

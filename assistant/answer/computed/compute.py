@@ -12,9 +12,9 @@ from pathlib import PurePath
 
 from ...retrieve.base import Evidence, Hit
 from ...store import Store
-from ..citations import SHOWN_CITATIONS, Citation
+from ..grounding.citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
-from ..record import Answer
+from ..records.record import Answer
 from .events import WINDOW, Event, EventQuestion, matches, read_event_question, read_events
 from .question import Computation, read_computation
 from .tables import Column, Row, Table, day, month_number, number, read_tables

@@ -113,7 +113,7 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     if operation is None and top > 1:  # "my top 5 expenses"
         operation = "max"
     if operation is None or SECOND_QUESTION.search(text):
-        return None  # a question of two parts is asked part by part (answer/parts.py)
+        return None  # a question of two parts is asked part by part (answer/routes/parts.py)
     period, text_left = read_period(text, today)
     if group:
         text_left = text_left.replace(group.group(0), " ")

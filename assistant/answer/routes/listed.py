@@ -1,0 +1,81 @@
+"""A question answered by what a heading lists. "What did I plant in April?" is asked of
+the heading ("PLANTED IN APRIL"), and the answer is every line under it ("early potatoes",
+"broad beans", "sweet peas"): the short answer finds one of them, and alone it would say
+that one thing was planted. So where the span's sentence is one of two or more short lines
+under a heading that shares a word with the question, the answer lists them all.
+"""
+
+from __future__ import annotations
+
+from ...store.row_types import ChunkRow, SentenceRow
+from ..passages import question_stems
+from ..grounding.sections import heading_above, is_heading_line
+from ..grounding.text import item_text
+
+ITEM_MAX_CHARS = 80
+MAX_ITEMS = 12
+
+
+def listed_under(question: str, chunk: ChunkRow, sentence: SentenceRow, sentences: list[SentenceRow]) -> list[SentenceRow]:
+    """The lines listed under the heading of `sentence` (which is one of them), when the
+    question asks what that heading lists; [] otherwise."""
+    heading = heading_above(chunk, sentence.start)
+    if not heading or not _is_item(sentence) or not _shares_a_stem(heading, question):
+        return []
+    items = [s for s in sentences if heading_above(chunk, s.start) == heading and _is_item(s)]
+    items = _run_around(items, sentence, chunk)
+    return items[:MAX_ITEMS] if len(items) >= 2 else []
+
+
+def _shares_a_stem(heading: str, question: str) -> bool:
+    """A content word of the heading that one of the question's begins, or the other way
+    round ("SOWN IN MAY" and "what did I sow ...")."""
+    asked = question_stems(question)
+    return any(a.startswith(h) or h.startswith(a) for h in question_stems(heading) for a in asked
+               if min(len(a), len(h)) >= 3)
+
+
+def said_as_list(items: list[SentenceRow], n: int) -> str:
+    """"Early potatoes, broad beans and sweet peas [1]." """
+    words = [" ".join(item_text(s.text).split()).rstrip(".;,") for s in items]
+    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"{said[:1].upper()}{said[1:]} [{n}]."
+
+
+def _is_item(sentence: SentenceRow) -> bool:
+    text = sentence.text.strip()
+    return 0 < len(text) <= ITEM_MAX_CHARS and "\n" not in text and not is_heading_line(text)
+
+
+def _run_around(items: list[SentenceRow], sentence: SentenceRow, chunk: ChunkRow) -> list[SentenceRow]:
+    """The items next to each other in the text (only line breaks between them) that
+    `sentence` is one of."""
+    runs: list[list[SentenceRow]] = []
+    for item in sorted(items, key=lambda s: s.start):
+        between = chunk.text[runs[-1][-1].end - chunk.start:item.start - chunk.start] if runs else None
+        if runs and between is not None and not between.strip() and between.count("\n") <= 1:
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return next((run for run in runs if any(s.id == sentence.id for s in run)), [])
+
+
+def heading_asked(question: str, sources: list, all_sentences: dict) -> tuple[object, list[SentenceRow]] | None:
+    """(the source, the lines listed under its heading) where the question is that heading
+    in other words: every content word of the question is one of the heading's ("What did
+    I sow in May?" of "SOWN IN MAY"), and of the sources' headings only this one is. None
+    otherwise: the model reads the sources as usual."""
+    asked = question_stems(question)
+    found = []
+    for src in sources:
+        sentences = all_sentences.get(src.chunk.id, src.sentences)
+        for at, sent in enumerate(sentences):
+            if not is_heading_line(sent.text) or not asked:
+                continue
+            said = question_stems(sent.text)
+            if all(any(a.startswith(h) or h.startswith(a) for h in said if min(len(a), len(h)) >= 3) for a in asked):
+                under = _run_around([s for s in sentences[at + 1:at + 1 + MAX_ITEMS] if _is_item(s)][:MAX_ITEMS],
+                                    sentences[at + 1], src.chunk) if at + 1 < len(sentences) else []
+                if len(under) >= 2 and under[0].id == sentences[at + 1].id:
+                    found.append((src, under))
+    return found[0] if len(found) == 1 else None

@@ -1,0 +1,107 @@
+"""Files by name: a question that names a file ("What is notes-2024-03-12.md about?",
+"the budget-2024 file") is answered from that file alone; a summary of one file is built
+from all of its sections, each given its share of the context.
+
+A file is named by its whole name, or by its stem where the stem cannot be an everyday
+word (it holds a digit, a hyphen, an underscore or a dot: "notes-2024-03-12",
+"q3-call-transcript"). A summary request may also name a file by the words of its name or
+title ("the Atlas project plan"), when those words point at one file only.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from ...store.row_types import DocumentRow
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Words of a summary request that say nothing of which file.
+_GENERIC = frozenset(
+    "what is was are the a an this that of in on about file document doc notes note summary summarise summarize "
+    "overview give me my tell say does do gist main points key sum up please".split()
+)
+
+
+def named_in(question: str, documents: list[DocumentRow]) -> list[str]:
+    """The paths of the documents whose file name (or distinctive stem) the question writes."""
+    low = question.lower()
+    found = []
+    for doc in documents:
+        name = PurePath(doc.path).name.lower()
+        stem = PurePath(name).stem
+        if _written(name, low) or (re.search(r"[\d_.-]", stem) and len(stem) >= 4 and _written(stem, low)):
+            found.append(doc.path)
+    # "notes-2024-03-12" is also written inside "notes-2024-03-12-draft": the longest wins.
+    return [p for p in found if not any(p != q and PurePath(p).stem.lower() in PurePath(q).stem.lower()
+                                        and _written(PurePath(q).stem.lower(), low) for q in found)]
+
+
+def _written(name: str, text: str) -> bool:
+    return re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-]|\.\w)", text) is not None
+
+
+def described_in(question: str, documents: list[DocumentRow]) -> str | None:
+    """The one document whose name and title words cover the question's specific words
+    (at least two of them), for a summary request that names no file; else None."""
+    asked = {w.lower() for w in _WORD.findall(question)} - _GENERIC
+    if len(asked) < 2:
+        return None
+    scored = []
+    for doc in documents:
+        words = {w.lower() for w in _WORD.findall(PurePath(doc.path).stem + " " + (doc.title or ""))}
+        scored.append((len(asked & words), doc.path))
+    scored.sort(reverse=True)
+    if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def shares(sentence_lists: list[list], budget: int, count_tokens) -> list[list]:
+    """From each section (a chunk's sentences, in order), its opening sentences within an
+    equal share of `budget` tokens; a section's unused share passes to the next."""
+    out, left = [], budget
+    for i, sentences in enumerate(sentence_lists):
+        share = left // max(1, len(sentence_lists) - i)
+        kept, spent = [], 0
+        for sent in sentences:
+            cost = count_tokens(sent.text) + 1
+            if spent + cost > share and kept:
+                break
+            if spent + cost > left:
+                break
+            kept.append(sent)
+            spent += cost
+        out.append(kept)
+        left -= spent
+    return out
+
+
+_HEADING = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def is_heading(text: str) -> bool:
+    """A Markdown heading line ("## Risks"): it names a section and states nothing."""
+    return _HEADING.match(text) is not None
+
+
+def section_of(question: str, sentence_lists: list[list]) -> list[list]:
+    """Each section's sentences, kept only within the heading the question names ("the
+    Risks section"): from that heading to the next of its level or above. Unchanged when
+    the question names no heading of the file (or only the file's title)."""
+    asked = {w.lower() for w in _WORD.findall(question)}
+    flat = [(i, s) for i, sentences in enumerate(sentence_lists) for s in sentences]
+    start = level = None
+    for at, (_, sent) in enumerate(flat):
+        m = _HEADING.match(sent.text)
+        if m and len(m.group(1)) > 1 and {w.lower() for w in _WORD.findall(m.group(2))} <= asked:
+            start, level = at, len(m.group(1))
+            break
+    if start is None:
+        return sentence_lists
+    end = next((at for at in range(start + 1, len(flat))
+                if (m := _HEADING.match(flat[at][1].text)) and len(m.group(1)) <= level), len(flat))
+    out: list[list] = [[] for _ in sentence_lists]
+    for i, sent in flat[start:end]:
+        out[i].append(sent)
+    return out

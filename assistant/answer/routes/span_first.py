@@ -1,0 +1,213 @@
+"""The short answer first: a span the model copies from its sources ("1867", "Margarethe
+Olsson"), said at once, then the source sentence that states it, cited, the span marked in
+it. A span that repeats the question's own name, or one no sentence of the sources states,
+answers nothing (under strict grounding: "I don't know").
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Callable
+
+import numpy as np
+
+from ...nlp.llm import Generator
+from ..grounding.check import check_sentence
+from ..grounding.citations import Citation
+from .compare import same_answer, split_comparison
+from ..grounding.context import content_words
+from .named import is_heading
+from ..prompt import NO_ANSWER, Source
+from ..records.record import Answer, SentenceCheck
+from ..grounding.sections import is_heading_line
+from .listed import heading_asked, listed_under, said_as_list
+from ..records.wording import worded
+from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
+from .unnamed import Tagger, not_said_text, question_nouns, unsaid
+
+
+def emit(answer: Answer, text: str, on_token) -> None:
+    """`text` as the whole answer, shown."""
+    answer.text = text
+    if on_token:
+        on_token(text)
+
+
+def source_blocks(sources: list[Source]) -> list[str]:
+    return [f"[{s.n}] {s.label()}: {s.text}" for s in sources]
+
+
+class SpanFirst:
+    """Asks `generator` for the span; finds its sentence with `embed` (the encoder); with
+    `tag`, a question that names nothing is answered only by a sentence about its nouns."""
+
+    def __init__(self, generator: Generator, embed: Callable[[list[str]], np.ndarray], strict: bool,
+                 tag: Tagger | None = None):
+        self.generator = generator
+        self.embed = embed
+        self.strict = strict
+        self.tag = tag
+
+    def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
+                     not_answers: tuple[str, ...] = (), emit_unknown: bool = True, about: str | None = None) -> bool:
+        """The span, then the source sentence that states it (the span highlighted). A span
+        that names what the question asks about, or one of `not_answers`, answers nothing.
+        Whether the question is settled: a span found, or the sentence that states it about
+        another thing than the question's ("I don't know", shown). When no span is found,
+        "I don't know" is shown only with `emit_unknown` (otherwise the caller writes an
+        answer instead)."""
+        unknown = (lambda: emit(answer, NO_ANSWER, on_token)) if emit_unknown else (
+            lambda: setattr(answer, "text", NO_ANSWER))
+        blocks = source_blocks(answer.sources)
+        t1, first, pieces = time.perf_counter(), None, []
+        answer.timings.started = t1
+        asked = heading_asked(answer.question, answer.sources, all_sentences)
+        if asked is not None:  # "What did I sow in May?" of "SOWN IN MAY": its lines, no model needed
+            src, items = asked
+            answer.timings.generate = answer.timings.first_token = 0.0
+            emit(answer, said_as_list(items, src.n), on_token)
+            answer.citations = [_cited(src, s) for s in items]
+            src.sentences = sorted({s.id: s for s in [*src.sentences, *items]}.values(), key=lambda s: s.id)
+            return True
+        stream = span_stream(self.generator, answer.question, blocks, stop=stop)
+        try:
+            for piece in stream:
+                if first is None:
+                    first = time.perf_counter() - t1
+                pieces.append(piece)
+                if on_draft:
+                    on_draft("".join(pieces))
+        finally:
+            stream.close()
+        answer.timings.generate = time.perf_counter() - t1
+        answer.timings.first_token = first or 0.0
+        span = clean_span("".join(pieces))
+        if stop is not None and stop.is_set():
+            return False  # stopped: an unchecked span is not an answer
+        if not span or span.lower() == UNKNOWN:
+            unknown()
+            return False
+        if not_an_answer(answer.question, span, not_answers):
+            answer.unsupported = span  # what the model said, not shown as an answer
+            unknown()
+            return False
+        return self.state(answer, span, all_sentences, on_token, unknown, about)
+
+    def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown,
+              about: str | None = None) -> bool:
+        """The span said, then the sentence of the sources that states it, cited (a sentence
+        found in the rest of a chunk joins its source: the check reads what is quoted)."""
+        answer.short = span
+        found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
+        if found is None:
+            # No sentence states it: not shown as an answer (strict), or shown marked.
+            answer.text = f"{_capitalise(span)}."
+            answer.checks = [SentenceCheck(answer.text, False, "no sentence of the sources states this answer")]
+            if self.strict:
+                answer.unsupported, answer.short = span, None
+                unknown()
+                return False
+        else:
+            src, sent, offset = found
+            # `about`: the question a part comes from, where the part points back ("which room
+            # is it in?"): the thing is the other part's, said in the whole question.
+            nouns = question_nouns(about or answer.question, self.tag) if self.tag and self.strict else []
+            if unsaid(nouns, src.chunk, sent, self.tag):
+                # "Which day are the bins collected?" by "Mobile phones will be collected on
+                # Tuesday": the day of another thing; a written answer would read the same.
+                answer.unsupported, answer.short, answer.abstained = span, None, True
+                emit(answer, not_said_text(NO_ANSWER, nouns), on_token)
+                return True
+            if all(s.id != sent.id for s in src.sentences):
+                # Found in the rest of the chunk: the source now holds it, so the check and
+                # the citations read the sentence the answer quotes.
+                src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
+            citation = Citation(
+                n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start, end=sent.end,
+                text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False,
+                span_start=None if offset is None else sent.start + offset,
+                span_end=None if offset is None else sent.start + offset + len(span),
+            )
+            answer.text = worded(span, sent.text, src.n)
+            answer.citations = [citation]
+            listed = listed_under(answer.question, src.chunk, sent, all_sentences.get(src.chunk.id, src.sentences))
+            if listed:  # "What did I plant in April?": every line under "PLANTED IN APRIL"
+                answer.text = said_as_list(listed, src.n)
+                answer.citations = [_cited(src, s) for s in listed]
+                src.sentences = sorted({s.id: s for s in [*src.sentences, *listed]}.values(), key=lambda s: s.id)
+        if on_token:
+            on_token(answer.text)
+        return True
+
+
+def _cited(src: Source, sent) -> Citation:
+    return Citation(n=src.n, path=src.chunk.path, title=src.chunk.title, page=sent.page, start=sent.start,
+                    end=sent.end, text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False)
+
+
+def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:
+    """A span that repeats the question's own name ("Lisbeth Palme" to "What is the place of
+    birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
+    question that offers options ("X or Y", "out of X and Y", "born first") is answered by
+    one of its own words."""
+    if any(same_answer(span, other) for other in not_answers if other):
+        return True
+    offers_options = mentions_options(question) or split_comparison(question)
+    return question_kind(question) == "short" and not offers_options and repeats(span, question)
+
+
+def found_in(text: str, needle: str) -> int:
+    """Where `needle` is written in `text`, or -1; a number only as a whole number: "4" is
+    not said by "20 May 2024" or "2.4 m", nor "£18" by "£189.00"."""
+    at = text.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        runs_on_before = needle[:1].isdigit() and _NUMBER_GOES_ON_BEFORE.search(text[:at])
+        runs_on_after = needle[-1:].isdigit() and _NUMBER_GOES_ON_AFTER.match(text[end:])
+        if not (runs_on_before or runs_on_after):
+            return at
+        at = text.find(needle, at + 1)
+    return -1
+
+
+# A number goes on through a digit, or a decimal point or thousands comma between digits
+# ("£189" is "£189.00", though: its decimals say nothing more).
+_NUMBER_GOES_ON_BEFORE = re.compile(r"(?:\d|\d[.,])$")
+_NUMBER_GOES_ON_AFTER = re.compile(r"\d|,\d|\.0*[1-9]")
+
+
+def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):
+    """(source, sentence, offset of the span in it or None) that best states the short
+    answer, among the sentences the model read and then the rest of their chunks: one that
+    contains the span; for yes or no, the one closest to the question; else one that states
+    every name and number of the span. None when no sentence does."""
+    needle = span.lower()
+    pool = []
+    for src in sources:
+        shown = {s.id for s in src.sentences}
+        for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
+            pool.append((src, sent))
+    if question_kind(question) == "yesno" and needle in ("yes", "no"):
+        # A heading ("# Home insurance summary") states nothing to say yes or no by.
+        candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)
+                      and not is_heading_line(sent.text)
+                      and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
+    else:
+        candidates = []
+        for src, sent in pool:
+            at = found_in(sent.text.lower(), needle)
+            if at >= 0 or (sent.resolved_text and found_in(sent.resolved_text.lower(), needle) >= 0):
+                candidates.append((src, sent, at if at >= 0 else None))
+        if not candidates:
+            candidates = [(src, sent, None) for src, sent in pool
+                          if check_sentence(span, [f"{sent.text} {sent.resolved_text or ''}"], question).supported
+                          and content_words(span) & content_words(f"{sent.text} {sent.resolved_text or ''}")]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    vecs = embed([f"{question} {span}"] + [c[1].text for c in candidates])
+    return candidates[int(np.argmax(vecs[1:] @ vecs[0]))]
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]

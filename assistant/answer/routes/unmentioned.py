@@ -1,0 +1,102 @@
+"""What the folder never mentions: a question about a thing no document names ("What is
+my dentist's phone number?" in a folder without a dentist) is answered "I don't know",
+naming the word, instead of by whatever passage came closest ("Numbers at a glance").
+
+A word counts as mentioned when any chunk holds it or a word it begins, after stemming
+(the full-text index's own reading), so "month" meets "monthly" and "grocery" meets
+"groceries"; a word one slip of the keyboard from an indexed one is a mention misspelt
+("Brittish", "Gothais" for "Gotha is"), not a thing the folder lacks. Only the words that pick out what the question is about are looked up (names, a
+person's own things, owners, nouns that qualify another noun): the attribute asked for
+("the history of X") and the question's verbs are the documents' to word differently.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from ...nlp.normalize import strip_accents
+from ...store.db import Store
+from ...store.row_types import ChunkRow
+from ..prompt import NO_ANSWER
+
+Tagger = Callable[[str], list[tuple[str, str, str]]]
+_LOOKED_UP = ("NOUN", "PROPN")
+
+
+_OWNERS = frozenset("my our your his her their".split())
+
+
+def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
+    """The words that say what the question is about and that no chunk of the index holds."""
+    if tag is None:
+        return []
+    return [w for w in _identifying(tag(question)) if not store.passages.mentions(w) and not store.passages.spelled_like(w)]
+
+
+def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:
+    """The question's words that pick out a thing: names ("Corvex", "GP"), a person's own
+    things ("my dentist", "our pension provider"), owners ("the dentist's") and nouns that
+    qualify another noun ("pension provider", "blood type"). Not the attribute asked for
+    ("the history of X", "the name of our GP", "in detail"): documents state it without
+    naming it."""
+    out, owned = [], False  # inside "my ... " / "our ...": a person's own thing, named in full
+    for i, (word, _lemma, pos) in enumerate(tokens):
+        plain = word.strip(".,;:!?\"'’()[]").lower()
+        after = tokens[i + 1] if i + 1 < len(tokens) else ("", "", "")
+        if word.lower() in _OWNERS:
+            owned = True
+            continue
+        owned = owned and pos in (*_LOOKED_UP, "ADJ")
+        if pos not in _LOOKED_UP or not plain.isalpha() or plain in out:
+            continue
+        short_name = word.isupper() and len(word) >= 2  # "GP", "EHIC"
+        if len(plain) < 3 and not short_name:
+            continue
+        if pos == "PROPN" or short_name or owned or after[0] in ("'s", "’s") or after[2] in _LOOKED_UP:
+            out.append(plain)
+    return out
+
+
+def not_found(question: str, store: Store, tag: Tagger | None, chunks: dict[int, ChunkRow]) -> str | None:
+    """What to say instead of an answer when the question asks about something no document
+    names, or names a thing in words no passage found holds; None when neither."""
+    missing = unmentioned(question, store, tag)
+    if missing:
+        return not_mentioned_text(missing, NO_ANSWER)
+    unread = unread_names(question, [f"{c.title or ''} {c.text}" for c in chunks.values()], tag)
+    return not_mentioned_text(unread, NO_ANSWER, "the passages found") if unread else None
+
+
+def unread_names(question: str, texts: list[str], tag: Tagger | None) -> list[str]:
+    """The names of two words or more the question writes ("National Insurance", "Kiss and
+    Tell" is two names) with a word that none of `texts` (the passages found, with their
+    titles) holds: the passages are then about something else, though another of the
+    name's words ("Van insurance: Hollybank Insurance") brought them up."""
+    if tag is None:
+        return []
+    # Word by word, not as a phrase: a name is written in other orders ("Kenji Akinoshu").
+    read = set(re.findall(r"\w+", _folded(" ".join(texts))))
+    return [name for name in _names_of_words(tag(question)) if not set(_folded(name).split()) <= read]
+
+
+def _folded(text: str) -> str:
+    """Lower case without accents: "Akinoshū" is "Akinoshu" as a question types it."""
+    return strip_accents(text.lower())
+
+
+def _names_of_words(tokens: list[tuple[str, str, str]]) -> list[str]:
+    names, run = [], []
+    for word, _lemma, pos in [*tokens, ("", "", "")]:
+        if pos == "PROPN" and word[:1].isupper() and word.isalpha():
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            names.append(" ".join(run))
+        run = []
+    return names
+
+
+def not_mentioned_text(words: list[str], no_answer: str, where: str = "them") -> str:
+    quoted = ", ".join(f"\u201c{w}\u201d" for w in words)
+    return f"{no_answer.rstrip('.')}: none of {where} mentions {quoted}."
