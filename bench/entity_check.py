@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from assistant import models
-from assistant.answer.grounding.entities.check import check_sentence, spacy_tagger
+from assistant.answer.grounding.check import check_sentence, spacy_tagger
 from assistant.nlp.sentences import load_spacy
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,8 +29,8 @@ from assistant import models
 from assistant.config import Config
 from assistant.eval.datasets import load_dataset
 from assistant.nlp.llm import LlamaGenerator
-from assistant.nlp.llm_extract.extractor.extractor import ChunkText, LlmExtractor
-from assistant.nlp.llm_extract.extractor.descriptions import concat_descriptions
+from assistant.nlp.llm_extract.extractor import ChunkText, LlmExtractor
+from assistant.nlp.llm_extract.descriptions import concat_descriptions
 
 DATA = REPO / ".." / "shared" / "data"
 SETS = {
@@ -41,7 +41,7 @@ SETS = {
 
 def build_chunks(passages, config: Config) -> list[tuple[str, ChunkText]]:
     from assistant.engine import PARSE_COMPONENTS
-    from assistant.nlp.coref.rules.rules import RuleCoref
+    from assistant.nlp.coref.rules import RuleCoref
     from assistant.nlp.extract import SpacyExtractor
     from assistant.nlp.sentences import SentenceSplitter, load_spacy
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from assistant.config import Config
 from assistant.indexing.entities import DESCRIPTION_CHARS
-from assistant.nlp.llm_extract.extractor.descriptions import concat_descriptions
+from assistant.nlp.llm_extract.descriptions import concat_descriptions
 
 DOCS = {
     "ferry.md": "# The Harrowmere ferry\n\nThe Harrowmere ferry is run by Captain Idris Bell. "

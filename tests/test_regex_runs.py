@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from assistant.answer.grounding.entities import untrusted
+from assistant.answer.grounding import untrusted
 from assistant.ingest import html_text
 from assistant.nlp import aboutness, sentences
 from assistant.retrieve.entity_graph import homes

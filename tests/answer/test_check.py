@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.grounding.entities.check import check_sentence, numbers_in, spacy_tagger
+from assistant.answer.grounding.check import check_sentence, numbers_in, spacy_tagger
 
 PAIRS = Path(__file__).resolve().parents[2] / "bench" / "data" / "entity_check_pairs.json"
 FOUNDED = "The Kestrel Hill Observatory was founded in 1898 by the astronomer Margarethe Olsson."
@@ -85,7 +85,7 @@ def test_a_light_verb_claims_no_relation(tag):
 def test_an_item_is_checked_with_the_heading_it_is_listed_under(tag, splitter):
     # "PLANTED IN APRIL" above the items: the answer's "planted" is said by the heading,
     # and the list was cut to "I don't know" when each item was read alone (issue 47).
-    from assistant.answer.grounding.entities.entities import source_evidence
+    from assistant.answer.grounding.entities import source_evidence
     from assistant.answer.prompt import Source
     from assistant.retrieve.base import Hit
     from assistant.store.row_types import ChunkRow, SentenceRow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer.grounding.entities.citations import ATTRIBUTION_THRESHOLD, cited_numbers, resolve_citations
+from assistant.answer.grounding.citations import ATTRIBUTION_THRESHOLD, cited_numbers, resolve_citations
 from assistant.answer.prompt import NO_ANSWER, Source, build_sources
 from assistant.config import Config
 from assistant.engine import Engine
@@ -121,7 +121,7 @@ def test_empty_inputs(engine):
 
 
 def test_support_checker_keeps_backed_sentences_and_rejects_invention(engine):
-    from assistant.answer.grounding.entities.citations import SupportChecker
+    from assistant.answer.grounding.citations import SupportChecker
 
     checker = SupportChecker(sources_for(engine, NAMES), engine.embedder.encode)
     assert checker.supported("The observatory was founded in 1898 by Margarethe Olsson [1].")
@@ -131,7 +131,7 @@ def test_support_checker_keeps_backed_sentences_and_rejects_invention(engine):
 
 
 def test_streamed_sentences_are_split_without_losing_text():
-    from assistant.answer.grounding.entities.citations import split_complete_sentences
+    from assistant.answer.grounding.citations import split_complete_sentences
 
     done, rest = split_complete_sentences("It opened in 1898 [1]. Then it grew [2, 3]. And the")
     assert done == ["It opened in 1898 [1]. ", "Then it grew [2, 3]. "]
@@ -140,8 +140,8 @@ def test_streamed_sentences_are_split_without_losing_text():
 
 
 def test_an_initial_or_abbreviation_does_not_end_a_sentence():
-    from assistant.answer.grounding.entities.citations import split_complete_sentences
-    from assistant.answer.grounding.entities.text import answer_sentences
+    from assistant.answer.grounding.citations import split_complete_sentences
+    from assistant.answer.grounding.text import answer_sentences
 
     text = "Oklahoma City. It was directed by Albert S. Rogell [1]. Dr. Ames was born in St. Louis [2]. Then"
     done, rest = split_complete_sentences(text)
@@ -151,7 +151,7 @@ def test_an_initial_or_abbreviation_does_not_end_a_sentence():
 
 
 def test_a_marker_after_the_full_stop_belongs_to_its_sentence():
-    from assistant.answer.grounding.entities.text import answer_sentences
+    from assistant.answer.grounding.text import answer_sentences
 
     # Written after the stop, "[1]" is no sentence of its own: cited alone it would point at
     # whatever sentence of source 1 is closest to "[1]" (a heading).
@@ -161,7 +161,7 @@ def test_a_marker_after_the_full_stop_belongs_to_its_sentence():
 
 
 def test_a_marker_opening_a_list_item_stays_with_the_item():
-    from assistant.answer.grounding.entities.text import answer_sentences
+    from assistant.answer.grounding.text import answer_sentences
 
     assert answer_sentences("1. [1] Passports.\n2. [2] The EHIC cards.") == ["1. [1] Passports.", "2. [2] The EHIC cards."]
     assert answer_sentences("- Passports [1].\n- [2] The EHIC cards.") == ["- Passports [1].", "- [2] The EHIC cards."]
@@ -190,7 +190,7 @@ def test_a_sentence_that_lists_the_items_of_a_list_cites_every_item_it_names(tmp
 
 
 def test_a_list_answer_is_checked_item_by_item_and_keeps_its_lines():
-    from assistant.answer.grounding.entities.text import answer_sentences, join_sentences
+    from assistant.answer.grounding.text import answer_sentences, join_sentences
 
     answer = ("You need the following documents:\n- [1] passports ×4\n- [1] EHIC cards ×4\n"
               "These documents are on the packing list Clara wrote.")
@@ -205,7 +205,7 @@ def test_a_list_answer_is_checked_item_by_item_and_keeps_its_lines():
 def test_a_number_s_abbreviation_does_not_end_a_streamed_sentence():
     """Issue 47's first folder: a summary said "Apologies were made to Gerald Finch (landlord
     of no [1]." The stream had stopped at "no. " and the next token, "27", had not come."""
-    from assistant.answer.grounding.entities.citations import split_complete_sentences
+    from assistant.answer.grounding.citations import split_complete_sentences
 
     text = "Apologies were made to Gerald Finch (landlord of no. 27 and no. 29) [1]. The chair thanked all. "
     done, buffer = [], ""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.grounding.entities.untrusted import addresses_the_assistant
+from assistant.answer.grounding.untrusted import addresses_the_assistant
 from assistant.ingest.loaders import load
 
 PAGE = """<html><head><title>Staff memo</title><style>.note { display: none }</style></head><body>

@@ -12,10 +12,10 @@ import pytest
 
 from assistant.answer.answerer import Answerer
 from assistant.answer.records.record import Answer
-from assistant.answer.grounding.entities.citations import SupportChecker, resolve_citations, split_complete_sentences
+from assistant.answer.grounding.citations import SupportChecker, resolve_citations, split_complete_sentences
 from assistant.answer.prompt import NO_ANSWER, build_sources
 from assistant.answer.routes.short import clean_span
-from assistant.answer.grounding.entities.text import answer_sentences, markers_after, says_something, strip_lead_in
+from assistant.answer.grounding.text import answer_sentences, markers_after, says_something, strip_lead_in
 from assistant.config import Config
 from assistant.retrieve import Hit
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.grounding.entities.citations import cited_numbers
+from assistant.answer.grounding.citations import cited_numbers
 from assistant.config import Config
 from assistant.ingest.loaders import load
 

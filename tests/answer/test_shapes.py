@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.answer.grounding.entities.context import select_sentences
+from assistant.answer.grounding.context import select_sentences
 from assistant.answer.routes.named import described_in, named_in
 from assistant.answer.routes.parts import renumber
 from assistant.answer.routes.shape import answer_shape, split_parts, wants_explanation, wants_summary
-from assistant.answer.grounding.entities.text import plain
+from assistant.answer.grounding.text import plain
 from assistant.answer.routes.unmentioned import unmentioned
 from assistant.retrieve.base import Hit
 from assistant.store.db import SentenceRow
@@ -106,7 +106,7 @@ def test_a_table_row_is_read_with_its_header_and_found_by_its_rare_word(splitter
 
 
 def test_table_rows_and_list_items_reach_the_model_on_lines_of_their_own():
-    from assistant.answer.grounding.entities.context import model_text
+    from assistant.answer.grounding.context import model_text
 
     rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(
         ["Reading list.", "| Month | Book |", "| January | The Glasshouse Winter |", "| October | Nine Bridges |",
@@ -192,7 +192,7 @@ def test_a_question_that_asks_for_several_things_is_written_as_a_list():
 
 
 def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder):
-    from assistant.answer.grounding.entities.citations import resolve_citations
+    from assistant.answer.grounding.citations import resolve_citations
     from assistant.answer.prompt import Source
     from assistant.store.db import ChunkRow
 
@@ -209,7 +209,7 @@ def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder)
 
 
 def test_an_uncited_sentence_joining_two_of_a_source_is_attributed_to_both(embedder):
-    from assistant.answer.grounding.entities.citations import resolve_citations
+    from assistant.answer.grounding.citations import resolve_citations
     from assistant.answer.prompt import Source
     from assistant.store.db import ChunkRow
 
@@ -249,7 +249,7 @@ def _selected_with(question, path, splitter, embedder, settings):
 
 
 def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
-    from assistant.answer.grounding.entities.context import SelectSettings
+    from assistant.answer.grounding.context import SelectSettings
     from assistant.answer.routes.shape import wants_list
 
     question = "What ingredients go into the lemon olive oil cake?"
@@ -264,7 +264,7 @@ def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
 
 
 def test_the_list_a_question_names_is_read_whole_though_the_embedding_barely_links_them(splitter, embedder):
-    from assistant.answer.grounding.entities.context import SelectSettings
+    from assistant.answer.grounding.context import SelectSettings
 
     kept = _selected_with("which documents do I need to take to Ljubljana", PERSONAL / "packing-list.md",
                           splitter, embedder, SelectSettings(whole_lists=True))
@@ -323,7 +323,7 @@ def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
     left out, and it ends at its fourth sentence kept (the prompt asks for two to four; the
     model often went on). The real model, with each request's limit noted on the way."""
     from assistant.answer.answerer import SUMMARY_SENTENCES, SUMMARY_TOKENS
-    from assistant.answer.grounding.entities.citations import split_complete_sentences
+    from assistant.answer.grounding.citations import split_complete_sentences
 
     class Noted:
         def __init__(self, model):

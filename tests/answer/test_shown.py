@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from assistant.answer.grounding.entities.citations import Citation
+from assistant.answer.grounding.citations import Citation
 from assistant.answer.passages import Passage
 from assistant.answer.prompt import Source
 from assistant.answer.records.record import Answer, SentenceCheck, Step, Timings

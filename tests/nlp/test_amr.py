@@ -23,9 +23,9 @@ import pytest
 
 from assistant import models
 from assistant.config import Config
-from assistant.nlp.amr.extractor.extractor import AmrExtractor, AmrUnavailable, find_model
-from assistant.nlp.amr.extractor.convert import convert
-from assistant.nlp.amr.extractor.words import spacy_tokens, tokenize
+from assistant.nlp.amr.extractor import AmrExtractor, AmrUnavailable, find_model
+from assistant.nlp.amr.convert import convert
+from assistant.nlp.amr.words import spacy_tokens, tokenize
 from assistant.nlp.extract import SentenceGraph, make_extractor
 from assistant.nlp.normalize import entity_key
 

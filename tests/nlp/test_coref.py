@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import first_chunk_graphs
 
-from assistant.nlp.coref.rules.rules import RuleCoref
+from assistant.nlp.coref.rules import RuleCoref
 from assistant.nlp.extract import PRONOUNS, SentenceGraph
 from assistant.nlp.normalize import entity_key
 

@@ -320,7 +320,7 @@ def test_single_huge_paragraph(splitter, extractor):
 def test_backends_are_built_from_one_context(parse_nlp, tmp_path):
     from assistant.config import Config
     from assistant.nlp.extract import BuildContext, SpacyExtractor, build_extractor
-    from assistant.nlp.llm_extract.extractor.extractor import LlmExtractor
+    from assistant.nlp.llm_extract.extractor import LlmExtractor
     from assistant.store.extraction_cache import ExtractionCache
 
     asked = []

@@ -26,8 +26,8 @@ if importlib.util.find_spec("fastcoref") is None:
 
 from huggingface_hub import constants as hf_constants
 
-from assistant.nlp.coref.rules.rules import POSSESSIVES, REFLEXIVES, RuleCoref, make_coref
-from assistant.nlp.coref.rules.fastcoref import FastCoref, model_classes
+from assistant.nlp.coref.rules import POSSESSIVES, REFLEXIVES, RuleCoref, make_coref
+from assistant.nlp.coref.fastcoref import FastCoref, model_classes
 from assistant.nlp.extract import PRONOUNS, SentenceGraph
 
 PASSAGES = [

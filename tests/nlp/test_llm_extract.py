@@ -9,10 +9,10 @@ import pytest
 
 from assistant.store.extraction_cache import ExtractionCache
 from assistant.nlp.extract import make_extractor
-from assistant.nlp.llm_extract.extractor.extractor import ChunkText, LlmExtractor
-from assistant.nlp.llm_extract.extractor.descriptions import shorten_description
-from assistant.nlp.llm_extract.extractor.grounding import ground, map_resolved_span
-from assistant.nlp.llm_extract.extractor.prompts import TYPES, extraction_schema
+from assistant.nlp.llm_extract.extractor import ChunkText, LlmExtractor
+from assistant.nlp.llm_extract.descriptions import shorten_description
+from assistant.nlp.llm_extract.grounding import ground, map_resolved_span
+from assistant.nlp.llm_extract.prompts import TYPES, extraction_schema
 from assistant.nlp.normalize import entity_key
 
 # --------------------------------------------------------------------------- grounding (no LLM)
