@@ -73,7 +73,7 @@ def test_a_graph_belongs_to_its_index_object_not_to_its_id(tmp_path, embedder, s
     first = Engine(Config(), index_dir=tmp_path / "a", embedder=embedder, splitter=splitter)
     first.index_paths([docs])
     graph = entity_graph(Resources(first.index, first.embedder, extractor=first.extractor))
-    assert graph.keys and first.index in graphs._CACHE
+    assert graph.keys and first.index in graphs.GRAPHS_BY_STORE
     index = weakref.ref(first.index)
     first.close()
     del first, graph
