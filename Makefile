@@ -7,8 +7,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCK := requirements.lock
+LLAMA_LOCK := requirements-llama.lock
+LOCK_VENV := .cache/lock-venv
 
-LLAMA_VERSION := 0.3.36
+# llama-cpp-python is built here from its source release, whose hash its own lock holds.
+LLAMA_VERSION := $(shell sed -n 's/^llama-cpp-python==\([^ ]*\).*/\1/p' $(LLAMA_LOCK))
 # GGML_NATIVE=ON would compile the AMX kernels on Intel CPUs that report AMX, and every
 # generation then segfaults in ggml_backend_amx_mul_mat (llama.cpp issue #20824). So the
 # instruction sets are named explicitly: AMX stays out, and AVX-512 (with VNNI, VBMI and
@@ -37,7 +40,7 @@ PART_MODELS := qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct
 
 install: $(STAMP) models
 
-$(STAMP): pyproject.toml Makefile $(LOCK)
+$(STAMP): pyproject.toml Makefile $(LOCK) $(LLAMA_LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip wheel
 	# strace: the offline test watches every command from outside the process with it.
@@ -45,22 +48,35 @@ $(STAMP): pyproject.toml Makefile $(LOCK)
 		|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq strace >/dev/null 2>&1; } \
 		|| sudo -n apt-get install -y -qq strace >/dev/null 2>&1 \
 		|| echo "strace could not be installed: tests/test_offline_outside.py will be skipped"; }
-	# torch first, from the CPU wheel on disk: an unpinned torch pulls GBs of CUDA packages.
-	$(BIN)/pip install --quiet -c $(LOCK) torch==2.13.0
+	# Every package at the version CI tested, each file checked against the lock's hashes;
+	# --no-deps: the lock is the whole environment (torch is the CPU wheel on disk, so no
+	# CUDA packages come with it).
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	if ! ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1; then \
-		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --no-deps --no-cache-dir \
-			--no-binary llama-cpp-python -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_VERSION); \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --no-deps --no-cache-dir --require-hashes \
+			--no-binary llama-cpp-python -w $(LLAMA_WHEELS) -r $(LLAMA_LOCK); \
 	fi
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
-	$(BIN)/pip install --quiet -c $(LOCK) -e '.[models,test,coref]'
+	# The project itself (editable, so no hash to check: pip cannot hash a source tree).
+	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip check
 	touch $(STAMP)
 
-# The exact versions a clone installs: what this machine installed and tested. Refreshed
-# (after a change of pyproject.toml's dependencies, or to move to newer releases) with
-# `make lock`, then `make test`. llama-cpp-python is pinned above and built here.
+# The exact versions a clone installs, and the sha256 of every file pip may choose for each
+# (every wheel and source release of that version in the indexes pip is configured with):
+# what this machine installed and tested. Refreshed (after a change of pyproject.toml's
+# dependencies, or to move to newer releases) with `make lock`, then `make test`.
+# pip-tools reads the hashes; it lives in a venv of its own, so it is not in the lock.
 lock: $(STAMP)
-	$(BIN)/pip freeze --exclude-editable | grep -v -i '^llama[_-]cpp[_-]python' \
-		| sed '1i # Exact versions installed by `make install` (pip constraints); refresh with `make lock`.' > $(LOCK)
+	test -x $(LOCK_VENV)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/pip install --quiet pip-tools; }
+	$(BIN)/pip freeze --exclude-editable | sed -E 's/^llama[-_]cpp[-_]python( @ .*|==.*)$$/llama-cpp-python==$(LLAMA_VERSION)/I' > $(LOCK_VENV)/installed.txt
+	$(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-header --no-annotate \
+		--no-emit-index-url --no-emit-find-links \
+		--output-file $(LOCK_VENV)/hashed.txt $(LOCK_VENV)/installed.txt
+	awk -v main=$(LOCK) -v llama=$(LLAMA_LOCK) \
+		'BEGIN { print "# Exact versions and hashes installed by `make install`; refresh with `make lock`." > main; \
+			print "# llama-cpp-python'"'"'s source release, built by `make install`; refresh with `make lock`." > llama } \
+		/^[^ ]/ { mine = tolower($$0) ~ /^llama[-_]cpp[-_]python==/ } { print > (mine ? llama : main) }' $(LOCK_VENV)/hashed.txt
 
 # The answer models live in the user's own data directory, not in .venv: checked on every
 # install, whatever the stamp says (under a second when they are there), so a second user,

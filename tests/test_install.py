@@ -21,15 +21,31 @@ def test_every_entry_point_checks_the_user_s_models_whatever_the_stamp_says(targ
 
 
 
+def locked(path: Path) -> dict[str, tuple[str, list[str]]]:
+    """name -> (version, its sha256 hashes), from a pip requirements file in hash mode."""
+    pins: dict[str, tuple[str, list[str]]] = {}
+    name = ""
+    for line in path.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        if not line.startswith(" "):
+            name, version = line.split(" ")[0].split("==")
+            name = name.split("[")[0]
+            pins[name] = (version, [])
+        for word in line.split():
+            if word.startswith("--hash=sha256:"):
+                pins[name][1].append(word.removeprefix("--hash=sha256:"))
+    return pins
+
+
 def test_what_is_installed_is_what_the_lock_file_pins():
-    # A clone installs what CI tested: `make install` installs with the lock as constraints.
+    # A clone installs what CI tested: `make install` installs the lock, --no-deps.
     from importlib.metadata import PackageNotFoundError, version
 
-    pinned = [line.split("==") for line in (ROOT / "requirements.lock").read_text().splitlines()
-              if line and not line.startswith("#")]
-    assert len(pinned) > 50 and any(name == "onnxruntime" for name, _ in pinned)
+    pinned = locked(ROOT / "requirements.lock")
+    assert len(pinned) > 50 and "onnxruntime" in pinned
     differ = []
-    for name, wanted in pinned:
+    for name, (wanted, _) in pinned.items():
         try:
             have = version(name)
         except PackageNotFoundError:
@@ -37,3 +53,23 @@ def test_what_is_installed_is_what_the_lock_file_pins():
         if have != wanted:
             differ.append(f"{name} {have} (lock: {wanted})")
     assert not differ, differ
+
+
+def test_every_locked_file_is_checked_by_its_hash():
+    # pip's hash-checking mode refuses a file whose sha256 the lock does not list, so a
+    # clone installs the very files CI tested, not only the same version numbers.
+    pinned = locked(ROOT / "requirements.lock") | locked(ROOT / "requirements-llama.lock")
+    unhashed = [name for name, (_, hashes) in pinned.items() if not hashes]
+    assert not unhashed, unhashed
+    assert all(len(h) == 64 for _, hashes in pinned.values() for h in hashes)
+    assert "llama-cpp-python" in pinned and "llama-cpp-python" not in locked(ROOT / "requirements.lock")
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_the_install_requires_the_hashes_and_builds_llama_from_its_checked_source():
+    planned = subprocess.run(["make", "-n", "-B", ".venv/.installed"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60).stdout
+    assert "--require-hashes --no-deps -r requirements.lock" in planned
+    assert "pip wheel --no-deps --no-cache-dir --require-hashes" in planned
+    assert "-r requirements-llama.lock" in planned
+    assert "pip check" in planned
