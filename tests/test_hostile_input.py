@@ -218,7 +218,7 @@ def test_an_answer_of_i_dont_know_is_always_abstained():
     from assistant.answer.records.record import Answer
     from assistant.answer.prompt import NO_ANSWER
 
-    # The text an unsupported span is cut to (answerer._grounded_text), abstained not set.
+    # The text an unsupported span is cut to (written.Writer.write), abstained not set.
     answer = Answer("When does the ferry leave?", NO_ANSWER, "auto")
     assert answer.as_dict()["abstained"] is True
     assert Answer("When does the ferry leave?", "At nine.", "auto").as_dict()["abstained"] is False

@@ -11,7 +11,8 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol
+from collections.abc import Generator as Stream
+from typing import Protocol
 
 
 class Generator(Protocol):
@@ -22,7 +23,7 @@ class Generator(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
     def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None,
-               choices: list[str] | None = None) -> Iterator[str]: ...
+               choices: list[str] | None = None) -> Stream[str, None, None]: ...
 
 
 def gpu_layers_default() -> int:
@@ -112,7 +113,7 @@ class LlamaGenerator:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None,
-               choices: list[str] | None = None) -> Iterator[str]:
+               choices: list[str] | None = None) -> Stream[str, None, None]:
         """Yield the answer piece by piece; setting `stop` ends it early. With `choices`,
         a grammar lets the model write exactly one of them."""
         with self._lock:

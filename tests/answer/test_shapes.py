@@ -309,12 +309,12 @@ def test_what_happened_at_an_event_one_file_records_is_that_file_s_summary(make_
     engine = make_engine(tmp_path / "ix", config=_no_entities())
     assert engine.index_paths([folder]).ok
     answerer = engine.answerer
-    _, about = answerer._named_files("what happened at the residents' association meeting in May", None)
+    _, about = answerer.summary.named_files("what happened at the residents' association meeting in May", None)
     assert about is not None and about.endswith("residents-association-minutes-2024-05-21.md")
     assert wants_account("What was decided at the Atlas kickoff meeting?")
     # Not an account of an event: a question about one thing, or one no file's name describes.
     assert not wants_account("What happened to the deposit?")
-    assert answerer._named_files("What happened at the dentist in June?", None)[1] is None
+    assert answerer.summary.named_files("What happened at the dentist in June?", None)[1] is None
 
 
 def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
@@ -322,7 +322,7 @@ def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
     summary is now asked for at most SUMMARY_TOKENS, and a sentence the limit cuts short is
     left out, and it ends at its fourth sentence kept (the prompt asks for two to four; the
     model often went on). The real model, with each request's limit noted on the way."""
-    from assistant.answer.answerer import SUMMARY_SENTENCES, SUMMARY_TOKENS
+    from assistant.answer.routes.summary import SUMMARY_SENTENCES, SUMMARY_TOKENS
     from assistant.answer.grounding.citations import split_complete_sentences
 
     class Noted:

@@ -255,7 +255,7 @@ def test_an_answer_asked_whole_that_states_only_the_first_fact_is_no_answer(cite
     (mother, born) names the wrong kind of thing."""
     from types import SimpleNamespace
 
-    from assistant.answer.answerer import states_the_first_fact_only
+    from assistant.answer.routes.chained import states_the_first_fact_only
     from assistant.answer.routes.chain import split_chain
 
     for question in ("Who was the mother of the founder of the Kestrel Hill Observatory?",

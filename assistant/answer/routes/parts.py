@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from typing import Callable
 
 from ..grounding.citations import append_marker
@@ -19,6 +20,39 @@ from ..prompt import NO_ANSWER
 from ..records.record import Answer, Step, Timings
 from ..records.wording import with_unit
 from ..grounding.text import MARKER as _MARKER
+from ..request import Request
+from ..single import OneQuestion
+from .shape import split_parts
+
+# "..., and how much of it is contingency?": "it" is what the first part asked about.
+_POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
+
+
+class Parts:
+    """The route of two questions in one ("What time is my talk, and which room is it
+    in?"): each part answered from its own sources, then said together."""
+
+    def __init__(self, one: OneQuestion):
+        self.one = one
+
+    def answer(self, question: str, request: Request) -> Answer | None:
+        parts = split_parts(question)
+        if parts is None:
+            return None
+        t0, answers = time.perf_counter(), []
+        # A part that points back ("when did he die?") is still searched with the whole
+        # question, which names more ("for Atlas").
+        points_back = [bool(_POINTS_BACK.search(p)) for p in parts]
+        parts = resolved_parts(parts, self.one.tag)
+        for part, back in zip(parts, points_back):
+            answers.append(self.one.ask_one(part, request.quiet(), search_as=question if back else None))
+            if request.stopped:
+                break
+        answer = merge_parts(question, parts[: len(answers)], answers)
+        answer.timings.total = time.perf_counter() - t0
+        if request.on_token:
+            request.on_token(answer.text)
+        return answer
 
 
 
@@ -42,7 +76,7 @@ def unanswered(part: str) -> str:
     return f"Nothing in the documents answers \u201c{part.strip()}\u201d."
 
 
-def merge_parts(question: str, parts: list[str], answers: list) -> object:
+def merge_parts(question: str, parts: list[str], answers: list[Answer]) -> Answer:
     """One Answer from the answers to each part of `question`."""
     sources, number = [], {}
     texts, citations, checks = [], [], []

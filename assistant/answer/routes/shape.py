@@ -9,7 +9,7 @@
 - **list**: "Who attended the review?", "What ingredients go into the cake?": the items,
   written out, not one of them as a span.
 Everything else keeps the short answer first (a span, a yes or no, one of the options);
-where no span is found the answer is written from the same sources (answerer.py).
+where no span is found the answer is written from the same sources (single.py, written.py).
 """
 
 from __future__ import annotations
