@@ -104,6 +104,16 @@ class Answer:
     def as_dict(self, with_text: bool = False) -> dict:
         """JSON-ready; `with_text` adds each source's chunk text and, relative to it, the
         spans of its cited sentences (what a viewer needs once the documents change)."""
+        sources: list[dict] = [
+            {
+                "n": s.n, "path": s.chunk.path, "title": s.chunk.title, "page": s.chunk.page_start,
+                "place": place(s.chunk.path, s.chunk.page_start,
+                               next((c.text for c in self.citations if c.n == s.n), s.chunk.text)),
+                "chunk_id": s.chunk.id, "start": s.chunk.start, "end": s.chunk.end,
+                "score": round(s.hit.score, 5), "evidence": s.hit.evidence.as_dict(),
+            }
+            for s in self.sources
+        ]
         data = {
             "question": self.question,
             "answer": self.text,
@@ -120,25 +130,16 @@ class Answer:
             "checks": [c.as_dict() for c in self.checks],
             "context": self.context,
             "citations": [c.as_dict() for c in self.citations],
-            "sources": [
-                {
-                    "n": s.n, "path": s.chunk.path, "title": s.chunk.title, "page": s.chunk.page_start,
-                    "place": place(s.chunk.path, s.chunk.page_start,
-                                   next((c.text for c in self.citations if c.n == s.n), s.chunk.text)),
-                    "chunk_id": s.chunk.id, "start": s.chunk.start, "end": s.chunk.end,
-                    "score": round(s.hit.score, 5), "evidence": s.hit.evidence.as_dict(),
-                }
-                for s in self.sources
-            ],
+            "sources": sources,
             "timings": self.timings.as_dict(),
             "tokens": self.tokens,
             "found": [p.as_dict() for p in self.found],
         }
         if with_text:
-            for row, s in zip(data["sources"], self.sources):
+            for row, s in zip(sources, self.sources):
                 row["text"] = s.chunk.text
                 cited = [c for c in self.citations if c.n == s.n]
                 row["highlights"] = [[c.start - s.chunk.start, c.end - s.chunk.start] for c in cited]
                 row["span_highlights"] = [[c.span_start - s.chunk.start, c.span_end - s.chunk.start]
-                                          for c in cited if c.span_start is not None]
+                                          for c in cited if c.span_start is not None and c.span_end is not None]
         return data
