@@ -81,6 +81,12 @@ class OneQuestion:
         the documents' words. `search_as` is what retrieves the sources (the whole question,
         for one part of a two-part question)."""
         t0 = time.perf_counter()
+        if request.stopped:
+            # Stopped before its sources were sought (a later part or step, or the question
+            # asked whole after steps): as a stop before the first sentence leaves it.
+            answer = Answer(question, "", request.retriever.name)
+            emit(answer, NO_ANSWER, request.on_token)
+            return answer
         with self.read_lock:
             if self.store.meta.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, request.retriever.name, abstained=True)

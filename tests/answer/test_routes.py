@@ -53,3 +53,17 @@ def test_a_step_is_told_of_nothing_but_its_draft():
     assert step.on_token is None and request.quiet().on_token is None
     step.on_draft("Wu Ziniu")
     assert drafts == ["Who is the director of film X? Wu Ziniu"] and tokens == []
+
+
+def test_a_question_stopped_before_its_sources_are_sought_seeks_none(make_engine, tmp_path):
+    """Issue 48: a stop was honoured only while the model wrote, so a question stopped during
+    its first step still searched again for every route after it. Now a part, a step or the
+    question asked whole that starts after the stop reads no source (and no model)."""
+    engine, _ = _engine(make_engine, tmp_path)
+    stop = threading.Event()
+    stop.set()
+    for question in ("Who founded the bakery?", "Where was the founder of Wren & Daughters born?",
+                     "When was the bakery founded, and who founded it?"):
+        answer = engine.answerer.ask(question, engine.retriever("bm25"), 5, stop=stop)
+        assert answer.hits == [] and answer.sources == [], question
+        assert answer.unknown, answer.text
