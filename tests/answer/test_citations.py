@@ -217,3 +217,18 @@ def test_a_number_s_abbreviation_does_not_end_a_streamed_sentence():
                     "The chair thanked all. "]
     # "no." with no number after it still ends a sentence.
     assert split_complete_sentences("She said no. Then she left. ")[0] == ["She said no. ", "Then she left. "]
+
+
+def test_a_number_s_abbreviation_does_not_end_an_answer_s_sentence():
+    """The first folder's summary still read "(landlord of no [1]. 27 and no [1].\\n31) [1]."
+    after the stream was mended: the written answer is split again to place its citations,
+    and that split ended a sentence at "no." too. One list of such abbreviations now serves
+    both (text.BEFORE_A_NUMBER)."""
+    from assistant.answer.grounding.text import answer_sentences
+
+    said = ("The association met at St Anne's church hall [1]. Apologies were made to Gerald Finch "
+            "(landlord of no. 27 and no. 31) [1].")
+    assert answer_sentences(said) == ["The association met at St Anne's church hall [1].",
+                                      "Apologies were made to Gerald Finch (landlord of no. 27 and no. 31) [1]."]
+    assert answer_sentences("See p. 4 of the lease [2]. She said no. Then she left.") == [
+        "See p. 4 of the lease [2].", "She said no.", "Then she left."]

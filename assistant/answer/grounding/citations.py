@@ -19,7 +19,7 @@ from .check import names_in, numbers_in
 from ..prompt import Source
 from .sections import heading_above
 from .text import MARKER as _MARKER
-from .text import answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in
+from .text import BEFORE_A_NUMBER, answer_sentences, ends_in_abbreviation, is_bare_marker, item_text, join_sentences, list_items, strip_lead_in
 
 ATTRIBUTION_THRESHOLD = 0.55
 # "I don't know ..." is supported by no sentence, however similar a source's wording is.
@@ -236,10 +236,6 @@ class SupportChecker:
         return self.support(sentence) >= self.threshold
 
 
-# Abbreviations written before a number, in lower case too ("landlord of no. 27", "see p. 4").
-_BEFORE_A_NUMBER = re.compile(r"\b(?:no|nos|p|pp|para|vol|ch|fig|tel|ext)\.$", re.IGNORECASE)
-
-
 def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
     """Complete sentences at the front of a streamed buffer, and what is left over. A list
     marker ("1. ") stays with the item it opens: alone it is no sentence to check. "no. 27"
@@ -249,7 +245,7 @@ def split_complete_sentences(buffer: str) -> tuple[list[str], str]:
         piece = buffer[start:m.end()]
         if is_bare_marker(strip_lead_in(piece).strip()) or (m.group().strip() == "" and ends_in_abbreviation(piece)):
             continue
-        if m.group().strip() == "" and _BEFORE_A_NUMBER.search(piece.rstrip()):
+        if m.group().strip() == "" and BEFORE_A_NUMBER.search(piece.rstrip()):
             if m.end() == len(buffer):
                 break
             if buffer[m.end()].isdigit():

@@ -15,6 +15,9 @@ from ...nlp.sentences import LIST_ITEM
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # A full stop that ends an initial or an abbreviation, not a sentence ("Albert S. Rogell").
 _NOT_AN_END = re.compile(r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|Inc|Ltd|Co|Corp|vs|etc|e\.g|i\.e|No|Vol|pp?))\.$")
+# Abbreviations written before a number, in lower case too ("landlord of no. 27", "see p. 4"):
+# no end where a number follows ("The answer is no. It is..." still ends).
+BEFORE_A_NUMBER = re.compile(r"\b(?:no|nos|p|pp|para|vol|ch|fig|tel|ext)\.$", re.IGNORECASE)
 
 # What small models write before the answer itself. Only a lead-in that ends in ":" or
 # "," is taken off: "The answer is not in the sources" is an answer.
@@ -80,7 +83,8 @@ def ends_in_abbreviation(text: str) -> bool:
 def _sentence_pieces(text: str) -> list[str]:
     pieces: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        if pieces and ends_in_abbreviation(pieces[-1]):
+        if pieces and (ends_in_abbreviation(pieces[-1])
+                       or (BEFORE_A_NUMBER.search(pieces[-1]) is not None and piece[:1].isdigit())):
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
