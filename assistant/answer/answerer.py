@@ -6,16 +6,13 @@ the next ones a narrower request. The last route always answers."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
+from functools import cached_property
 from typing import Callable
 
-from ..nlp.encoders.embedder import Embedder
-from ..nlp.llm import Generator
 from ..retrieve.base import Retriever
 from ..retrieve.scope import Scope
-from ..store.db import Store
 from .grounding.text import plain
 from .records.record import Answer
 from .request import Request, Route
@@ -30,17 +27,14 @@ __all__ = ["Answerer", "EMPTY_INDEX"]
 
 
 class Answerer(OneQuestion):
-    def __init__(
-        self, store: Store, embedder: Embedder, generator: Generator, n_ctx: int = 2048,
-        answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
-        read_lock: contextlib.AbstractContextManager | None = None, context: str = "sentences",
-        context_tokens: int = 400, tag: Callable[[str], list[tuple[str, str, str]]] | None = None,
-        chain: bool = True,
-    ):
-        super().__init__(store, embedder, generator, n_ctx, answer_tokens, min_relevance, strict, read_lock,
-                         context, context_tokens, tag, chain)
-        self.summary = Summary(self)
-        self.routes: tuple[Route, ...] = (Parts(self), self.summary, Chained(self), Compared(self), Whole(self))
+    @cached_property
+    def summary(self) -> Summary:
+        return Summary(self)
+
+    @cached_property
+    def routes(self) -> tuple[Route, ...]:
+        """The routes in the order they are tried (routes/__init__.py says why)."""
+        return (Parts(self), self.summary, Chained(self), Compared(self), Whole(self))
 
     def ask(
         self, question: str, retriever: Retriever, k: int,
