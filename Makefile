@@ -82,6 +82,9 @@ lock:
 		'BEGIN { print "# Exact versions and hashes installed by `make install`; refresh with `make lock`." > main; \
 			print "# llama-cpp-python'"'"'s source release, built by `make install`; refresh with `make lock`." > llama } \
 		/^[^ ]/ { mine = tolower($$0) ~ /^llama[-_]cpp[-_]python==/ } { print > (mine ? llama : main) }' $(LOCK_VENV)/hashed.txt
+	# What pip installed above (a llama-cpp-python built with its default flags, in a new venv)
+	# is not what `make install` builds: the next install starts again from the lock.
+	rm -f $(STAMP)
 
 # The answer models live in the user's own data directory, not in .venv: checked on every
 # install, whatever the stamp says (under a second when they are there), so a second user,

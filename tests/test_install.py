@@ -85,3 +85,6 @@ def test_make_lock_takes_in_a_dependency_newly_written_in_pyproject():
     locked_first = next(i for i, s in enumerate(steps) if "--require-hashes --no-deps -r requirements.lock" in s)
     freeze = next(i for i, s in enumerate(steps) if "pip freeze" in s)
     assert locked_first < project < freeze
+    # What that install built (llama-cpp-python with its default flags, in a new venv) is not
+    # kept: the next `make install` starts again from the lock.
+    assert steps[-1] == "rm -f .venv/.installed"
