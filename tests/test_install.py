@@ -3,6 +3,7 @@ the user's data directory, not in .venv, so the install stamp cannot say they ar
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,10 +13,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def make_plan(*args: str) -> subprocess.CompletedProcess[str]:
+    """What `make -n` would run, as a person's shell would see it. Under `make test` the outer
+    make's MAKELEVEL/MAKEFLAGS reach this make, which would then add "Entering directory" lines."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    return subprocess.run(["make", "--no-print-directory", "-n", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 @pytest.mark.parametrize("target", ["install", "test", "run"])
 def test_every_entry_point_checks_the_user_s_models_whatever_the_stamp_says(target):
-    planned = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    planned = make_plan(target)
     assert planned.returncode == 0, planned.stderr
     assert "assistant models install qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct" in planned.stdout
 
@@ -67,8 +76,7 @@ def test_every_locked_file_is_checked_by_its_hash():
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_the_install_requires_the_hashes_and_builds_llama_from_its_checked_source():
-    planned = subprocess.run(["make", "-n", "-B", ".venv/.installed"], cwd=ROOT, capture_output=True,
-                             text=True, timeout=60).stdout
+    planned = make_plan("-B", ".venv/.installed").stdout
     assert "--require-hashes --no-deps -r requirements.lock" in planned
     assert "pip wheel --no-deps --no-cache-dir --require-hashes" in planned
     assert "-r requirements-llama.lock" in planned
@@ -79,7 +87,7 @@ def test_the_install_requires_the_hashes_and_builds_llama_from_its_checked_sourc
 def test_make_lock_takes_in_a_dependency_newly_written_in_pyproject():
     # The stamped install reads the lock alone (--no-deps), so `make lock` itself must install
     # what pyproject.toml asks for now, over the locked set, before it writes the lock again.
-    planned = subprocess.run(["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    planned = make_plan("lock").stdout
     steps = planned.splitlines()
     project = next(i for i, s in enumerate(steps) if "pip install --quiet -e '.[models,test,coref]'" in s)
     locked_first = next(i for i, s in enumerate(steps) if "--require-hashes --no-deps -r requirements.lock" in s)
