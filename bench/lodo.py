@@ -1,12 +1,13 @@
-"""Leave-one-dataset-out for the default retriever's named signals (retrieve/hop/signals.py):
-does each signal earn its place on sets it was not chosen on?
+"""Leave-one-dataset-out for the default retriever's named signals (retrieve/hop/signals.py)
+and its ways to a candidate (retrieve/hop/rules.py): does each earn its place on sets it
+was not chosen on?
 
 For every signal that can be switched off (a weight of 0, or a cut that keeps the whole
-bonus), `auto` is measured with that signal off on each dev set. Then, for each dataset
-held out in turn (its titled and untitled sets together: the same questions), a signal
-stays on only if switching it off does not raise mean R@5 over the *other* datasets' sets;
-the held-out sets are scored with the signals so chosen. A signal that helps
-only the set it was written on is switched off by the others' vote.
+bonus) and every rule (switched off by name), `auto` is measured with it off on each dev
+set. Then, for each dataset held out in turn (its titled and untitled sets together: the
+same questions), a signal stays on only if switching it off does not raise mean R@5 over
+the *other* datasets' sets; the held-out sets are scored with the signals so chosen. A
+signal that helps only the set it was written on is switched off by the others' vote.
 
     .venv/bin/python bench/lodo.py [--sets 2wiki_dev200,musique_100,hotpotqa_100] [--build]
     .venv/bin/python bench/lodo.py --grid relation_bonus=0,0.0625,0.125,0.1875,0.25 [--sets ...]
@@ -32,6 +33,7 @@ from assistant.engine import Engine
 from assistant.eval.corpus_index import built_index, cached_index_dir
 from assistant.eval.datasets import gold_groups, load_dataset
 from assistant.eval.runner import EvalSettings
+from assistant.retrieve.hop.rules import RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import SETS  # noqa: E402
@@ -39,14 +41,15 @@ from sweep import measure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
-# Each signal off, as auto's constructor arguments (HopRetriever's names for its weights).
+# Each signal or rule off, as auto's constructor arguments (HopRetriever's names for its
+# weights; `rules_off` for a rule).
 OFF = {
     "relation": {"relation_bonus": 0.0},
     "wrong_kind": {"kind_penalty": 0.0},
     "other_home": {"other_home": 1.0},
     "other_bridge_home": {"other_bridge_home": 1.0},
     "named_again": {"named_again": 0.0},
-}
+} | {rule: {"rules_off": (rule,)} for rule in RULES}
 
 
 def engine_for(name: str, build: bool) -> tuple[Engine, object, object, bool] | None:

@@ -961,3 +961,73 @@ def test_a_page_reached_two_ways_keeps_the_bonus_of_the_way_it_is_the_best_of(tm
     assert found["foundation.txt"]["bridges"] == ["Ana Paz"], found
     assert found["brenner.txt"]["bonus"] == pytest.approx(0.75), found  # the hop and relation bonus, whole
     assert list(found)[:2] == ["a-film.txt", "brenner.txt"], found
+
+
+def _bonus(found: dict[str, dict], name: str) -> float:
+    return found.get(name, {}).get("bonus", 0.0)
+
+
+# Each rule of retrieve/hop/rules.py on its example above: (files, question, what the
+# example loses when the rule is switched off). With the rule on, it must not lose it.
+RULE_EXAMPLES = {
+    "noun_variants": (COMMON_WORD_TITLE, "What country was the author of Brand a citizen of?",
+                      lambda f: f.get("play.txt", {}).get("linked_entities") != ["Brand"]),
+    "as_written": (TITLES_WITH_AND_WITHOUT_THE, "Where was the director of film The Harbour Express born?",
+                   lambda f: bool(f.get("express.md", {}).get("linked_entities"))),
+    "type_word": (WHAT_A_NAME_IS, "Who is the father of the director of film Harbour Lights?",
+                  lambda f: _bonus(f, "festival.txt") >= _bonus(f, "moss.txt")),
+    "made_by": (WHAT_A_NAME_IS, "Where was the performer of song Blue Harbour born?",
+                lambda f: _bonus(f, "lima.txt") <= _bonus(f, "reyes.txt")),
+    "kin_steps": (IN_LAWS, "Who is the father-in-law of Ermelinda of Vassberg?",
+                  lambda f: _bonus(f, "lothar.txt") <= _bonus(f, "ingram.txt")),
+    "full_names": (TAGGER_CUT, "Where did Edmund Varley, Earl of Varley's father die?",
+                   lambda f: f.get("varley-duke.md", {}).get("bridges") != ["Edmund Varley, 1st Duke of Harwick"]),
+    "parents_pair": (PARENTS, "Who was the mother of Conan Marr?",
+                     lambda f: _bonus(f, "eithne.txt") <= _bonus(f, "comgall.txt")),
+    "apposition": (LORD_BRENT, "Which country is Tomas Hale, Lord Brent's father from?",
+                   lambda f: _bonus(f, "grim.md") >= _bonus(f, "earl.md")),
+    "names_written": (LORD_BRENT, "Which country is Tomas Hale, Lord Brent's father from?",
+                      lambda f: "named_again" not in f.get("charlotte.md", {}).get("signals", [])),
+    "subject_short": (SELF_NAMED, "Who is Margaret of Tessaly's father-in-law?",
+                      lambda f: "bridges" in f.get("notes-0502.txt", {})),
+    "aspects": (ASPECTS, "When was the first house built in the town where Ora Lind was born?",
+                lambda f: "Velmora" not in f.get("velmora-history.md", {}).get("bridges", [])),
+    "titles_naming": (TITLES_NAMING, "When was the cathedral in the birthplace of Meehan Carrow built?",
+                      lambda f: "bridges" not in f.get("cathedral.md", {})),
+}
+
+
+@pytest.mark.parametrize("rule", list(RULE_EXAMPLES))
+def test_each_rule_switched_off_loses_its_example(tmp_path, embedder, splitter, rule):
+    """Issue 50: the ways to a candidate are named rules, each with a switch; switched off
+    by its name, a rule's example loses what the rule gives it, and only then."""
+    from assistant.retrieve import make
+
+    files, question, lost = RULE_EXAMPLES[rule]
+    with _indexed_folder(tmp_path, files, embedder, splitter) as e:
+        on = _by_file(e, e.retriever("auto").search(question, 5))
+        off = _by_file(e, make("auto", e.resources, rules_off=(rule,)).search(question, 5))
+    assert not lost(on), on
+    assert lost(off), off
+
+
+def test_every_rule_has_its_example_here_and_names_a_test_that_exists():
+    import ast
+    from pathlib import Path
+
+    from assistant.retrieve.hop.rules import RULES
+
+    assert set(RULE_EXAMPLES) == set(RULES)
+    tests = {node.name for node in ast.walk(ast.parse(Path(__file__).read_text()))
+             if isinstance(node, ast.FunctionDef)}
+    for rule in RULES.values():
+        assert rule.example and rule.fires_when, rule.name
+        assert rule.test in tests, f"{rule.name}: no {rule.test} here"
+
+
+def test_a_rule_is_switched_off_by_its_name_only():
+    from assistant.retrieve.hop.rules import Rules
+
+    assert not Rules.without(["aspects"]).on("aspects") and Rules.without(["aspects"]).on("kin_steps")
+    with pytest.raises(ValueError, match="no hop rule named aspect "):
+        Rules.without(["aspect"])

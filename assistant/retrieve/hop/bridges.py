@@ -14,13 +14,15 @@ from .lexicon import NOT_BRIDGES
 _NAME_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]]) -> dict[int, tuple[str, float]]:
-    """The matched classes that lead somewhere: specific named things. A common noun's
-    class matched by a name the question writes ("the author of Brand") stands for the
-    titled classes that disambiguate it ("Brand (play)"), where there are any."""
+def bridgeable(graph: EntityGraph, matched: dict[int, tuple[str, float]],
+               nouns: bool = True) -> dict[int, tuple[str, float]]:
+    """The matched classes that lead somewhere: specific named things. With `nouns` (the
+    rule noun_variants), a common noun's class matched by a name the question writes ("the
+    author of Brand") stands for the titled classes that disambiguate it ("Brand (play)"),
+    where there are any."""
     out: dict[int, tuple[str, float]] = {}
     for row, match in matched.items():
-        if graph.kinds[row] == "NOUN":
+        if graph.kinds[row] == "NOUN" and nouns:
             titled_rows = graph.variants.get(graph.key_of_row[row], [])
             for titled in titled_rows:
                 out.setdefault(titled, match)

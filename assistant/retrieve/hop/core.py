@@ -12,6 +12,7 @@ from ..entity_graph import EntityGraph, matched_classes, query_extractor
 from .bridges import bridgeable, is_bridge, name_words
 from .question import first_steps, relation_stems, type_words, unwanted_kinds, without
 from .reach import Reach, Reached
+from .rules import Rules
 from .scoring import HopScoring
 from .signals import Weights
 from .sentences import names_said_in
@@ -34,15 +35,15 @@ class HopRetriever(HopScoring):
     def __init__(self, res: Resources, link_bonus: float = Weights.link_bonus,
                  hop_bonus: float = Weights.hop_bonus, relation_bonus: float = Weights.relation_bonus,
                  max_hops: int = 2, decay: float = Weights.decay, dense_depth: int = 30, rare_df: int = 3,
-                 aspects: bool = True, other_home: float = Weights.other_home,
+                 other_home: float = Weights.other_home,
                  other_bridge_home: float = Weights.other_bridge_home, named_again: float = Weights.named_again,
-                 titles_in_text: bool = True, kind_penalty: float = Weights.kind_penalty):
+                 kind_penalty: float = Weights.kind_penalty, rules_off: tuple[str, ...] = ()):
         self.res = res
         self.weights = Weights(link_bonus=link_bonus, hop_bonus=hop_bonus, relation_bonus=relation_bonus,
                                decay=decay, kind_penalty=kind_penalty, other_home=other_home,
                                other_bridge_home=other_bridge_home, named_again=named_again)
-        self.titles_in_text = titles_in_text
-        self.aspects = aspects
+        # The ways to a candidate (rules.py), each on unless switched off by name.
+        self.rules = Rules.without(rules_off)
         self.max_hops = max_hops
         self.dense_depth = dense_depth
         self.rare_df = rare_df
@@ -56,7 +57,7 @@ class HopRetriever(HopScoring):
         the question writes the name where some are and others are not: "The Outlaw
         Express" is not the page "Outlaw Express", which shares its key."""
         homes = self.home(graph, row)
-        if len({int(graph.doc_of_chunk[c]) for c in homes}) < 2:
+        if not self.rules.on("as_written") or len({int(graph.doc_of_chunk[c]) for c in homes}) < 2:
             return homes
         rows = self.res.store.passages.chunks([int(graph.chunk_ids[c]) for c in homes])
         asked = entity_key(text, articles=True)
@@ -71,7 +72,7 @@ class HopRetriever(HopScoring):
         # or the verb "die" matching a title would pull in that passage for every question.
         named = [qe for qe in qents if qe.named]
         matched = matched_classes(graph, named)
-        specific = bridgeable(graph, matched)
+        specific = bridgeable(graph, matched, nouns=self.rules.on("noun_variants"))
         reached: Reached = {}
         for row, (text, sim) in specific.items():
             for c in self._homes_as_written(graph, row, text):
@@ -83,8 +84,11 @@ class HopRetriever(HopScoring):
         # Seattle") is no relation (a festival "Film" names is no director), but "a film
         # by" the bridge is.
         types, made_by = type_words(named)
-        relation = (relation_stems(query, [qe.text for qe in named]) - types) | made_by
-        relation = first_steps(without(query, [qe.text for qe in named]), relation)
+        relation = relation_stems(query, [qe.text for qe in named])
+        relation = (relation - (types if self.rules.on("type_word") else set())) \
+            | (made_by if self.rules.on("made_by") else set())
+        if self.rules.on("kin_steps"):
+            relation = first_steps(without(query, [qe.text for qe in named]), relation)
         # The question's words but the names that reached pages: "the Diocese of the
         # birthplace of Meehan Bonnar" keeps "diocese", which has no page of its own.
         asked = _stems(query) - set().union(*(_stems(n) for way in reached.values() for n in way.linked))
@@ -95,7 +99,8 @@ class HopRetriever(HopScoring):
             # lead on ("the mother of the director of ..."): the others fan out too widely.
             frontier = {c for c, related in followed.items() if related}
             bonus *= self.weights.decay
-        self._names_written(graph, reached)
+        if self.rules.on("names_written"):
+            self._names_written(graph, reached)
         return reached
 
     def _names_written(self, graph: EntityGraph, reached: Reached) -> None:
@@ -122,8 +127,8 @@ class HopRetriever(HopScoring):
         question's relation words and all its words but the linked names."""
         relation, asked = words
         ids = [int(graph.chunk_ids[c]) for c in frontier]
-        names_in, cut = names_said_in(graph, self.res.store, ids, self.titles_in_text) \
-            if relation or self.titles_in_text else ({}, set())
+        names_in, cut = names_said_in(graph, self.res.store, ids, self.rules) \
+            if relation or self.rules.on("full_names") else ({}, set())
         known = set(reached)
         # The names whose pages the question led to ("Ayesha"; not "Southern Africa",
         # which it names but has no page of its own here).
@@ -132,7 +137,7 @@ class HopRetriever(HopScoring):
         followed: dict[int, bool] = {}
         for c in frontier:
             came = reached[c].linked or reached[c].bridges
-            own_words = set().union(*(name_words(n) for n in came))
+            own_words = set().union(*(name_words(n) for n in came)) if self.rules.on("subject_short") else set()
             chunk_id = int(graph.chunk_ids[c])
             said_of = names_in.get(chunk_id, {})
             start, end = graph.ce.indptr[c], graph.ce.indptr[c + 1]
@@ -143,8 +148,9 @@ class HopRetriever(HopScoring):
                 # A bridge named where the question's relation is ("directed by" for "the
                 # director of") leads on more surely than the film's other names.
                 related = any(relation & words for words in said)
-                pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.aspects else [])
-                for c2 in pages + graph.titles_naming(row, asked):
+                pages = self.home(graph, row) + (graph.aspect_chunks(row) if self.rules.on("aspects") else []) \
+                    + (graph.titles_naming(row, asked) if self.rules.on("titles_naming") else [])
+                for c2 in pages:
                     # A bridge leads to another document: within the one it is named in,
                     # its section is part of what was reached, and a bonus there would
                     # only reorder that document's chunks (a long article's other sections

@@ -10,13 +10,14 @@ from itertools import groupby
 from ..baseline import content_stems as _stems
 from ..entity_graph import EntityGraph
 from .lexicon import APPOSITION, BY, CHILD_OF, FATHER, MADE_BY, MODIFIER_KINDS, MOTHER, PARENT
+from .rules import Rules
 
 
 def names_said_in(graph: EntityGraph, store, chunk_ids: list[int],
-              full_names: bool) -> tuple[dict[int, dict[int, list[set[str]]]], set[tuple[int, int]]]:
+                  rules: Rules) -> tuple[dict[int, dict[int, list[set[str]]]], set[tuple[int, int]]]:
     """(chunk id -> {class row: the words said of it (`said_in`) at each of its mentions
-    there}, the (chunk id, class row) of names cut from a longer one there). With
-    `full_names`, a page's name the sentence writes in full where the tagger cut it
+    there}, the (chunk id, class row) of names cut from a longer one there). With the rule
+    full_names, a page's name the sentence writes in full where the tagger cut it
     ("Berengaria" and "Barcelona" for "Berengaria of Barcelona") is a mention of its own,
     and the parts are left out where nothing else names them there."""
     out: dict[int, dict[int, list[set[str]]]] = {}
@@ -27,7 +28,7 @@ def names_said_in(graph: EntityGraph, store, chunk_ids: list[int],
         # (row, start, end in the sentence, kind) of what the sentence names.
         spans = [(graph.row_of_entity.get(m.entity_id), m.start - first.sentence_start,
                   m.end - first.sentence_start, m.kind) for m in group]
-        if full_names:
+        if rules.on("full_names"):
             named_rows = {row for row, *_ in spans}
             written = [(r, a, b) for r, a, b in graph.titles_written_in(first.sentence_text) if r not in named_rows]
             kept = [sp for sp in spans if not any(a <= sp[1] and sp[2] <= b for _, a, b in written)]
@@ -35,22 +36,23 @@ def names_said_in(graph: EntityGraph, store, chunk_ids: list[int],
             spans = sorted(kept + [(r, a, b, "FULL") for r, a, b in written], key=lambda sp: sp[1])
         outside |= {(first.chunk_id, sp[0]) for sp in spans}
         names = out.setdefault(first.chunk_id, {})
-        for row, words in said_in(first.sentence_text, spans):
+        for row, words in said_in(first.sentence_text, spans, rules):
             names.setdefault(row, []).append(words)
     return out, inside - outside
 
 
-def said_in(text: str, spans: list[tuple]) -> list[tuple[int, set[str]]]:
+def said_in(text: str, spans: list[tuple], rules: Rules = Rules()) -> list[tuple[int, set[str]]]:
     """(class row, the stems of the words said of it) for each mention of a sentence: from
     the start of the words before it (`start_of_words_before`) to the end of the mention
     after it. "film directed by Luis Mandoki, and starring Norma Aleandro, Liv Ullmann"
     gives Mandoki "film directed by Luis Mandoki, and starring Norma Aleandro" and Ullmann
     no "directed". A name after "son of" is said to be a parent (`_parents_said`)."""
     out, starts = [], []
+    pairs = rules.on("parents_pair")
     for i, (row, start, end, kind) in enumerate(spans):
         starts.append(start_of_words_before(text, spans, i))
         # "a son of A and B": B shares the words before A.
-        if _second_of_pair(text, spans, i):
+        if pairs and _second_of_pair(text, spans, i):
             starts[i] = min(starts[i], starts[i - 1])
         # Not around a pronoun that coreference gave the class: in Edsel Ford's page "He
         # worked closely with his father" is Edsel, not the son named just before.
@@ -58,9 +60,9 @@ def said_in(text: str, spans: list[tuple]) -> list[tuple[int, set[str]]]:
             continue
         hi = spans[i + 1][2] if i + 1 < len(spans) else len(text)
         before = text[starts[i]: start]
-        if of_the_name_before(text, spans, i, starts[i]):
+        if rules.on("apposition") and of_the_name_before(text, spans, i, starts[i]):
             before = CHILD_OF.sub(" ", before)
-        out.append((row, words_said(before, text[start: hi], _parents_said(text, spans, i))))
+        out.append((row, words_said(before, text[start: hi], _parents_said(text, spans, i) if pairs else PARENT)))
     return out
 
 

@@ -10,7 +10,10 @@ A way there is scored as
 
 then, once every way is known, cut where the page is not the best of any way it was
 reached (other_home, other_bridge_home) or names the question's entity again
-(named_again)."""
+(named_again).
+
+Which pages are reached at all, and which words count as the question's relation, are
+decided by the rules of rules.py, named and switchable like these."""
 
 from __future__ import annotations
 
@@ -58,7 +61,7 @@ SIGNALS = {s.name: s for s in (
 @dataclass(frozen=True)
 class Weights:
     """What each signal adds, takes away or keeps: declared here once, and HopRetriever's
-    settings of the same names (a config's `[retriever.hop]`) set them."""
+    settings of the same names set them (bench/sweep.py and bench/lodo.py do)."""
 
     link_bonus: float = 1.0
     hop_bonus: float = 0.5
