@@ -597,20 +597,19 @@ def test_a_page_reached_two_ways_keeps_the_bonus_where_it_is_the_best_of_either(
     import numpy as np
 
     from assistant.retrieve.base import Evidence
-    from assistant.retrieve.entity import HopRetriever
     from assistant.retrieve.hop.reach import Reach
+    from assistant.retrieve.hop.scoring import counted, first_homes
     from assistant.retrieve.hop.signals import Weights
 
     graph = SimpleNamespace(col_of_chunk={10: 0, 20: 1, 30: 2}, doc_of_chunk=np.array([1, 2, 3]))
     reached = {0: Reach(0.5, bridges=["Paz"]), 1: Reach(0.5, bridges=["Paz", "Paz of Spain"]),
                2: Reach(0.5, bridges=["Paz"])}
     base = {10: (0.6, Evidence()), 20: (0.4, Evidence()), 30: (0.3, Evidence())}
-    first = HopRetriever._first_homes(graph, reached, base)
+    first = first_homes(graph, reached, base)
     assert first == {("bridge", "Paz"): 1, ("bridge", "Paz of Spain"): 2}
-    hop = HopRetriever.__new__(HopRetriever)
-    hop.weights = Weights(other_home=0.5, other_bridge_home=0.75, named_again=0.3)
-    assert hop._counted(graph, 1, reached[1], first).bonus == 0.5
-    second = hop._counted(graph, 2, reached[2], first)  # only the second best of "Paz"
+    weights = Weights(other_home=0.5, other_bridge_home=0.75, named_again=0.3)
+    assert counted(weights, graph, 1, reached[1], first).bonus == 0.5
+    second = counted(weights, graph, 2, reached[2], first)  # only the second best of "Paz"
     assert second.bonus == 0.375 and "other_bridge_home" in second.signals
 
 

@@ -3,6 +3,8 @@ the question's words (the cosine plus a share of the best BM25 score)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import Evidence, Resources, register
 from ..baseline import BM25Retriever, chunk_cosines
 from ..entity_graph import EntityGraph
@@ -22,7 +24,7 @@ class AutoRetriever(HopRetriever):
     name = "auto"
 
     def __init__(self, res: Resources, lexical_weight: float = 0.2, unlinked_lexical_weight: float = 0.4,
-                 lexical_depth: int = 50, **hop):
+                 lexical_depth: int = 50, **hop: Any) -> None:
         super().__init__(res, **hop)
         self.lexical_weight = lexical_weight
         # Where no name of the question leads anywhere, its words are the better guide.

@@ -1,24 +1,26 @@
-"""Hop's core: link the question's names to classes, go to their homes, then hop through the
-names those pages write to their own homes, marking how each chunk was reached
-(`HopScoring` in scoring.py turns that into scores)."""
+"""Hop's core, top to bottom: link the question's names to classes, go to their homes, then
+hop through the names those pages write to their own homes, marking how each chunk was
+reached (`reach`); score every candidate by its base score plus the bonus of its way there
+(`search`, with scoring.py's functions). The rules that decide the ways are named in
+rules.py, the weights of the signals in signals.py."""
 
 from __future__ import annotations
 
 from ...nlp.normalize import entity_key
-from ..base import Resources, register
+from ..base import Evidence, Hit, Resources, register
 from ..baseline import DenseRetriever
 from ..baseline import content_stems as _stems
-from ..entity_graph import EntityGraph, matched_classes, query_extractor
+from ..entity_graph import EntityGraph, entity_graph, matched_classes, query_extractor
 from .bridges import bridgeable, is_bridge, name_words
 from .question import first_steps, relation_stems, type_words, unwanted_kinds, without
 from .reach import Reach, Reached
 from .rules import Rules
-from .scoring import HopScoring
+from .scoring import cosine_scores, ranked
 from .signals import Weights
 from .sentences import names_said_in
 
 
-class HopRetriever(HopScoring):
+class HopRetriever:
     """Entity linking plus one hop, scored with dense similarity (the multi-hop pattern of
     HippoRAG's spreading activation, cut to the two steps a bridge question needs).
 
@@ -48,6 +50,19 @@ class HopRetriever(HopScoring):
         self.dense_depth = dense_depth
         self.rare_df = rare_df
         self.dense = DenseRetriever(res)
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        graph = entity_graph(self.res)
+        reached = self.reach(graph, query)
+        # At least k candidates from each list: a search kept to one file asks for hundreds
+        # and keeps those of the file, which need not be among the first 30 of the index.
+        base = self.base_scores(graph, query, reached, k)
+        return ranked(graph, reached, base, self.weights, k, self.name)
+
+    def base_scores(self, graph: EntityGraph, query: str, reached: Reached,
+                    k: int) -> dict[int, tuple[float, Evidence]]:
+        """chunk id -> (score before the bonus, its evidence): the cosine (auto adds keywords)."""
+        return cosine_scores(self.res, self.dense, self.dense_depth, graph, query, reached, k)
 
     def home(self, graph: EntityGraph, row: int) -> list[int]:
         return graph.home_chunks(row, self.rare_df)
