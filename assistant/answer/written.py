@@ -12,7 +12,7 @@ import numpy as np
 
 from ..nlp.llm import Generator
 from .grounding.citations import SupportChecker, claims, resolve_citations, split_complete_sentences
-from .grounding.text import markers_after, says_something, strip_lead_in
+from .grounding.text import introduces_items, markers_after, says_something, strip_lead_in
 from .prompt import NO_ANSWER, build_messages
 from .records.record import Answer
 from .request import Request
@@ -28,10 +28,11 @@ class Writer:
     answer_tokens: int
 
     def write(self, answer: Answer, request: Request, messages: list[dict] | None = None,
-              max_tokens: int | None = None, max_sentences: int = 0) -> None:
+              max_tokens: int | None = None, max_sentences: int = 0, fallback: str = "") -> None:
         """The model's answer, shown sentence by sentence as the sources back it; ends at the
         first one they do not, at `max_sentences` kept (0: no limit), or at `max_tokens`
-        (a sentence the limit cuts short is left out)."""
+        (a sentence the limit cuts short is left out). Where nothing was kept, `fallback`
+        (written with its citation markers) is the answer, else "I don't know"."""
         on_token, stop, on_draft = request.on_token, request.stop, request.on_draft
         messages = messages or build_messages(answer.question, answer.sources)
         t1 = time.perf_counter()
@@ -50,7 +51,7 @@ class Writer:
                     return True
             if is_heading(sentence):
                 return True  # the model's own "### Budget" structures, and says nothing
-            if sentence.rstrip().endswith(":"):
+            if introduces_items(sentence):
                 intro.append(sentence)  # "The ingredients are:" says nothing until its items
                 return True
             if checker is not None and not checker.supported(sentence):
@@ -93,7 +94,11 @@ class Writer:
         answer.timings.generate = time.perf_counter() - t1
         answer.timings.first_token = first_token or 0.0
         raw = strip_lead_in("".join(kept).strip())  # unchecked, the tokens came as they were
-        if not raw:
+        if not raw and not fallback:
             emit(answer, NO_ANSWER, on_token)
             return
+        if not raw:
+            raw = fallback
+            if on_token:
+                on_token(fallback)
         answer.text, answer.citations = resolve_citations(raw, answer.sources, self.encode_few)

@@ -128,3 +128,13 @@ def test_a_sentence_keeps_the_citation_it_borrowed_when_the_lender_is_cut(engine
     assert "Jupiter" not in answer.text
     assert answer.text == "Margarethe Olsson founded it [1].", answer.checks
     assert [c.n for c in answer.citations] == [1] and "Olsson" in answer.citations[0].text
+
+
+def test_a_line_that_leads_in_to_its_items_whatever_markers_follow_its_colon():
+    from assistant.answer.grounding.text import introduces_items
+
+    assert introduces_items("The ingredients are:")
+    assert introduces_items("The small gardens talk slides cover the following main points: [1]")
+    assert introduces_items("The risks are: [1, 2] ")
+    assert not introduces_items("The fee is 10:30 a.m. [1].")
+    assert not introduces_items("Note: the hall is booked [2].")

@@ -349,3 +349,34 @@ def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
     assert answer.text.rstrip().endswith((".", "!", "?", "]")), answer.text
     sentences, rest = split_complete_sentences(answer.text + " ")
     assert len(sentences) <= SUMMARY_SENTENCES and not rest.strip(), sentences
+
+
+def test_a_summary_whose_points_the_file_does_not_back_is_the_file_s_opening(make_engine, tmp_path, generator):
+    """Issue 47: a summary of talk slides came out as "The small gardens talk slides cover
+    the following main points: [1]" alone: the points named a society the slides do not,
+    and were cut, and the lead-in, ending in its marker, was kept. A lead-in is now held
+    until its items whatever markers follow its colon, and a summary with nothing backed is
+    the file's opening sentences, cited, not "I don't know". The model is the real one;
+    only its words are given."""
+
+    class Written:
+        def __init__(self, model, text):
+            self.model, self.text = model, text
+
+        def stream(self, messages, max_tokens, **kwargs):
+            yield from (self.text[i:i + 12] for i in range(0, len(self.text), 12))
+
+        def __getattr__(self, name):
+            return getattr(self.model, name)
+
+    said = ("The minutes cover the following main points: [1]\n"
+            "- The Calder Garden Design Society sponsored the plant sale in Linden Close [1].\n")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(PERSONAL / "residents-association-minutes-2024-05-21.md", folder / "minutes.md")
+    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=Written(generator, said))
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("Summarise minutes.md")
+    assert answer.context == "summary" and not answer.abstained, answer.text
+    assert "main points" not in answer.text and "Calder" not in answer.text, answer.text
+    assert "Kestrel Road Residents' Association" in answer.text and answer.citations, answer.text

@@ -144,6 +144,12 @@ def markers_after(sentence: str) -> str:
     return (f"{body[:end.start()]} {markers}{end.group()}" if end else f"{body} {markers}") + trailing
 
 
+def introduces_items(sentence: str) -> bool:
+    """Whether `sentence` only leads in to what follows it ("The ingredients are:", "The
+    slides cover the following main points: [1]"): it says nothing until its items."""
+    return MARKER.sub("", sentence).rstrip().endswith(":")
+
+
 def says_something(text: str) -> bool:
     """Whether `text` has a word or number besides citation markers: "[1] [2]" alone,
     which a small model sometimes writes for an answer, says nothing."""

@@ -6,6 +6,7 @@ by the routes after this one."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 
 from ...retrieve.base import Evidence, Hit
@@ -16,7 +17,7 @@ from ..prompt import Source, summary_messages
 from ..records.record import Answer, Timings
 from ..request import Request
 from ..single import OneQuestion
-from .named import described_in, named_in, section_of, shares
+from .named import described_in, is_heading, named_in, section_of, shares
 from .shape import wants_account, wants_summary
 
 SUMMARY_SENTENCES = 4  # what the prompt asks for: the model often goes on, and each is a second or more
@@ -81,5 +82,29 @@ class Summary:
                         timings=Timings(retrieve=time.perf_counter() - t0))
         before = (one.generator.prompt_tokens, one.generator.completion_tokens)
         one.writer.write(answer, request, summary_messages(question, sources), SUMMARY_TOKENS,
-                         max_sentences=SUMMARY_SENTENCES)
+                         max_sentences=SUMMARY_SENTENCES, fallback=opening(sources))
         return one.finished(answer, t0, before)
+
+
+def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
+    """What a file says first, section by section, each sentence cited: its summary where
+    the model's was not backed by the file (a lead-in whose points named what the file
+    does not say) -- the file's own words, never "I don't know" for a file that has some.
+    The file's first heading leads it, as its subject; other headings, short lines (fewer
+    than five words) and a list item's bullet are left out."""
+    out: list[str] = []
+    title = next((_HEADING_MARK.sub("", s.text).strip() for s in sources[0].sentences if is_heading(s.text)),
+                 "") if sources else ""
+    for src in sources:
+        said = (_ITEM_MARK.sub("", s.text).strip() for s in src.sentences if not is_heading(s.text))
+        first = next((text for text in said if len(text.split()) >= 5), "")
+        if first:
+            out.append(f"{title + ': ' if title and not out else ''}{first.rstrip('.')} [{src.n}].")
+        if len(out) == most:
+            break
+    return " ".join(out)
+
+
+_HEADING_MARK = re.compile(r"^\s*#{1,6}\s+")
+# A list item's bullet or number: "- ", "* ", "3. ", "b) ".
+_ITEM_MARK = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|[a-z][.)])\s+")
