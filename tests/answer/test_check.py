@@ -111,3 +111,18 @@ def test_a_date_written_year_first_backs_the_date_written_out():
     wrong = check_sentence("The kickoff was held on April 12, 2024 [1].", notes)
     assert wrong.names == ["April"]
     assert check_sentence("It was held on 13 March 2024 [1].", notes).numbers == ["13"]
+
+
+def test_an_event_taking_place_claims_no_relation_but_its_date_and_place_are_checked(tag):
+    """Issue 47: a summary's "The kickoff meeting was held on 12 March" was cut because the
+    notes say "Date: 2024-03-12", with no verb: an event's taking place is backed by its
+    date and place lines, and those are still checked. Held by someone is a relation."""
+    evidence = ["Atlas app — kickoff meeting", "**Date:** 2024-03-12, 10:00–11:30",
+                "**Place:** Fernhill Energy, 3rd floor, room \"Beacon\""]
+    question = "What is notes-2024-03-12.md about?"
+    for said in ("The kickoff meeting was held on 2024-03-12 [1].",
+                 "The kickoff meeting took place at Fernhill Energy on 2024-03-12 [1]."):
+        assert check_sentence(said, evidence, question, tag).supported, said
+    assert not check_sentence("The kickoff meeting was held on 2024-04-12 [1].", evidence, question, tag).supported
+    assert not check_sentence("The meeting was held at Norlite Power [1].", evidence, question, tag).supported
+    assert check_sentence("Fernhill Energy held the meeting [1].", evidence, question, tag).relations == ["hold"]

@@ -44,6 +44,12 @@ REPORTING_VERBS = frozenset("see state say mention quote note indicate confirm s
 # Light verbs carry no relation of their own ("the cake is made with 160 ml of oil", "the
 # list includes passports"): the names and numbers beside them are what is checked.
 LIGHT_VERBS = frozenset("make have get do use include contain involve consist".split())
+# Nor does an event's taking place ("the meeting was held on 12 March", "it took place at
+# the hall", "the flood happened in May"): a date or a place line backs it, and the date
+# and the place are checked as numbers and names. Held by someone ("the club held a sale")
+# is a relation and is checked.
+_TOOK_PLACE = re.compile(r"\b(?:(?:is|was|were|are|be|been|being)\s+(held)|(take|takes|took|taking|taken)\s+place"
+                         r"|(happen|happens|happened|occur|occurs|occurred))\b", re.I)
 
 
 @dataclass
@@ -142,8 +148,10 @@ Tagger = Callable[[str], list[tuple[str, str, str]]]  # text -> (word, lemma, pa
 def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: Tagger) -> list[str]:
     """The answer's verbs, when none of them is said (by word or lemma stem) in the
     evidence sentences that state its new names."""
+    occurring = {w.lower() for m in _TOOK_PLACE.finditer(plain) for w in m.groups() if w}
     said = [(w.lower(), lemma) for w, lemma, pos in tag(plain)
-            if pos == "VERB" and len(lemma) > 2 and lemma not in REPORTING_VERBS | LIGHT_VERBS]
+            if pos == "VERB" and len(lemma) > 2 and lemma not in REPORTING_VERBS | LIGHT_VERBS
+            and w.lower() not in occurring]
     if not said:
         return []
     where = [e for e in evidence if new_names and set(new_names) & _words(e)] or evidence
