@@ -62,7 +62,8 @@ def _load_docx(data: bytes) -> LoadedDocument:
         if isinstance(block, Table):
             rows = []
             for row in block.rows:
-                cells, seen = [], []
+                cells: list[str] = []
+                seen: list = []
                 for cell in row.cells:
                     # A merged cell is returned once per grid column it spans.
                     if any(cell._tc is tc for tc in seen):

@@ -82,7 +82,8 @@ def _colours(style: str) -> dict[str, str]:
 def _hidden_names(soup) -> tuple[frozenset[str], bool]:
     """The classes (".name") and ids ("#name") the page's style sheets hide, and whether
     the page sets a background that is not white anywhere (white text may then be read)."""
-    names, dark = set(), False
+    names: set[str] = set()
+    dark = False
     styles = [sheet.get_text() for sheet in soup.find_all("style")]
     inline = [tag.get("style") or "" for tag in soup.find_all(("html", "body", "table", "div"), style=True)]
     for style in styles + inline:

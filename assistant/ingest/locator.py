@@ -79,7 +79,7 @@ def row_fields(text: str) -> list[tuple[str, str]] | None:
     if row is None:
         return None
     rest = text[row.end():].strip()
-    fields = []
+    fields: list[tuple[str, str]] = []
     for part in rest.split("; "):
         m = _FIELD.fullmatch(part)
         if m is None and not fields:

@@ -283,7 +283,8 @@ def pdf_pages(pages, texts: list[str]) -> tuple[list[str], str]:
     except Unavailable as exc:
         return texts, f"no extractable text (scanned PDF? {exc})"
     texts, budget = list(texts), _Budget()
-    images_seen, failures = 0, []
+    images_seen = 0
+    failures: list = []
     for number, page in enumerate(pages):
         if len("".join(texts[number].split())) >= MIN_LAYER_CHARS:
             continue

@@ -88,7 +88,7 @@ class SlimRetriever:
 def _document_order(res: Resources, hits: list[Hit]) -> list[Hit]:
     """SlimRAG's reassembly: the selected chunks in the order they stand in their documents."""
     rows = res.store.passages.chunks([h.chunk_id for h in hits])
-    first = {}
+    first: dict = {}
     for h in hits:  # documents keep the rank of their best chunk
         r = rows.get(h.chunk_id)
         if r is not None:

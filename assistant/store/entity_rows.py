@@ -46,9 +46,10 @@ class EntityRows(Repository):
         with self.lock:
             if documents is None:
                 entities = self.db.execute("select id, key, name, kind from entities order by id").fetchall()
-                mentions = self.db.execute(sql, list(skip_kinds)).fetchall()
+                mentions: list = self.db.execute(sql, list(skip_kinds)).fetchall()
             else:
-                mentions, named = [], set()
+                mentions = []
+                named: set = set()
                 for start in range(0, len(documents), IDS_PER_QUERY):
                     part, in_part = documents[start: start + IDS_PER_QUERY], ",".join("?" * len(documents[start: start + IDS_PER_QUERY]))
                     # Through the documents' chunks and sentences (mentions have no index of

@@ -138,7 +138,7 @@ _QUANTITY = re.compile(r"(?<![\w.,])(\d[\d.,]*)\s*(%|[a-z]+)\b", re.IGNORECASE)
 def quantities_in(sentence: str) -> dict[str, str]:
     """number (as numbers_in writes it) -> "number unit", for the numbers of an answer
     sentence that a word follows."""
-    out = {}
+    out: dict = {}
     for m in _QUANTITY.finditer(_MARKER.sub(" ", sentence)):
         number = numbers_in(m.group(1))
         if len(number) == 1:

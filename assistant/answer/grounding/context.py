@@ -215,7 +215,7 @@ def model_text(sentences: list[SentenceRow], resolved: bool = True) -> str:
     """What the model reads: the coreference-resolved text where there is one (with
     `resolved`). A table row or list item starts its own line: run together, "| January |
     ... | | October | ..." reads as one row."""
-    out = []
+    out: list = []
     for s in sentences:
         text = ((resolved and s.resolved_text) or s.text).strip()
         if out:

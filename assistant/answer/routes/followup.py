@@ -62,7 +62,8 @@ def name_phrases(text: str) -> list[str]:
 def topic_phrase(tagged: Tagged) -> str | None:
     """The first noun phrase of a tagged question that is not the thing asked for ("What
     date", "How much") nor a pronoun, with an "of" phrase after it ("the capital of France")."""
-    phrases, current = [], []
+    phrases: list = []
+    current: list = []
     for word, _, pos in [*tagged, ("", "", "END")]:
         if pos == "PRON" and word.lower() in _POSSESSIVES:
             pos = "DET"  # "my talk", "our deposit"
