@@ -9,7 +9,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..safetext import path_key
 from .report import IndexReport
@@ -45,7 +45,7 @@ class Meter:
         self.on_progress = on_progress
         self.sizes = {path_key(f): _size(f) for f in files} if on_progress else {}
         self.total = sum(self.sizes.values())
-        self.done = 0
+        self.done = 0.0
         self.files_total, self.files_done = len(files), 0
         self.t0 = time.perf_counter()
 
@@ -59,7 +59,7 @@ class Meter:
         self.done += share * sum(self.sizes.get(p, 0) for p in paths)
         self.files_done += len(paths) if files is None else files
 
-    def emit(self, report: IndexReport, current: str, stage: str = "", batch: list[str] = (), share: float = 0.0) -> None:
+    def emit(self, report: IndexReport, current: str, stage: str = "", batch: Sequence[str] = (), share: float = 0.0) -> None:
         if self.on_progress is None:
             return
         done = self.done + share * sum(self.sizes.get(p, 0) for p in batch)

@@ -72,7 +72,7 @@ class DocumentRows(Repository):
         every call, a fifth of the write stage for the many chunk and sentence rows."""
         columns = ", ".join(f'"{c}"' for c in row)
         marks = ", ".join("?" * len(row))
-        return self.db.execute(f"insert into {table} ({columns}) values ({marks})", list(row.values())).lastrowid
+        return int(self.db.execute(f"insert into {table} ({columns}) values ({marks})", list(row.values())).lastrowid or 0)
 
     def record_failure(self, path: str, error: str, mtime: float, size: int, content_hash: str | None) -> RowIds:
         """Remember why a file could not be indexed; drops any older content of it."""

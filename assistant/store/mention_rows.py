@@ -29,7 +29,7 @@ class MentionRows(Repository):
         cur = self.db.execute(
             "insert into entities (key, name, kind, n_mentions, dirty) values (?, ?, ?, 1, 1)", [key, name, kind]
         )
-        return cur.lastrowid
+        return int(cur.lastrowid or 0)
 
     def write_graph(self, graph, doc_id: int, chunk_id: int, sentence_id: int) -> None:
         mention_ids = []
@@ -92,8 +92,7 @@ class MentionRows(Repository):
 
     def entity_name_search(self, text: str, limit: int) -> list[tuple[int, float]]:
         """(entity id, bm25 score) of classes whose names share trigrams with `text`."""
-        grams = {text[i: i + 3].lower() for i in range(len(text) - 2)}
-        grams = [g for g in grams if g.strip() and '"' not in g]
+        grams = [g for g in {text[i: i + 3].lower() for i in range(len(text) - 2)} if g.strip() and '"' not in g]
         if not grams:
             return []
         match = " OR ".join(f'"{g}"' for g in sorted(grams))

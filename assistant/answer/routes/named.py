@@ -63,7 +63,8 @@ def shares(sentence_lists: list[list], budget: int, count_tokens) -> list[list]:
     out, left = [], budget
     for i, sentences in enumerate(sentence_lists):
         share = left // max(1, len(sentence_lists) - i)
-        kept, spent = [], 0
+        kept: list = []
+        spent = 0
         for sent in sentences:
             cost = count_tokens(sent.text) + 1
             if spent + cost > share and kept:
@@ -100,7 +101,7 @@ def section_of(question: str, sentence_lists: list[list]) -> list[list]:
     if start is None:
         return sentence_lists
     end = next((at for at in range(start + 1, len(flat))
-                if (m := _HEADING.match(flat[at][1].text)) and len(m.group(1)) <= level), len(flat))
+                if (m := _HEADING.match(flat[at][1].text)) and len(m.group(1)) <= (level or 0)), len(flat))
     out: list[list] = [[] for _ in sentence_lists]
     for i, sent in flat[start:end]:
         out[i].append(sent)

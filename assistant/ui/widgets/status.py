@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ...engine import IndexStatus
 
 
-def human_size(n: int) -> str:
+def human_size(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1000 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
@@ -80,7 +80,8 @@ class StatusBar(Horizontal):
         width = (self.size.width or 80) - 4 - (_BAR_WIDTH + self._activity.cell_len + 2 if indexing else 0)
         if not indexing and self._activity.cell_len:
             width -= min(self._activity.cell_len + 2, 30)
-        kept, used = set(), 0
+        kept: set[str] = set()
+        used = 0
         for name in _INDEX_PARTS:
             text = self._parts.get(name, ("", ""))[0]
             if text and (not kept or used + len(text) + 3 <= width):
