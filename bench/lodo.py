@@ -9,7 +9,7 @@ same questions), a signal stays on only if switching it off does not raise mean 
 the *other* datasets' sets; the held-out sets are scored with the signals so chosen. A
 signal that helps only the set it was written on is switched off by the others' vote.
 
-    .venv/bin/python bench/lodo.py [--sets 2wiki_dev200,musique_100,hotpotqa_100] [--build]
+    .venv/bin/python bench/lodo.py [--sets 2wiki_dev200,musique_100,hotpotqa_100] [--build] [--at 2]
     .venv/bin/python bench/lodo.py --grid relation_bonus=0,0.0625,0.125,0.1875,0.25 [--sets ...]
 
 With `--grid NAME=V1,V2,...`, one weight (an argument of auto's constructor) is measured
@@ -38,6 +38,8 @@ from assistant.retrieve.hop.rules import RULES
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import SETS  # noqa: E402
 from sweep import measure  # noqa: E402
+
+AT = 5  # the recall's depth (--at)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
@@ -73,7 +75,11 @@ def main() -> int:
     parser.add_argument("--sets", default="2wiki_dev200,musique_100,hotpotqa_100")
     parser.add_argument("--build", action="store_true", help="build a set's index where none is cached")
     parser.add_argument("--grid", help="NAME=V1,V2,...: one weight at each value (the default last)")
+    parser.add_argument("--at", type=int, choices=(2, 5, 10), default=5,
+                        help="the depth of the recall measured (R@5 by default; R@2 sees the order in the top five)")
     args = parser.parse_args()
+    global AT
+    AT = args.at
     if args.grid:
         return grid_main(args)
     # set -> setting ("default" or a signal off) -> R@5
@@ -95,7 +101,7 @@ def measure_sets(names: list[str], settings: dict, build: bool) -> dict[str, dic
         engine, ds, groups, as_files = opened
         r5[name] = {}
         for setting, kwargs in settings.items():
-            r5[name][setting] = measure(engine, "auto", kwargs, ds, groups, as_files)[0]["C@5" if as_files else "R@5"]
+            r5[name][setting] = measure(engine, "auto", kwargs, ds, groups, as_files)[0][f"C@{AT}" if as_files else f"R@{AT}"]
             print(f"{name} {setting}: {r5[name][setting]:.2f}", file=sys.stderr, flush=True)
         engine.close()
     return r5
@@ -104,7 +110,7 @@ def measure_sets(names: list[str], settings: dict, build: bool) -> dict[str, dic
 def ablation_table(r5: dict[str, dict[str, float]]) -> str:
     sets = list(r5)
     lines = ["| signal off | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets),
-             "| (default R@5; C@5 for a folder set) | " + " | ".join(f"{r5[s]['default']:.2f}" for s in sets) + " |"]
+             f"| (default R@{AT}; C@{AT} for a folder set) | " + " | ".join(f"{r5[s]['default']:.2f}" for s in sets) + " |"]
     for signal in OFF:
         lines.append(f"| {signal} | " + " | ".join(f"{r5[s][signal] - r5[s]['default']:+.2f}" for s in sets) + " |")
     return "\n".join(lines)
@@ -114,7 +120,7 @@ def held_out_table(r5: dict[str, dict[str, float]]) -> str:
     """Each dataset scored with the signals the other datasets keep: a signal stays on
     when switching it off does not raise their mean R@5. A dataset's titled and untitled
     sets (the same questions) are held out together."""
-    lines = ["| held out | default R@5 | signals the other datasets switch off | R@5 with their choice |",
+    lines = [f"| held out | default R@{AT} | signals the other datasets switch off | R@{AT} with their choice |",
              "|---|---:|---|---:|"]
     for held in r5:
         others = [s for s in r5 if family(s) != family(held)]
@@ -151,7 +157,8 @@ def grid_table(weight: str, grid: list[float], r5: dict[str, dict[float, float]]
 def grid_held_out_table(weight: str, grid: list[float], r5: dict[str, dict[float, float]]) -> str:
     """Each dataset scored at the value that is best for the mean of the other datasets'
     sets; a tie goes to the value later in the grid (the default is given last)."""
-    lines = [f"| held out | R@5 at the default | {weight} the others choose | R@5 there |", "|---|---:|---:|---:|"]
+    lines = [f"| held out | R@{AT} at the default | {weight} the others choose | R@{AT} there |",
+             "|---|---:|---:|---:|"]
     for held in r5:
         others = [s for s in r5 if family(s) != family(held)]
         if not others:

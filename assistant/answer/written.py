@@ -12,11 +12,10 @@ import numpy as np
 
 from ..nlp.llm import Generator
 from .grounding.citations import SupportChecker, claims, resolve_citations, split_complete_sentences
-from .grounding.text import introduces_items, markers_after, says_something, strip_lead_in
+from .grounding.text import introduces_items, is_heading, markers_after, says_something, strip_lead_in
 from .prompt import NO_ANSWER, build_messages
 from .records.record import Answer
 from .request import Request
-from .routes.named import is_heading
 from .routes.span_first import emit
 
 

@@ -6,7 +6,6 @@ The pilot tests (test_app.py) drive the same controllers through the real app.""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 

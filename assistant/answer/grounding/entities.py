@@ -19,7 +19,7 @@ from .citations import ABSTENTION, answer_sentences, append_marker, cited_number
 from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
 from .sections import heading_above
-from .text import MARKER, join_sentences
+from .text import MARKER, introduces_items, join_sentences
 
 
 class EntityCheck:
@@ -43,6 +43,12 @@ class EntityCheck:
         lent: dict[int, tuple[int, int]] = {}  # sentence -> (its place in kept, the citation it borrowed)
         sentences = answer_sentences(answer.text)
         for i, sentence in enumerate(sentences):
+            if introduces_items(sentence):
+                # "The slides cover the following points: [1]" claims nothing of its own ("follow"
+                # is no relation): it stands or falls with its items (below).
+                checks.append(SentenceCheck(sentence, True, ""))
+                kept.append(sentence)
+                continue
             numbers = [n for n in cited_numbers(sentence) if n in by_n]
             borrowed = False
             if not numbers and i + 1 < len(sentences) and not ABSTENTION.match(sentence):
@@ -83,6 +89,8 @@ class EntityCheck:
         if repointed:
             answer.text, answer.citations = resolve_citations(join_sentences(kept), answer.sources, self.embed)
         if self.strict and len(kept) < len(checks):
+            while kept and introduces_items(kept[-1]):
+                kept.pop()  # "... the following main points: [1]" whose points were all cut
             cut = [c.sentence for c in checks if not c.supported and c.sentence not in kept]
             answer.unsupported = answer.unsupported or (cut[0] if cut else None)
             answer.text = join_sentences(kept) or NO_ANSWER

@@ -144,6 +144,15 @@ def markers_after(sentence: str) -> str:
     return (f"{body[:end.start()]} {markers}{end.group()}" if end else f"{body} {markers}") + trailing
 
 
+# A Markdown heading line, its level ("##") and its words.
+HEADING_LINE = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def is_heading(text: str) -> bool:
+    """A Markdown heading line ("## Risks"): it names a section and states nothing."""
+    return HEADING_LINE.match(text) is not None
+
+
 def introduces_items(sentence: str) -> bool:
     """Whether `sentence` only leads in to what follows it ("The ingredients are:", "The
     slides cover the following main points: [1]"): it says nothing until its items."""

@@ -14,6 +14,7 @@ import re
 from pathlib import PurePath
 
 from ...store.row_types import DocumentRow
+from ..grounding.text import HEADING_LINE
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of a summary request that say nothing of which file.
@@ -78,14 +79,6 @@ def shares(sentence_lists: list[list], budget: int, count_tokens) -> list[list]:
     return out
 
 
-_HEADING = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
-
-
-def is_heading(text: str) -> bool:
-    """A Markdown heading line ("## Risks"): it names a section and states nothing."""
-    return _HEADING.match(text) is not None
-
-
 def section_of(question: str, sentence_lists: list[list]) -> list[list]:
     """Each section's sentences, kept only within the heading the question names ("the
     Risks section"): from that heading to the next of its level or above. Unchanged when
@@ -94,14 +87,14 @@ def section_of(question: str, sentence_lists: list[list]) -> list[list]:
     flat = [(i, s) for i, sentences in enumerate(sentence_lists) for s in sentences]
     start = level = None
     for at, (_, sent) in enumerate(flat):
-        m = _HEADING.match(sent.text)
+        m = HEADING_LINE.match(sent.text)
         if m and len(m.group(1)) > 1 and {w.lower() for w in _WORD.findall(m.group(2))} <= asked:
             start, level = at, len(m.group(1))
             break
     if start is None:
         return sentence_lists
     end = next((at for at in range(start + 1, len(flat))
-                if (m := _HEADING.match(flat[at][1].text)) and len(m.group(1)) <= (level or 0)), len(flat))
+                if (m := HEADING_LINE.match(flat[at][1].text)) and len(m.group(1)) <= (level or 0)), len(flat))
     out: list[list] = [[] for _ in sentence_lists]
     for i, sent in flat[start:end]:
         out[i].append(sent)

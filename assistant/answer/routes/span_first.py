@@ -17,10 +17,10 @@ from ..grounding.check import check_sentence
 from ..grounding.citations import Citation
 from .compare import same_answer, split_comparison
 from ..grounding.context import content_words
-from .named import is_heading
 from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
 from ..grounding.sections import is_heading_line
+from ..grounding.text import is_heading
 from .listed import heading_asked, listed_under, said_as_list
 from ..records.wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream

@@ -11,13 +11,15 @@ import time
 
 from ...retrieve.base import Evidence, Hit
 from ...retrieve.scope import Scope
+from ..grounding.citations import resolve_citations
 from ..grounding.context import model_text
+from ..grounding.text import is_heading
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
 from ..records.record import Answer, Timings
 from ..request import Request
 from ..single import OneQuestion
-from .named import described_in, is_heading, named_in, section_of, shares
+from .named import described_in, named_in, section_of, shares
 from .shape import wants_account, wants_summary
 
 SUMMARY_SENTENCES = 4  # what the prompt asks for: the model often goes on, and each is a second or more
@@ -81,9 +83,14 @@ class Summary:
         answer = Answer(question, "", name, hits=hits, sources=sources, relevance=1.0, context="summary",
                         timings=Timings(retrieve=time.perf_counter() - t0))
         before = (one.generator.prompt_tokens, one.generator.completion_tokens)
+        fallback = opening(sources)
         one.writer.write(answer, request, summary_messages(question, sources), SUMMARY_TOKENS,
-                         max_sentences=SUMMARY_SENTENCES, fallback=opening(sources))
-        return one.finished(answer, t0, before)
+                         max_sentences=SUMMARY_SENTENCES, fallback=fallback)
+        one.finished(answer, t0, before)
+        if answer.unknown and fallback:  # every sentence written was cut by the check after it
+            answer.text, answer.citations = resolve_citations(fallback, answer.sources, one.writer.encode_few)
+            answer.short = None
+        return answer
 
 
 def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
