@@ -26,8 +26,8 @@ from .scoring import answer_eval, score_retriever
 from .settings import EvalSettings
 
 
-def _versions() -> dict:
-    out = {}
+def _versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
     for dist in ("assistant", "torch", "sentence-transformers", "spacy", "llama-cpp-python", "hnswlib", "sqlite-utils"):
         try:
             out[dist] = metadata.version(dist)

@@ -138,7 +138,7 @@ def on_subject(question: str, hits: list[Hit], chunks: dict[int, ChunkRow], subj
 
 
 def _linked(row: ChunkRow | None, named: list[str], subjects: Subjects, linked: set[str],
-            asked_about: frozenset[str]) -> bool:
+            asked_about: set[str] | frozenset[str]) -> bool:
     if row is None or row.path in named or not subjects.parallel(row.path, named):
         return True
     own = subjects.words.get(row.path)
