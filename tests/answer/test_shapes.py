@@ -352,39 +352,53 @@ def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
     assert len(sentences) <= SUMMARY_SENTENCES and not rest.strip(), sentences
 
 
-@pytest.mark.parametrize("said", [
+class _Written:
+    """The real model, but for the words it writes: `text`, streamed in pieces."""
+
+    def __init__(self, model, text):
+        self.model, self.text = model, text
+
+    def stream(self, messages, max_tokens, **kwargs):
+        yield from (self.text[i:i + 12] for i in range(0, len(self.text), 12))
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+
+UNBACKED_POINT = "- The Calder Garden Design Society sponsored the plant sale in Linden Close [1].\n"
+
+
+@pytest.mark.parametrize("name, said, subject", [
     # Cut as it is written (the sentence check stops the stream at it).
-    "The minutes cover the following main points: [1]\n"
-    "- The Calder Garden Design Society sponsored the plant sale in Linden Close [1].\n",
+    ("residents-association-minutes-2024-05-21.md",
+     "The minutes cover the following main points: [1]\n" + UNBACKED_POINT, "Kestrel Road Residents' Association"),
     # Written, then cut by the entity check after writing (a name the minutes do not say),
     # and the lead-in, which the check backs, left alone.
-    "The Kestrel Road Residents' Association minutes include the following main points: [1]\n"
-    "- Frank Delaney of the Calder Garden Design Society reported a balance of €1,318.75 on 30 April [1].\n",
+    ("residents-association-minutes-2024-05-21.md",
+     "The Kestrel Road Residents' Association minutes include the following main points: [1]\n"
+     "- Frank Delaney of the Calder Garden Design Society reported a balance of €1,318.75 on 30 April [1].\n",
+     "Kestrel Road Residents' Association"),
+    # Notes whose lines are Markdown ("**Attendees:** Clara Hollis ..."): the opening reads plain.
+    ("notes-2024-03-12.md", "The notes cover the following main points: [1]\n" + UNBACKED_POINT, "Atlas app"),
 ])
-def test_a_summary_whose_points_the_file_does_not_back_is_the_file_s_opening(make_engine, tmp_path, generator, said):
+def test_a_summary_whose_points_the_file_does_not_back_is_the_file_s_opening(make_engine, tmp_path, generator,
+                                                                             name, said, subject):
     """Issue 47: a summary of talk slides came out as "The small gardens talk slides cover
     the following main points: [1]" alone: the points named a society the slides do not,
     and were cut, and the lead-in, ending in its marker, was kept. A lead-in is now held
     until its items whatever markers follow its colon, and a summary with nothing backed is
-    the file's opening sentences, cited, not "I don't know". The model is the real one;
-    only its words are given."""
-
-    class Written:
-        def __init__(self, model, text):
-            self.model, self.text = model, text
-
-        def stream(self, messages, max_tokens, **kwargs):
-            yield from (self.text[i:i + 12] for i in range(0, len(self.text), 12))
-
-        def __getattr__(self, name):
-            return getattr(self.model, name)
+    the file's opening sentences in plain words, cited, not "I don't know". The model is the
+    real one; only its words are given."""
+    import re
 
     folder = tmp_path / "docs"
     folder.mkdir()
-    shutil.copy(PERSONAL / "residents-association-minutes-2024-05-21.md", folder / "minutes.md")
-    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=Written(generator, said))
+    shutil.copy(PERSONAL / name, folder / name)
+    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=_Written(generator, said))
     assert engine.index_paths([folder]).ok
-    answer = engine.ask("Summarise minutes.md")
+    answer = engine.ask(f"Summarise {name}")
     assert answer.context == "summary" and not answer.abstained, answer.text
     assert "main points" not in answer.text and "Calder" not in answer.text, answer.text
-    assert "Kestrel Road Residents' Association" in answer.text and answer.citations, answer.text
+    assert subject in answer.text and answer.citations, answer.text
+    # Written for a person: no Markdown heading, emphasis or pasted bullet.
+    assert not re.search(r"(^|\s)(#{1,6} |\*\*|- )", answer.text), answer.text

@@ -6,14 +6,14 @@ by the routes after this one."""
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 
+from ...nlp.sentences import LIST_ITEM
 from ...retrieve.base import Evidence, Hit
 from ...retrieve.scope import Scope
 from ..grounding.citations import resolve_citations
 from ..grounding.context import model_text
-from ..grounding.text import is_heading
+from ..grounding.text import HEADING_LINE, is_heading, plain
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
 from ..records.record import Answer, Timings
@@ -98,12 +98,12 @@ def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
     the model's was not backed by the file (a lead-in whose points named what the file
     does not say) -- the file's own words, never "I don't know" for a file that has some.
     The file's first heading leads it, as its subject; other headings, short lines (fewer
-    than five words) and a list item's bullet are left out."""
+    than five words) and a list item's bullet are left out, and Markdown is read plain."""
     out: list[str] = []
-    title = next((_HEADING_MARK.sub("", s.text).strip() for s in sources[0].sentences if is_heading(s.text)),
-                 "") if sources else ""
+    headings = [m.group(2) for s in (sources[0].sentences if sources else []) if (m := HEADING_LINE.match(s.text))]
+    title = plain(headings[0]).strip() if headings else ""
     for src in sources:
-        said = (_ITEM_MARK.sub("", s.text).strip() for s in src.sentences if not is_heading(s.text))
+        said = (plain(_without_bullet(s.text)).strip() for s in src.sentences if not is_heading(s.text))
         first = next((text for text in said if len(text.split()) >= 5), "")
         if first:
             out.append(f"{title + ': ' if title and not out else ''}{first.rstrip('.')} [{src.n}].")
@@ -112,6 +112,7 @@ def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
     return " ".join(out)
 
 
-_HEADING_MARK = re.compile(r"^\s*#{1,6}\s+")
-# A list item's bullet or number: "- ", "* ", "3. ", "b) ".
-_ITEM_MARK = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|[a-z][.)])\s+")
+def _without_bullet(text: str) -> str:
+    """A list item without its bullet or number, as the sentence splitter reads one."""
+    item = LIST_ITEM.match(text)
+    return text[item.end():] if item else text
