@@ -130,3 +130,17 @@ def indexed_folder(root: Path, embedder, splitter, **config):
     report = engine.index_paths([folder])
     yield engine, folder, report
     engine.close()
+
+
+class Written:
+    """The real model, but for the words it writes: `text`, streamed in pieces (a test of
+    what the answer path does with words the model might write)."""
+
+    def __init__(self, model, text):
+        self.model, self.text = model, text
+
+    def stream(self, messages, max_tokens, **kwargs):
+        yield from (self.text[i:i + 12] for i in range(0, len(self.text), 12))
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)

@@ -126,7 +126,7 @@ class OneQuestion:
                 # No span a sentence states: the answer may still be said in a sentence or two.
                 answer.short, answer.checks, answer.unsupported = None, [], None
                 self.writer.write(answer, request)
-        else:
+        elif not self.span_first.attendance(answer, sentences, request.on_token):
             self.writer.write(answer, request)
         return self.finished(answer, t0, before)
 

@@ -124,7 +124,8 @@ def test_which_amount_column_is_said(tmp_path, embedder, splitter):
         answer = ask(engine, "How much did I spend on fuel in 2025?")
         assert answer.text.startswith("95.20: the sum of the Paid out column over 2 rows of current-account.csv"), answer.text
         assert "(the Paid out column, of Paid out, Paid in and Balance)" in answer.text
-        assert ask(engine, "How much did I receive in 2025?").text.startswith("2,450.00: the sum of the Paid in column")
+        assert ask(engine, "How much did I receive in 2025?").text.startswith(
+            "2,450.00, for SALARY on 25 January 2025: the one row of current-account.csv dated in 2025 (the Paid in column")
     finally:
         engine.close()
 
@@ -238,3 +239,25 @@ def test_questions_read_as_computations(question, operation, terms, period):
                                       "What did the letter say about the boiler?"])
 def test_questions_without_an_operation_are_no_computation(question):
     assert read_computation(question, TODAY) is None
+
+
+def test_money_taken_from_an_account_is_money_out_and_one_row_is_said_as_that_row(tmp_path, embedder, splitter):
+    # "How much did the vet take from the joint account in September?" went the usual way
+    # ("take" was no word for money going out) and was answered with a salary transfer.
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bank-2025.csv").write_text(BANK, encoding="utf-8")
+    engine = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
+    try:
+        assert engine.index_paths([docs]).ok
+        answer = ask(engine, "How much did the vet take from the account in February?")
+        assert answer is not None, "not read as a computation"
+        # One row: its amount and what it was for, not "the sum of the Amount column over 1 row".
+        assert answer.text.startswith("82.50, for OAKFIELD VETS on 11 February 2025: the one row of bank-2025.csv "
+                                      "that mentions “vet”"), answer.text
+        assert cited_rows(answer) == [4], answer.citations
+    finally:
+        engine.close()

@@ -21,6 +21,8 @@ from assistant.retrieve.base import Hit
 from assistant.store.db import SentenceRow
 from assistant.store.row_types import DocumentRow
 
+from helpers import Written
+
 PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
 
 
@@ -352,19 +354,6 @@ def test_a_summary_is_a_few_whole_sentences(make_engine, tmp_path, generator):
     assert len(sentences) <= SUMMARY_SENTENCES and not rest.strip(), sentences
 
 
-class _Written:
-    """The real model, but for the words it writes: `text`, streamed in pieces."""
-
-    def __init__(self, model, text):
-        self.model, self.text = model, text
-
-    def stream(self, messages, max_tokens, **kwargs):
-        yield from (self.text[i:i + 12] for i in range(0, len(self.text), 12))
-
-    def __getattr__(self, name):
-        return getattr(self.model, name)
-
-
 UNBACKED_POINT = "- The Calder Garden Design Society sponsored the plant sale in Linden Close [1].\n"
 
 
@@ -394,7 +383,7 @@ def test_a_summary_whose_points_the_file_does_not_back_is_the_file_s_opening(mak
     folder = tmp_path / "docs"
     folder.mkdir()
     shutil.copy(PERSONAL / name, folder / name)
-    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=_Written(generator, said))
+    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=Written(generator, said))
     assert engine.index_paths([folder]).ok
     answer = engine.ask(f"Summarise {name}")
     assert answer.context == "summary" and not answer.abstained, answer.text

@@ -233,6 +233,11 @@ def _result(p: Plan, computation: Computation) -> tuple[str, list[Row]]:
         return (f"{_money(p.values[i], p.measure)}{', for ' + about if about else ''}: the {what} "
                 f"in the {p.measure.name} column of {of}{how}"), [row]
     total = sum(p.values)
+    if n == 1:
+        # One row: its amount and what it was for, not "the sum over 1 row".
+        about = _about(p.rows[0], p)
+        return (f"{_money(total, p.measure)}{', for ' + about if about else ''}: the one row of "
+                f"{p.table.name}{_filters(p, computation, singular=True)}{how}"), p.rows
     if op == "average":
         return f"{_money(total / n, p.measure)}: the average of the {p.measure.name} column over {of}{how}", p.rows
     return f"{_money(total, p.measure)}: the sum of the {p.measure.name} column over {of}{how}", p.rows
@@ -292,10 +297,10 @@ def _grouped(p: Plan, computation: Computation, groups: dict[str, list[int]], of
     return f"The {what} by {by}, over {of}{how}: {listed}", p.rows
 
 
-def _filters(p: Plan, computation: Computation) -> str:
+def _filters(p: Plan, computation: Computation, singular: bool = False) -> str:
     parts = []
     if p.terms:
-        parts.append(f"that mention “{' '.join(p.terms)}”")
+        parts.append(f"that mention{'s' if singular else ''} “{' '.join(p.terms)}”")
     if computation.period:
         parts.append(f"dated {_period_words(p, computation)}")
     return (" " + ", ".join(parts)) if parts else ""

@@ -24,7 +24,9 @@ OPERATIONS = (
     ("sum", re.compile(r"\bhow much\b|\btotal\b|\bsum\b|\badds? up\b|\badded up\b|\baltogether\b|\bin all\b")),
 )
 OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying|yments?)|costs?|expenses?|expenditure|bought|buy|purchases?|"
-                 r"outgoings?|owe[ds]?|charged?|bills?|expensive|cheap(?:est)?)\b")
+                 r"outgoings?|owe[ds]?|charged?|bills?|expensive|cheap(?:est)?|debited|withdr[ae]wn?|withdrawals?)\b"
+                 # "How much did the vet take from the joint account?"
+                 r"|\b(?:take|takes|took|taken)\b(?=.*\bfrom\b)")
 IN = re.compile(r"\b(?:earn(?:ed|t)?|received?|income|salary|refunds?|paid (?:me|us|in)|got paid|takings)\b")
 AGGREGATE = re.compile(r"\b(?:total|sum|adds? up|added up|altogether|in all|so far|combined)\b")
 COUNTED = re.compile(r"\bhow many times\b|\bhow often\b|\bnumber of times\b|\bhow many (?:\w+ )?(?:payments|transactions|"
@@ -43,6 +45,7 @@ a an the i me my mine we us our ours you your he she it its they them their this
 what which who whom whose when where why how much many times time often number total sum add adds added up altogether
 all in on at for of to from by with about into over during since before after than per each every any some
 do does did done was were is are be been being have has had get got go went make made
+take takes took taken debited withdrawn withdrew withdrawal withdrawals
 spend spent spending pay paid paying payment payments cost costs expense expenses expenditure bought buy buying
 purchase purchases outgoing outgoings owe owed charge charged earn earned earnt receive received income money
 average mean typical typically biggest largest highest greatest most expensive maximum priciest dearest

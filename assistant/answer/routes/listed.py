@@ -7,6 +7,8 @@ under a heading that shares a word with the question, the answer lists them all.
 
 from __future__ import annotations
 
+import re
+
 from ...store.row_types import ChunkRow, SentenceRow
 from ..passages import question_stems
 from ..grounding.sections import heading_above, is_heading_line
@@ -79,3 +81,55 @@ def heading_asked(question: str, sources: list, all_sentences: dict) -> tuple[ob
                 if len(under) >= 2 and under[0].id == sentences[at + 1].id:
                     found.append((src, under))
     return found[0] if len(found) == 1 else None
+
+
+# "Who was at the committee meeting?" is answered by the minutes' "Present:" line, which
+# shares no word with the question ("at", "attended" and "present" are not one stem).
+_ATTENDANCE_ASKED = re.compile(
+    r"^\s*who\s+(?:attended|(?:was|were)\s+(?:at|present|there)|came\s+to|took\s+part)\b", re.IGNORECASE)
+_ATTENDANCE_LINE = re.compile(
+    r"^[\W_]*(?:present|attendees|attending|in\s+attendance|participants|attended\s+by|those\s+present)[*_\s]*:[*_\s]*"
+    r"(?P<names>\S[^\n]*)", re.IGNORECASE)
+_ASKING_WORDS = "who attended was were at present there came took part meeting"
+
+
+def attendance_asked(question: str, sources: list, all_sentences: dict) -> tuple[object, SentenceRow, str] | None:
+    """(the source, its attendance line, the names it lists) where the question asks who
+    was at something and a source has a "Present:" or "Attendees:" line; of several, the one
+    whose passage shares most of the question's other words ("the launch review on 6 May"),
+    then the first retrieved. None otherwise."""
+    if not _ATTENDANCE_ASKED.match(question):
+        return None
+    asked = question_stems(question) - question_stems(_ASKING_WORDS)
+    found = []
+    for rank, src in enumerate(sources):
+        sentences = all_sentences.get(src.chunk.id, src.sentences)
+        for at, sent in enumerate(sentences):
+            m = _ATTENDANCE_LINE.match(sent.text.strip())
+            if not m:
+                continue
+            names = _names_listed(m["names"], sent.text, sentences[at + 1:at + 2])
+            shared = len(asked & question_stems(f"{src.chunk.title or ''} {src.chunk.text}"))
+            found.append(((shared, -rank), src, sent, names))
+    if not found:
+        return None
+    _, src, sent, names = max(found, key=lambda f: f[0])
+    return src, sent, names
+
+
+def _names_listed(first_line: str, text: str, following: list[SentenceRow]) -> str:
+    """The names of an attendance line, with the line it runs on to after a trailing comma
+    ("Jonas Weber,\nAiko Tanaka, Ben Carver"), as "A, B and C"."""
+    lines = [line.strip(" *_") for line in text.strip().splitlines()]
+    names = first_line.strip(" *_")
+    for line in lines[1:]:
+        if not names.endswith(",") or ":" in line:
+            break
+        names = f"{names} {line}"
+    if names.endswith(",") and following and ":" not in following[0].text:
+        names = f"{names} {following[0].text.strip()}"
+    names = names.rstrip(" .;,")
+    if " and " not in names and ", " in names:
+        head, _, last = names.rpartition(", ")
+        names = f"{head} and {last}"
+    return names

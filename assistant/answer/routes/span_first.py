@@ -21,7 +21,7 @@ from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
 from ..grounding.sections import is_heading_line
 from ..grounding.text import is_heading
-from .listed import heading_asked, listed_under, said_as_list
+from .listed import attendance_asked, heading_asked, listed_under, said_as_list
 from ..records.wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
@@ -94,12 +94,36 @@ class SpanFirst:
             return False
         return self.state(answer, span, all_sentences, on_token, unknown, about)
 
+    def attendance(self, answer: Answer, all_sentences: dict, on_token) -> bool:
+        """"Who was at the committee meeting?" answered by the minutes' "Present:" line,
+        its names as written, cited; whether a source has one."""
+        found = attendance_asked(answer.question, answer.sources, all_sentences)
+        if found is None:
+            return False
+        src, sent, names = found
+        answer.timings.generate = answer.timings.first_token = 0.0
+        emit(answer, f"{names[:1].upper()}{names[1:]} [{src.n}].", on_token)
+        answer.citations = [_cited(src, sent)]
+        if all(s.id != sent.id for s in src.sentences):
+            src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
+        return True
+
     def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown,
               about: str | None = None) -> bool:
         """The span said, then the sentence of the sources that states it, cited (a sentence
         found in the rest of a chunk joins its source: the check reads what is quoted)."""
-        answer.short = span
         found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
+        if found is not None and not_a_count(answer.question, span, found[1].text, found[2]):
+            # "How many members does the co-op have?" answered "412,600" of "£412,600": the
+            # count the sources write with the question's noun ("1,184 members"), or none.
+            counted = counted_in(answer.question, answer.sources, all_sentences)
+            if counted is None:
+                answer.unsupported = span
+                unknown()
+                return False
+            span = counted
+            found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
+        answer.short = span
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
             answer.text = f"{_capitalise(span)}."
@@ -159,16 +183,67 @@ def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -
 
 def found_in(text: str, needle: str) -> int:
     """Where `needle` is written in `text`, or -1; a number only as a whole number: "4" is
-    not said by "20 May 2024" or "2.4 m", nor "£18" by "£189.00"."""
+    not said by "20 May 2024" or "2.4 m", nor "£18" by "£189.00", nor by the "4." that
+    numbers a list item."""
     at = text.find(needle)
     while at >= 0:
         end = at + len(needle)
         runs_on_before = needle[:1].isdigit() and _NUMBER_GOES_ON_BEFORE.search(text[:at])
         runs_on_after = needle[-1:].isdigit() and _NUMBER_GOES_ON_AFTER.match(text[end:])
-        if not (runs_on_before or runs_on_after):
+        numbers_an_item = needle.isdigit() and _ITEM_NUMBER.match(text[end:]) and not text[:at].split("\n")[-1].strip()
+        if not (runs_on_before or runs_on_after or numbers_an_item):
             return at
         at = text.find(needle, at + 1)
     return -1
+
+
+_ITEM_NUMBER = re.compile(r"[.)](?:\s|$)")
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<words>(?:[a-z][\w'-]*\s+){0,3})", re.IGNORECASE)
+_ASKING = re.compile(r"(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|must|in|at|on|of|for)$")
+_NOT_COUNTED = re.compile(r"[£€$¥%]|\b(?:gbp|eur|usd|per\s?cent|percent)\b", re.IGNORECASE)
+_LINKING = r"(?:to|of|in|at|on|for|by|from|with|all|the|a|an|our|your|their|his|her|its|and|or|per)"
+_MONEY_NOUNS = re.compile(r"^(?:pounds?|euros?|dollars?|pence|cents?|quid|percent|per|times)$", re.IGNORECASE)
+
+
+def counted_noun(question: str) -> str | None:
+    """What "how many" counts: "members" of "How many members does the co-op have?" (the
+    word before the verb), else the word after "how many"."""
+    m = _HOW_MANY.search(question)
+    if not m:
+        return None
+    words = m["words"].split()
+    ends = [i for i, w in enumerate(words) if _ASKING.match(w.lower())]
+    noun = words[ends[0] - 1] if ends and ends[0] > 0 else (words[0] if words else None)
+    return None if noun is None or _MONEY_NOUNS.match(noun) else noun.lower()
+
+
+def not_a_count(question: str, span: str, text: str, at: int | None) -> bool:
+    """Is `span`, as `text` writes it at `at`, an amount of money or a share, where the
+    question asks how many things?"""
+    if counted_noun(question) is None:
+        return False
+    around = span if at is None else text[max(0, at - 4):at + len(span) + 9]
+    return bool(_NOT_COUNTED.search(around))
+
+
+def counted_in(question: str, sources: list[Source], all_sentences: dict) -> str | None:
+    """The first count the sources write with the question's noun ("1,184 members"), in
+    the order they were retrieved, the sentences shown first."""
+    noun = counted_noun(question)
+    if noun is None:
+        return None
+    stem = re.escape(noun[:-1] if len(noun) > 3 and noun.endswith("s") else noun)
+    # The noun right after the number, or after one word that describes it ("61 new
+    # members"), not one that starts another phrase ("22 July 2024 to all members").
+    written = re.compile(rf"(?<![\w.,£€$])\d[\d,]*(?:\.\d+)?\s+(?:(?!{_LINKING}\b)[a-z-]+\s+)?{stem}\w*",
+                         re.IGNORECASE)
+    for src in sources:
+        shown = {s.id for s in src.sentences}
+        for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
+            m = written.search(sent.text)
+            if m:
+                return m.group(0)
+    return None
 
 
 # A number goes on through a digit, or a decimal point or thousands comma between digits
