@@ -75,3 +75,48 @@ def test_the_number_of_a_list_item_states_no_number(make_engine, tmp_path, gener
     assert engine.index_paths([folder]).ok
     answer = engine.ask("How much is the multi-stem amelanchier for the Okafor garden?")
     assert "apple tree" not in answer.text and not any("apple tree" in c.text for c in answer.citations), answer.text
+
+
+def _personal2_writers():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("personal2_build", ROOT / "bench" / "personal2" / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.WRITERS
+
+
+def test_a_document_named_by_its_kind_and_a_name_is_read_first(make_engine, tmp_path):
+    # "How much is still owed on the Okafor invoice?" was answered from a bank statement:
+    # the garden diary, which mentions "the Okafor job" again and again, ranked first, and
+    # the invoice (which says "Balance due", not "owed") was not among the sources.
+    folder = _folder(tmp_path, PERSONAL2 / "garden-diary-2024.md", PERSONAL2 / "site-meeting-okafor-2024-05-09.md",
+                     PERSONAL2 / "bank-statement-2024-09.csv")
+    _personal2_writers()[".pdf"]((PERSONAL2 / "invoice-CGD-2024-031.pdf.txt").read_text(encoding="utf-8"),
+                                 folder / "invoice-CGD-2024-031.pdf")
+    engine = make_engine(tmp_path / "ix", llm=True)
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("How much is still owed on the Okafor invoice?")
+    # The invoice's passage that answers, first: its "Balance due" line, not its letterhead.
+    assert answer.sources and answer.sources[0].chunk.path.endswith("invoice-CGD-2024-031.pdf"), answer.sources
+    assert any("Balance due: GBP 3,338.40" in s.text for s in answer.sources[0].sentences), answer.sources[0]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("How much is still owed on the Okafor invoice?", ["invoice-CGD-2024-031.pdf"]),
+    ("how much did Ferncliff quote for the new boiler", ["Ferncliff-Heating-quote-Q2291.pdf", "boiler-quote.eml"]),
+    ("What do the Okafor invoices add up to?", ["invoice-CGD-2024-031.pdf"]),  # a plural names the kind too
+    ("How much is still owed on the invoice?", []),  # no name: which invoice is not said
+    ("How much does the Okafor job cost?", []),  # no kind of document
+    ("When is the Stowbridge letter dated?", []),  # three letters mention Stowbridge: no one of them
+])
+def test_which_documents_a_question_names_by_kind_and_name(question, expected):
+    from assistant.answer.routes.kind_named import kind_words, named_by_kind
+
+    texts = {"invoice-CGD-2024-031.pdf": "INVOICE Bill to: Mr A and Mrs F Okafor, Stowbridge",
+             "garden-diary-2024.md": "The Okafor job took most of June.",
+             "Ferncliff-Heating-quote-Q2291.pdf": "Ferncliff Heating, quotation Q2291",
+             "boiler-quote.eml": "Subject: your quote. From Tom at Ferncliff",
+             "a-letter.txt": "Stowbridge", "b-letter.txt": "Stowbridge", "c-letter.txt": "Stowbridge"}
+    kinds = {path: k for path in texts if (k := kind_words(path, None))}
+    assert named_by_kind(question, kinds, texts.__getitem__) == sorted(expected)

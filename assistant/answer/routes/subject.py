@@ -23,6 +23,7 @@ from ...retrieve.base import Hit, Retriever
 from ...retrieve.scope import Scope, scoped_search
 from ...store.db import Store
 from ...store.row_types import ChunkRow
+from .kind_named import kind_words, named_by_kind
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of titles that name no subject: what a document is, not whom it is about.
@@ -86,20 +87,30 @@ class SubjectIndex:
 
     def __init__(self, store: Store):
         self.store = store
-        self._read: tuple[str, Subjects] | None = None
+        self._read: tuple[str, Subjects, dict[str, frozenset[str]]] | None = None
 
-    def subjects(self) -> Subjects:
+    def _documents(self) -> tuple[str, Subjects, dict[str, frozenset[str]]]:
+        """The index's Subjects and each document's kinds (kind_named.py), as of its version."""
         version = self.store.meta.version
         if self._read is None or self._read[0] != version:
             titles = {d.path: d.title for d in self.store.docs.documents() if d.status == "ok"}
-            self._read = (version, Subjects.of(titles))
-        return self._read[1]
+            kinds = {path: k for path, title in titles.items() if (k := kind_words(path, title))}
+            self._read = (version, Subjects.of(titles), kinds)
+        return self._read
+
+    def _text_of(self, path: str) -> str:
+        chunks = self.store.passages.chunks(self.store.passages.chunk_ids_of([path]))
+        return " ".join(c.text for c in chunks.values())
 
     def kept(self, question: str, hits: list[Hit], retriever: Retriever, scope: Scope | None) -> list[Hit]:
         """The hits on the question's subject (`on_subject`); where the question names a
         document none of them comes from, that document's best passages are put first
-        (unless a scope the person chose leaves it out)."""
-        subjects = self.subjects()
+        (unless a scope the person chose leaves it out). A document named by its kind and
+        a name ("the Okafor invoice") is read first (kind_named.py)."""
+        _, subjects, kinds = self._documents()
+        by_kind = named_by_kind(question, kinds, self._text_of)
+        if by_kind and hits:
+            hits = self._first(by_kind, question, hits, retriever, scope)
         named = subjects.named_in(question)
         if not named or not hits:
             return hits
@@ -110,6 +121,20 @@ class SubjectIndex:
             hits = found + hits[: max(0, len(hits) - len(found))]
             chunks = self.store.passages.chunks([h.chunk_id for h in hits])
         return on_subject(question, hits, chunks, subjects, named)
+
+    def _first(self, paths: list[str], question: str, hits: list[Hit], retriever: Retriever,
+               scope: Scope | None) -> list[Hit]:
+        """The hits with the passages of `paths` first: their two best for the question
+        (the invoice's "Balance due" line, not its letterhead, which the whole index's
+        ranking found), then those of them found (where the person's scope admits them)."""
+        if scope is not None and not any(scope.admits(p) for p in paths):
+            return hits
+        chunks = self.store.passages.chunks([h.chunk_id for h in hits])
+        theirs = scoped_search(retriever, self.store, question, 2, Scope(paths=tuple(paths)))
+        theirs += [h for h in hits if h.chunk_id in chunks and chunks[h.chunk_id].path in paths]
+        theirs = list({h.chunk_id: h for h in reversed(theirs)}.values())[::-1]
+        first = {h.chunk_id for h in theirs}
+        return (theirs + [h for h in hits if h.chunk_id not in first])[: len(hits)]
 
 
 def on_subject(question: str, hits: list[Hit], chunks: dict[int, ChunkRow], subjects: Subjects,
