@@ -72,3 +72,13 @@ def test_a_part_that_points_back_is_searched_both_ways_in_turn():
     whole = [Hit(i, 1.0 - i / 10, "auto") for i in (1, 2, 3, 4, 5)]
     part = [Hit(i, 1.0 - i / 10, "auto") for i in (9, 2, 8)]
     assert [h.chunk_id for h in interleaved(whole, part, 5)] == [1, 9, 2, 3, 8]
+
+
+def test_a_yes_or_no_says_the_short_line_that_answers_it():
+    # "Is Mungo microchipped?" was answered "Yes [2]." by the card's "Microchip:" line.
+    text = worded("yes", "Microchip:   941000024681357", 2)
+    assert text == "Yes. Microchip: 941000024681357 [2].", text
+    assert form_faults(text, single_fact=True) == []
+    # A long line is not pasted after the yes.
+    line = "Cover: " + "; ".join(["buildings", "contents", "garden", "bicycles", "legal expenses"] * 3)
+    assert worded("yes", line, 1) == "Yes [1].", worded("yes", line, 1)

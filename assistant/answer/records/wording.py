@@ -53,6 +53,10 @@ def worded(span: str, sentence: str, n: int) -> str:
     if reads_as_prose(sentence):
         cited = append_marker(quoted(sentence), n)
         return f"{said}. {cited}" + ("" if cited[-1] in ".!?" else ".")
+    if span.lower() in ("yes", "no") and len(flat := quoted(sentence)) <= CONTEXT_MAX_CHARS:
+        # "Is Mungo microchipped?" "Yes. Microchip: 941000024681357 [1].": the line that
+        # says so, where a yes alone would leave the person to open the source.
+        return f"{said}. {append_marker(flat, n)}" + ("" if flat[-1] in ".!?" else ".")
     if "\n" not in sentence.strip() and len(_LABEL_VALUE.findall(sentence)) < 1:
         return f"{said} [{n}]."  # a long sentence of prose: its clauses say nothing alone
     context = _line_holding(span, sentence)
