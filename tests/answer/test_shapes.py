@@ -26,6 +26,16 @@ from helpers import Written
 PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
 
 
+def test_one_question_asked_of_two_things_each_is_asked_of_each():
+    # "... the brewery and the cider company each report" was answered for the brewery alone.
+    assert split_parts("What revenue did the brewery and the cider company each report for Q2?") == [
+        "What revenue did the brewery report for Q2?", "What revenue did the cider company report for Q2?"]
+    assert split_parts("How much did Anna and Tom each pay?") == ["How much did Anna pay?", "How much did Tom pay?"]
+    # "each" of one thing asks one question.
+    assert split_parts("How many goals did each team score?") is None
+    assert split_parts("What did the twins each get for Christmas?") is None
+
+
 def test_two_questions_in_one_are_split_and_one_question_is_not():
     assert split_parts("What's the new rent the landlord asked for, and from when does it apply?") == [
         "What's the new rent the landlord asked for?", "From when does it apply?"]

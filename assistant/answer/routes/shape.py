@@ -47,9 +47,18 @@ _SUMMARY = re.compile(
 )
 
 
+# "What revenue did the brewery and the cider company each report?": one question asked of
+# two things, "each" after them.
+_EACH = re.compile(r"^(?P<pre>.*?\b(?:did|do|does|is|are|was|were|has|have|had|will|would|can|could)\s+)"
+                   r"(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s+each\s+(?P<post>[^?]+)\??\s*$", re.IGNORECASE)
+
+
 def split_parts(question: str) -> list[str] | None:
     """The questions a two-part question asks, each ending in "?"; None for one question."""
     text = question.strip()
+    each = _EACH.match(text)
+    if each:
+        return [_as_question(f"{each['pre']}{thing} {each['post']}") for thing in (each["a"], each["b"])]
     pieces = [p for p in re.split(r"(?<=\?)\s+(?=\S)", text) if p.strip()]
     if len(pieces) == 1:
         at = [m for m in _JOIN.finditer(text) if m.start() > 0]
