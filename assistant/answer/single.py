@@ -16,6 +16,7 @@ from ..nlp.llm import Generator
 from ..retrieve.base import Hit, OrdersContext
 from ..retrieve.scope import interleaved, scoped_search
 from ..store.db import Store
+from ..store.row_types import ChunkRow, SentenceRow
 from .grounding.context import CONTEXT_MODES, SelectSettings, grounded_selection
 from .grounding.entities import EntityCheck
 from .grounding.untrusted import statements_only
@@ -60,7 +61,14 @@ class OneQuestion:
 
     @property
     def span_first(self) -> SpanFirst:
-        return SpanFirst(self.generator, self.embedder.encode_few, self.strict, self.tag)
+        return SpanFirst(self.generator, self.embedder.encode_few, self.strict, self.tag, self.document_sentences)
+
+    def document_sentences(self, path: str) -> list[tuple[ChunkRow, SentenceRow]]:
+        """Every sentence of the document at `path`, with its chunk, in reading order."""
+        ids = self.store.passages.chunk_ids_of([path])
+        chunks = self.store.passages.chunks(ids)
+        by_chunk = statements_only(self.store.passages.sentences_of(ids))
+        return [(chunks[i], s) for i in ids if i in chunks for s in by_chunk.get(i, [])]
 
     @property
     def writer(self) -> Writer:

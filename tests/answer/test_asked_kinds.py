@@ -120,3 +120,32 @@ def test_which_documents_a_question_names_by_kind_and_name(question, expected):
              "a-letter.txt": "Stowbridge", "b-letter.txt": "Stowbridge", "c-letter.txt": "Stowbridge"}
     kinds = {path: k for path in texts if (k := kind_words(path, None))}
     assert named_by_kind(question, kinds, texts.__getitem__) == sorted(expected)
+
+
+@pytest.mark.parametrize("question, said, expected", [
+    # The model copied the first entry's mileage (the van was bought at 28,950 miles).
+    ("What mileage was the van on at its last service?", "28,950 miles", "61,238 miles"),
+    # A date answers with the latest entry's date.
+    ("When was the van's last MOT?", "24 Mar 2022", "25 Mar 2024"),
+])
+def test_the_last_entry_of_a_log_answers_not_the_first(make_engine, tmp_path, generator, question, said, expected):
+    folder = _folder(tmp_path, PERSONAL2 / "van-service-history.txt")
+    engine = make_engine(tmp_path / "ix", generator=Written(generator, said))
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask(question)
+    assert answer.short == expected and expected in answer.text, answer.text
+    assert any(c.text.startswith(expected[:6]) or expected in c.text for c in answer.citations), answer.citations
+
+
+@pytest.mark.parametrize("question", ["How much did the van cost to run last year?", "What was her last name?",
+                                      "What mileage was the van on at the service?"])
+def test_a_question_that_asks_for_no_latest_entry_leaves_the_span(question):
+    from assistant.answer.routes.asked_for import latest_entry
+    from assistant.store.row_types import ChunkRow, SentenceRow
+
+    line = "07 Mar 2024   Full service, Coles Garage, 61,238 miles."
+    entries = [(ChunkRow(1, 1, "/docs/van.txt", None, 0, 0, len(line), None, None, line),
+                SentenceRow(1, 1, 0, len(line), None, line))]
+    assert latest_entry("What mileage was the van on at its last service?", "28,950 miles", "at 28,950 miles.",
+                        entries) is not None  # the same entries do answer a question for the latest
+    assert latest_entry(question, "28,950 miles", "Bought used at 28,950 miles.", entries) is None

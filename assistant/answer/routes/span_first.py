@@ -13,6 +13,8 @@ from typing import Callable
 import numpy as np
 
 from ...nlp.llm import Generator
+from ...retrieve.base import Evidence, Hit
+from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.check import check_sentence
 from ..grounding.citations import Citation
 from .compare import same_answer, split_comparison
@@ -21,6 +23,7 @@ from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
 from ..grounding.sections import is_heading_line
 from ..grounding.text import is_heading
+from .asked_for import counted_in, latest_entry, not_a_count
 from .listed import attendance_asked, heading_asked, listed_under, said_as_list
 from ..records.wording import worded
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
@@ -43,11 +46,13 @@ class SpanFirst:
     `tag`, a question that names nothing is answered only by a sentence about its nouns."""
 
     def __init__(self, generator: Generator, embed: Callable[[list[str]], np.ndarray], strict: bool,
-                 tag: Tagger | None = None):
+                 tag: Tagger | None = None,
+                 read_document: Callable[[str], list[tuple[ChunkRow, SentenceRow]]] | None = None):
         self.generator = generator
         self.embed = embed
         self.strict = strict
         self.tag = tag
+        self.read_document = read_document  # a document's sentences, by its path
 
     def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
                      not_answers: tuple[str, ...] = (), emit_unknown: bool = True, about: str | None = None) -> bool:
@@ -108,6 +113,23 @@ class SpanFirst:
             src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
         return True
 
+    def latest(self, answer: Answer, span: str, found: tuple) -> tuple[tuple, str]:
+        """(where it is stated, the span) for "at its last service": the latest-dated entry
+        of the document the span came from, where the model copied an earlier one's value;
+        its passage joins the sources where it was not one of them."""
+        src, sent, _ = found
+        later = latest_entry(answer.question, span, sent.text, self.read_document(src.chunk.path))
+        if later is None:
+            return found, span
+        span, chunk, sent = later
+        src = next((s for s in answer.sources if s.chunk.id == chunk.id), None)
+        if src is None:
+            src = Source(len(answer.sources) + 1, Hit(chunk.id, 0.0, answer.retriever, Evidence()), chunk, [sent],
+                         sent.text)
+            answer.sources.append(src)
+        at = sent.text.find(span)
+        return (src, sent, at if at >= 0 else None), span
+
     def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown,
               about: str | None = None) -> bool:
         """The span said, then the sentence of the sources that states it, cited (a sentence
@@ -123,6 +145,8 @@ class SpanFirst:
                 return False
             span = counted
             found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
+        if found is not None and self.read_document is not None:
+            found, span = self.latest(answer, span, found)
         answer.short = span
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
@@ -198,54 +222,6 @@ def found_in(text: str, needle: str) -> int:
 
 
 _ITEM_NUMBER = re.compile(r"[.)](?:\s|$)")
-_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<words>(?:[a-z][\w'-]*\s+){0,3})", re.IGNORECASE)
-_ASKING = re.compile(r"(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|must|in|at|on|of|for)$")
-_NOT_COUNTED = re.compile(r"[£€$¥%]|\b(?:gbp|eur|usd|per\s?cent|percent)\b", re.IGNORECASE)
-_LINKING = r"(?:to|of|in|at|on|for|by|from|with|all|the|a|an|our|your|their|his|her|its|and|or|per)"
-_MONEY_NOUNS = re.compile(r"^(?:pounds?|euros?|dollars?|pence|cents?|quid|percent|per|times)$", re.IGNORECASE)
-
-
-def counted_noun(question: str) -> str | None:
-    """What "how many" counts: "members" of "How many members does the co-op have?" (the
-    word before the verb), else the word after "how many"."""
-    m = _HOW_MANY.search(question)
-    if not m:
-        return None
-    words = m["words"].split()
-    ends = [i for i, w in enumerate(words) if _ASKING.match(w.lower())]
-    noun = words[ends[0] - 1] if ends and ends[0] > 0 else (words[0] if words else None)
-    return None if noun is None or _MONEY_NOUNS.match(noun) else noun.lower()
-
-
-def not_a_count(question: str, span: str, text: str, at: int | None) -> bool:
-    """Is `span`, as `text` writes it at `at`, an amount of money or a share, where the
-    question asks how many things?"""
-    if counted_noun(question) is None:
-        return False
-    around = span if at is None else text[max(0, at - 4):at + len(span) + 9]
-    return bool(_NOT_COUNTED.search(around))
-
-
-def counted_in(question: str, sources: list[Source], all_sentences: dict) -> str | None:
-    """The first count the sources write with the question's noun ("1,184 members"), in
-    the order they were retrieved, the sentences shown first."""
-    noun = counted_noun(question)
-    if noun is None:
-        return None
-    stem = re.escape(noun[:-1] if len(noun) > 3 and noun.endswith("s") else noun)
-    # The noun right after the number, or after one word that describes it ("61 new
-    # members"), not one that starts another phrase ("22 July 2024 to all members").
-    written = re.compile(rf"(?<![\w.,£€$])\d[\d,]*(?:\.\d+)?\s+(?:(?!{_LINKING}\b)[a-z-]+\s+)?{stem}\w*",
-                         re.IGNORECASE)
-    for src in sources:
-        shown = {s.id for s in src.sentences}
-        for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
-            m = written.search(sent.text)
-            if m:
-                return m.group(0)
-    return None
-
-
 # A number goes on through a digit, or a decimal point or thousands comma between digits
 # ("£189" is "£189.00", though: its decimals say nothing more).
 _NUMBER_GOES_ON_BEFORE = re.compile(r"(?:\d|\d[.,])$")
