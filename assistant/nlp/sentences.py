@@ -235,18 +235,32 @@ def line_units(text: str, start: int, end: int) -> list[Span]:
             units.append((opened, run[-1][0] + len(run[-1][1])))
         run.clear()
 
-    pos = start
+    pos, item = start, None  # item: the list item a wrapped line may go on from
     for line in text[start:end].split("\n"):
         line_start = pos
         pos = line_start + len(line) + 1
+        if item is not None and line.strip() and not _OWN_LINE.match(line) and _goes_on(text[item:line_start], line):
+            # "1. Patio to be moved 1.5 m, because the drain inspection chamber" goes on
+            # "   sits right where the new steps would go.": one item, one unit.
+            units[-1] = (item, line_start + len(line))
+            continue
+        item = None
         if _OWN_LINE.match(line) or is_table_rule(line):
             close_run()
             if not is_table_rule(line) and line.strip():
                 units.append((line_start, line_start + len(line)))
+                item = line_start if LIST_ITEM.match(line) else None
         elif line.strip():
             run.append((line_start, line))
     close_run()
     return [(s, e) for s, e in units if text[s:e].strip()]
+
+
+def _goes_on(item: str, line: str) -> bool:
+    """Does `line` go on with the list item above it: indented under it, or starting in
+    lower case after an item that ends mid-sentence?"""
+    last = item.rstrip()
+    return line[:1] in " \t" or (bool(last) and last[-1] not in ".!?:;" and line.lstrip()[:1].islower())
 
 
 class SentenceSplitter:

@@ -137,6 +137,20 @@ def test_a_wrapped_paragraph_stays_one_sentence(splitter):
     assert len(units) == 2 and units[0].endswith("on the day itself."), units
 
 
+def test_a_list_item_wrapped_onto_indented_lines_stays_one_item(splitter):
+    # The item's reason was cut from it: "1. Patio to be moved 1.5 m ..., because the drain
+    # inspection chamber" | "sits right where the new steps would go."
+    text = ("## Agreed\n\n1. Patio to be moved 1.5 m further out from the back door, because the drain inspection chamber\n"
+            "   sits right where the new steps would go.\n2. Patio in Indian sandstone, laid on a full mortar bed.\n"
+            "- Skip on the drive from the\nfirst day of work.\n- Lighting. Probably not.\nNext meeting in June.\n")
+    units = [" ".join(text[s:e].split()) for s, e in splitter.split(text)]
+    assert ("1. Patio to be moved 1.5 m further out from the back door, because the drain inspection chamber sits "
+            "right where the new steps would go.") in units, units
+    assert "2. Patio in Indian sandstone, laid on a full mortar bed." in units, units
+    assert "- Skip on the drive from the first day of work." in units, units  # lower case after mid-sentence
+    assert "Next meeting in June." in units, units  # a line of its own after an item that ended
+
+
 def test_table_cells_on_one_line_are_a_unit_of_their_own(splitter):
     text = "Parking | Bay no 14\nStorage | Cellar 2\nBins | collected on Tuesdays"
     assert [text[s:e] for s, e in splitter.split(text)] == text.split("\n")
