@@ -138,3 +138,20 @@ def test_a_line_that_leads_in_to_its_items_whatever_markers_follow_its_colon():
     assert introduces_items("The risks are: [1, 2] ")
     assert not introduces_items("The fee is 10:30 a.m. [1].")
     assert not introduces_items("Note: the hall is booked [2].")
+
+
+def test_an_answer_left_with_no_cited_sentence_says_nothing(engine, sources):
+    # "Why did we move the patio?": the cited sentence was cut (it said what the source does
+    # not), and "This move allowed for better drainage ..." (cited nowhere, naming nothing
+    # the check reads) was shown as the answer.
+    answerer = Answerer(engine.index.store, engine.embedder, generator=None, tag=engine.tag)
+    text = ("The observatory was founded on the moon in 1610 by Galileo [1]. "
+            "This allowed for better views and access to the sky.")
+    answer = replace(Answer("Why was the Kestrel Hill Observatory founded?", text, "test"), sources=sources)
+    answerer.grounding.check(answer)
+    assert answer.text == NO_ANSWER and not answer.citations, answer.text
+    # A sentence that is backed keeps such words beside it.
+    text = FOUNDED + " This allowed for better views of the sky."
+    answer = replace(Answer("When was the Kestrel Hill Observatory founded?", text, "test"), sources=sources)
+    answerer.grounding.check(answer)
+    assert "1898" in answer.text, answer.text

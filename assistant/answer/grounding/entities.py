@@ -99,6 +99,11 @@ class EntityCheck:
             else:
                 left = set(cited_numbers(answer.text))
                 answer.citations = [c for c in answer.citations if c.n in left]
+        if self.strict and kept and not any(cited_numbers(s) or ABSTENTION.match(s) for s in kept):
+            # Only words no source is cited for, which name nothing to check ("This move
+            # allowed for better drainage."): nothing shown is backed, so nothing is said.
+            answer.unsupported = answer.unsupported or kept[0]
+            answer.text, answer.short, answer.citations = NO_ANSWER, None, []
 
 
     def stating_source(self, sentence: str, by_n: dict[int, Source], cited: list[int], question: str) -> int | None:
