@@ -126,3 +126,24 @@ def test_an_event_taking_place_claims_no_relation_but_its_date_and_place_are_che
     assert not check_sentence("The kickoff meeting was held on 2024-04-12 [1].", evidence, question, tag).supported
     assert not check_sentence("The meeting was held at Norlite Power [1].", evidence, question, tag).supported
     assert check_sentence("Fernhill Energy held the meeting [1].", evidence, question, tag).relations == ["hold"]
+
+
+def test_what_the_sources_say_another_way_backs_the_answer_and_nothing_else_does(tag):
+    """Issue 47: a summary of a results call and one of minutes lost their true sentences.
+    "CEO" is "Chief Executive Officer" spelled out; "revenue increased" is "up 9%"; "was
+    attended by" is the minutes' "Present:" line. Each still fails where the sources do
+    not say it."""
+    call = ["Inês Carvalho, Chief Executive Officer, and Daniel Reyes, Chief Financial Officer, joined the call.",
+            "Revenue for the quarter was €38.6 million, up 9% on the same quarter last year."]
+    question = "Give me a quick summary of the Tavora Foods Q3 call."
+    assert check_sentence("Inês Carvalho, the CEO, and Daniel Reyes, the CFO, joined the call [1].", call, question, tag).supported
+    assert check_sentence("Revenue increased by 9% on the same quarter last year [1].", call, question, tag).supported
+    assert not check_sentence("Daniel Reyes, the CTO, joined the call [1].", call, question, tag).supported
+    assert not check_sentence("Revenue fell by 9% on the same quarter last year [1].", call, question, tag).supported
+    minutes = ["# Kestrel Road Residents' Association — minutes",
+               "Present: Margaret Oduya (chair), Frank Delaney (treasurer), Joe Rahman"]
+    question = "What happened at the residents' association meeting in May?"
+    assert check_sentence("The meeting was attended by Margaret Oduya and Frank Delaney [1].", minutes, question,
+                          tag).supported
+    assert not check_sentence("Margaret Oduya founded the association [1].", minutes, question, tag).supported
+    assert not check_sentence("The meeting was attended by Gerald Finch [1].", minutes, question, tag).supported

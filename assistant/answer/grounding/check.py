@@ -52,6 +52,18 @@ _TOOK_PLACE = re.compile(r"\b(?:(?:is|was|were|are|be|been|being)\s+(held)|(take
                          r"|(happen|happens|happened|occur|occurs|occurred))\b", re.I)
 
 
+# Verbs said another way by the sources: a change ("revenue increased" of "revenue was
+# €38.6 million, up 9%") and being at a meeting ("attended" of its "Present:" line).
+_SAID_AS = (
+    (frozenset({"incre", "rise", "rose", "risen", "grow", "grew", "grown", "climb", "jump", "gain"}),
+     re.compile(r"\bup\s+(?:by\s+)?[£€$]?\d|\b(?:rose|risen|grew|grown|higher)\b", re.I)),
+    (frozenset({"decre", "fall", "fell", "falle", "drop", "decli", "shrin"}),
+     re.compile(r"\bdown\s+(?:by\s+)?[£€$]?\d|\b(?:fell|fallen|dropped|declined|lower)\b", re.I)),
+    (frozenset({"atten"}), re.compile(r"(?:^|[\s*_])(?:present|attendees|attending|in\s+attendance|participants"
+                                      r"|attended\s+by|those\s+present)[*_\s]*:", re.I)),
+)
+
+
 @dataclass
 class Verdict:
     """Which claims of one answer sentence its cited sentences do not back."""
@@ -129,7 +141,8 @@ def check_sentence(
         key = _possessive_free(name)
         if key not in question_words:
             new_names.append(key)
-        if key not in context_words and name.lower() not in context_words and name not in verdict.names:
+        if key not in context_words and name.lower() not in context_words and name not in verdict.names \
+                and not spelled_out(name, backing):
             verdict.names.append(name)
     have = numbers_in(backing) | numbers_in(question)
     stated = [m.group() for m in _NUMBER.finditer(plain)] + [w for w in _WORD.findall(plain.lower()) if w in NUMBER_WORDS]
@@ -140,6 +153,15 @@ def check_sentence(
     if tag is not None and evidence and not verdict.names:
         verdict.relations = _unstated_verbs(plain, evidence, new_names, tag)
     return verdict
+
+
+def spelled_out(acronym: str, text: str) -> bool:
+    """Does `text` write `acronym` out ("CFO" as "Chief Financial Officer", "NHS" as
+    "National Health Service"), a word per letter, "of" or "and" between them allowed?"""
+    if not (2 <= len(acronym) <= 6 and acronym.isalpha() and acronym.isupper()):
+        return False
+    words = r"\W+(?:(?:of|and|for|the|&)\W+)*".join(rf"{letter}[\w'’-]*" for letter in acronym)
+    return re.search(rf"\b{words}\b", text) is not None
 
 
 Tagger = Callable[[str], list[tuple[str, str, str]]]  # text -> (word, lemma, part of speech)
@@ -161,6 +183,10 @@ def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: 
             stems |= {w.lower()[:RELATION_STEM], lemma[:RELATION_STEM]}
     if any(w[:RELATION_STEM] in stems or lemma[:RELATION_STEM] in stems for w, lemma in said):
         return []
+    for verbs, written in _SAID_AS:
+        if any(w[:RELATION_STEM] in verbs or lemma[:RELATION_STEM] in verbs for w, lemma in said) \
+                and any(written.search(e.strip()) for e in where):
+            return []
     return [lemma for _, lemma in said]
 
 

@@ -145,6 +145,10 @@ def markers_after(sentence: str) -> str:
 
 
 # A Markdown heading line, its level ("##") and its words.
+# A meeting's attendance line ("Present: A, B", "**Attendees:** A, B"): it says who attended.
+ATTENDANCE_LINE = re.compile(
+    r"^[\W_]*(?:present|attendees|attending|in\s+attendance|participants|attended\s+by|those\s+present)[*_\s]*:[*_\s]*"
+    r"(?P<names>\S[^\n]*)", re.IGNORECASE)
 HEADING_LINE = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
 
 

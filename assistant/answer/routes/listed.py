@@ -12,7 +12,7 @@ import re
 from ...store.row_types import ChunkRow, SentenceRow
 from ..passages import question_stems
 from ..grounding.sections import heading_above, is_heading_line
-from ..grounding.text import item_text
+from ..grounding.text import ATTENDANCE_LINE, item_text
 
 ITEM_MAX_CHARS = 80
 MAX_ITEMS = 12
@@ -87,9 +87,6 @@ def heading_asked(question: str, sources: list, all_sentences: dict) -> tuple[ob
 # shares no word with the question ("at", "attended" and "present" are not one stem).
 _ATTENDANCE_ASKED = re.compile(
     r"^\s*who\s+(?:attended|(?:was|were)\s+(?:at|present|there)|came\s+to|took\s+part)\b", re.IGNORECASE)
-_ATTENDANCE_LINE = re.compile(
-    r"^[\W_]*(?:present|attendees|attending|in\s+attendance|participants|attended\s+by|those\s+present)[*_\s]*:[*_\s]*"
-    r"(?P<names>\S[^\n]*)", re.IGNORECASE)
 _ASKING_WORDS = "who attended was were at present there came took part meeting"
 
 
@@ -105,7 +102,7 @@ def attendance_asked(question: str, sources: list, all_sentences: dict) -> tuple
     for rank, src in enumerate(sources):
         sentences = all_sentences.get(src.chunk.id, src.sentences)
         for at, sent in enumerate(sentences):
-            m = _ATTENDANCE_LINE.match(sent.text.strip())
+            m = ATTENDANCE_LINE.match(sent.text.strip())
             if not m:
                 continue
             names = _names_listed(m["names"], sent.text, sentences[at + 1:at + 2])
