@@ -149,3 +149,15 @@ def test_a_question_that_asks_for_no_latest_entry_leaves_the_span(question):
     assert latest_entry("What mileage was the van on at its last service?", "28,950 miles", "at 28,950 miles.",
                         entries) is not None  # the same entries do answer a question for the latest
     assert latest_entry(question, "28,950 miles", "Bought used at 28,950 miles.", entries) is None
+
+
+def test_a_yes_is_said_with_the_line_that_says_what_was_asked(make_engine, tmp_path, generator):
+    # "Is Mungo microchipped?" was answered "Yes [2].", citing the calendar's "Mungo: annual
+    # booster" (closest to the question, and only naming its subject), not the card's
+    # "Microchip: 941000024681357" (a field too short to be read as a sentence).
+    folder = _folder(tmp_path, PERSONAL2 / "vaccination-card.txt", PERSONAL2 / "family-calendar.ics")
+    engine = make_engine(tmp_path / "ix", generator=Written(generator, "yes"))
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("Is Mungo microchipped?")
+    assert answer.text.startswith("Yes") and "941000024681357" in answer.text, answer.text
+    assert answer.citations and "Microchip" in answer.citations[0].text, answer.citations

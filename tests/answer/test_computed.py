@@ -125,7 +125,7 @@ def test_which_amount_column_is_said(tmp_path, embedder, splitter):
         assert answer.text.startswith("95.20: the sum of the Paid out column over 2 rows of current-account.csv"), answer.text
         assert "(the Paid out column, of Paid out, Paid in and Balance)" in answer.text
         assert ask(engine, "How much did I receive in 2025?").text.startswith(
-            "2,450.00, for SALARY on 25 January 2025: the one row of current-account.csv dated in 2025 (the Paid in column")
+            "2,450.00, for SALARY on 25 January 2025: the only row of current-account.csv dated in 2025 (the Paid in column")
     finally:
         engine.close()
 
@@ -256,7 +256,7 @@ def test_money_taken_from_an_account_is_money_out_and_one_row_is_said_as_that_ro
         answer = ask(engine, "How much did the vet take from the account in February?")
         assert answer is not None, "not read as a computation"
         # One row: its amount and what it was for, not "the sum of the Amount column over 1 row".
-        assert answer.text.startswith("82.50, for OAKFIELD VETS on 11 February 2025: the one row of bank-2025.csv "
+        assert answer.text.startswith("82.50, for OAKFIELD VETS on 11 February 2025: the only row of bank-2025.csv "
                                       "that mentions “vet”"), answer.text
         assert cited_rows(answer) == [4], answer.citations
     finally:

@@ -236,7 +236,7 @@ def _result(p: Plan, computation: Computation) -> tuple[str, list[Row]]:
     if n == 1:
         # One row: its amount and what it was for, not "the sum over 1 row".
         about = _about(p.rows[0], p)
-        return (f"{_money(total, p.measure)}{', for ' + about if about else ''}: the one row of "
+        return (f"{_money(total, p.measure)}{', for ' + about if about else ''}: the only row of "
                 f"{p.table.name}{_filters(p, computation, singular=True)}{how}"), p.rows
     if op == "average":
         return f"{_money(total / n, p.measure)}: the average of the {p.measure.name} column over {of}{how}", p.rows

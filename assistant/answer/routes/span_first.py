@@ -14,6 +14,7 @@ import numpy as np
 
 from ...nlp.llm import Generator
 from ...retrieve.base import Evidence, Hit
+from ...retrieve.baseline import content_stems
 from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.check import check_sentence
 from ..grounding.citations import Citation
@@ -240,10 +241,13 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
         for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
             pool.append((src, sent))
     if question_kind(question) == "yesno" and needle in ("yes", "no"):
-        # A heading ("# Home insurance summary") states nothing to say yes or no by.
+        # A heading ("# Home insurance summary") states nothing to say yes or no by; a
+        # field does ("Microchip: 941000024681357" to "Is Mungo microchipped?").
         candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)
                       and not is_heading_line(sent.text)
-                      and len(sent.text.split()) >= 4] or [(src, sent, None) for src, sent in pool]
+                      and (len(sent.text.split()) >= 4 or _FIELD.match(sent.text))] or [
+            (src, sent, None) for src, sent in pool]
+        candidates = _saying_what_is_asked(question, candidates)
     else:
         candidates = []
         for src, sent in pool:
@@ -258,6 +262,22 @@ def support_for(question: str, span: str, sources: list[Source], all_sentences: 
         return candidates[0] if candidates else None
     vecs = embed([f"{question} {span}"] + [c[1].text for c in candidates])
     return candidates[int(np.argmax(vecs[1:] @ vecs[0]))]
+
+
+_FIELD = re.compile(r"\s*[A-Za-z][\w ()/-]{0,40}:\s+\S")
+
+
+def _saying_what_is_asked(question: str, candidates: list) -> list:
+    """The candidates that say most of what a yes-or-no question asks (its words written
+    in lower case: "microchipped" of "Is Mungo microchipped?"), not those that only name
+    its subject ("Mungo: annual booster"); all of them where none says any of it."""
+    asked = content_stems(" ".join(w for w in question.split()[1:] if not w[:1].isupper()), min_length=3)
+
+    def said(c) -> int:
+        return len(asked & content_stems(f"{c[1].text} {c[1].resolved_text or ''}", min_length=3))
+
+    most = max((said(c) for c in candidates), default=0)
+    return [c for c in candidates if said(c) == most] if most else candidates
 
 
 def _capitalise(text: str) -> str:
