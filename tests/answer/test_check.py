@@ -147,3 +147,12 @@ def test_what_the_sources_say_another_way_backs_the_answer_and_nothing_else_does
                           tag).supported
     assert not check_sentence("Margaret Oduya founded the association [1].", minutes, question, tag).supported
     assert not check_sentence("The meeting was attended by Gerald Finch [1].", minutes, question, tag).supported
+
+
+def test_a_time_said_with_am_or_pm_is_the_source_s_time(tag):
+    # "They will arrive at 8:00 and expect to finish by 13:00": an answer's "8:00 AM" named
+    # nothing the letter does not say; the time itself is still checked.
+    letter = ["Corbett Heating will fit the new boiler on 14 May. They will arrive at 8:00 and expect to finish by 13:00."]
+    question = "Why will the gas be off on 14 May?"
+    assert check_sentence("Corbett Heating will arrive at 8:00 AM [1].", letter, question, tag).supported
+    assert not check_sentence("Corbett Heating will arrive at 9:00 AM [1].", letter, question, tag).supported

@@ -34,7 +34,7 @@ NOT_NAMES = frozenset(
     "in on at by for from of to with as and or but if when where while after before since during "
     "yes no not nothing none also both either neither each every some all one who what which how why "
     "is was are were be has had have do did does according based sources source answer "
-    "dr mr mrs ms miss prof sir st mt".split()
+    "dr mr mrs ms miss prof sir st mt am pm".split()  # "8:00 AM" of a source's "8:00"
 )
 RELATION_STEM = 5
 # Verbs that say where a claim is read, not what it claims ("as the quote [1] states",
