@@ -125,16 +125,19 @@ class SubjectIndex:
     def _first(self, paths: list[str], question: str, hits: list[Hit], retriever: Retriever,
                scope: Scope | None) -> list[Hit]:
         """The hits with the passages of `paths` first: their two best for the question
-        (the invoice's "Balance due" line, not its letterhead, which the whole index's
-        ranking found), then those of them found (where the person's scope admits them)."""
-        if scope is not None and not any(scope.admits(p) for p in paths):
+        (the invoice's letterhead and its "Balance due" line, where the whole index's
+        ranking found only the letterhead), then those of them found; only the paths the
+        person's scope admits."""
+        paths = [p for p in paths if scope is None or scope.admits(p)]
+        if not paths:
             return hits
         chunks = self.store.passages.chunks([h.chunk_id for h in hits])
-        theirs = scoped_search(retriever, self.store, question, 2, Scope(paths=tuple(paths)))
-        theirs += [h for h in hits if h.chunk_id in chunks and chunks[h.chunk_id].path in paths]
-        theirs = list({h.chunk_id: h for h in reversed(theirs)}.values())[::-1]
-        first = {h.chunk_id for h in theirs}
-        return (theirs + [h for h in hits if h.chunk_id not in first])[: len(hits)]
+        best = scoped_search(retriever, self.store, question, 2, Scope(paths=tuple(paths)))
+        found = [h for h in hits if h.chunk_id in chunks and chunks[h.chunk_id].path in paths]
+        theirs: dict[int, Hit] = {}
+        for h in best + found:
+            theirs.setdefault(h.chunk_id, h)
+        return ([*theirs.values()] + [h for h in hits if h.chunk_id not in theirs])[: len(hits)]
 
 
 def on_subject(question: str, hits: list[Hit], chunks: dict[int, ChunkRow], subjects: Subjects,
