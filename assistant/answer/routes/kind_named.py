@@ -17,7 +17,7 @@ from typing import Callable
 # What people call the documents they keep, as file names and titles say it.
 KINDS = frozenset("""
 invoice receipt quote quotation estimate bill statement payslip letter email minutes report contract agreement
-lease policy brief booking ticket certificate slides programme programme itinerary card plan schedule menu recipe
+lease policy brief booking ticket certificate slides programme itinerary card plan schedule menu recipe
 """.split())
 _MOST = 2  # more documents of the kind mention the name: the question names no one of them
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
