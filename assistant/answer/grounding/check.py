@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .text import MARKER as _MARKER, item_text
+from .text import ATTENDANCE_LABEL, MARKER as _MARKER, item_text
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
 _CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
@@ -59,8 +59,7 @@ _SAID_AS = (
      re.compile(r"\bup\s+(?:by\s+)?[£€$]?\d|\b(?:rose|risen|grew|grown|higher)\b", re.I)),
     (frozenset({"decre", "fall", "fell", "falle", "drop", "decli", "shrin"}),
      re.compile(r"\bdown\s+(?:by\s+)?[£€$]?\d|\b(?:fell|fallen|dropped|declined|lower)\b", re.I)),
-    (frozenset({"atten"}), re.compile(r"(?:^|[\s*_])(?:present|attendees|attending|in\s+attendance|participants"
-                                      r"|attended\s+by|those\s+present)[*_\s]*:", re.I)),
+    (frozenset({"atten"}), re.compile(rf"(?:^|[\s*_]){ATTENDANCE_LABEL}", re.I)),
 )
 
 

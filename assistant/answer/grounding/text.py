@@ -146,9 +146,9 @@ def markers_after(sentence: str) -> str:
 
 # A Markdown heading line, its level ("##") and its words.
 # A meeting's attendance line ("Present: A, B", "**Attendees:** A, B"): it says who attended.
-ATTENDANCE_LINE = re.compile(
-    r"^[\W_]*(?:present|attendees|attending|in\s+attendance|participants|attended\s+by|those\s+present)[*_\s]*:[*_\s]*"
-    r"(?P<names>\S[^\n]*)", re.IGNORECASE)
+ATTENDANCE_LABEL = (r"(?:present|attendees|attending|in\s+attendance|participants|attended\s+by|those\s+present)"
+                    r"[*_\s]*:")
+ATTENDANCE_LINE = re.compile(rf"^[\W_]*{ATTENDANCE_LABEL}[*_\s]*(?P<names>\S[^\n]*)", re.IGNORECASE)
 HEADING_LINE = re.compile(r"^\s*(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
