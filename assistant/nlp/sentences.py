@@ -154,6 +154,7 @@ def split_glued(text: str, spans: list[Span]) -> list[Span]:
 # a citation of it would quote the table.
 TABLE_ROW = re.compile(r"[ \t]*\|")
 LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]|\d{1,3}[.)][ \t]|\[[ xX]\][ \t])")
+_HEADING_UNIT = re.compile(r"[ \t]*#{1,6}[ \t][^\n]*\Z")
 _OWN_LINE = re.compile(rf"{TABLE_ROW.pattern}|{LIST_ITEM.pattern}|[ \t]*#{{1,6}}[ \t]")
 _RULE_CHARS = frozenset(" \t:|-")
 
@@ -288,7 +289,11 @@ class SentenceSplitter:
                 # `para`, never `doc.text`: spaCy rebuilds that from every token on each
                 # access, which made a long paragraph quadratic (minutes per MB).
                 spans = []
-                for sent in doc.sents:
+                if _HEADING_UNIT.match(para):
+                    # "## 1. Minutes of the last meeting" is one heading: spaCy cut it after
+                    # "1.", leaving a unit that names nothing.
+                    spans.append((0, len(para.rstrip())))
+                for sent in doc.sents if not spans else ():
                     s, e = sent.start_char, sent.end_char
                     while e > s and para[e - 1].isspace():
                         e -= 1

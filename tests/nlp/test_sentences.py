@@ -151,6 +151,16 @@ def test_a_list_item_wrapped_onto_indented_lines_stays_one_item(splitter):
     assert "Next meeting in June." in units, units  # a line of its own after an item that ended
 
 
+def test_a_numbered_heading_is_one_unit(splitter):
+    # spaCy cut "## 1. Minutes of the last meeting" after "1.": a unit "## 1." that names
+    # nothing, and a summary's section without its heading.
+    text = ("## 1. Minutes of the last meeting\nApproved without changes.\n\n## 4. Summer street party\n"
+            "Agreed: the street party will be on Saturday 13 July 2024.\n\n### Dr. Helen Moreau. Vet\n")
+    units = [text[s:e] for s, e in splitter.split(text)]
+    assert units[0] == "## 1. Minutes of the last meeting", units
+    assert "## 4. Summer street party" in units and "### Dr. Helen Moreau. Vet" in units, units
+
+
 def test_table_cells_on_one_line_are_a_unit_of_their_own(splitter):
     text = "Parking | Bay no 14\nStorage | Cellar 2\nBins | collected on Tuesdays"
     assert [text[s:e] for s, e in splitter.split(text)] == text.split("\n")

@@ -14,9 +14,10 @@ Before any route (in `Engine.ask`):
 The routes:
 1. `Parts` (`parts.py`): two questions in one ("What time is my talk, and which room is it
    in?"), each part retrieved and answered from its own sources (`shape.split_parts`).
-2. `Summary` (`summary.py`): a file named or chosen (`--in`) summarised from all of its
-   sections (`named.py` finds it); a question that names files without asking for a summary
-   is kept to them by the routes after.
+2. `Summary` (`summary.py`): a file named or chosen (`--in`) summarised from its main
+   points, section by section (`named.py` finds it, `summary_points.py` reads it); a
+   question that names files without asking for a summary is kept to them by the routes
+   after.
 3. `Chained` (`chained.py`): two facts in a row ("Where was the director of film X born?"),
    the bridge first, then the question asked of it (`chain.py` reads the question).
 4. `Compared` (`compared.py`): a comparison or a sameness ("Which was built first, A or

@@ -1,6 +1,6 @@
 """Files by name: a question that names a file ("What is notes-2024-03-12.md about?",
 "the budget-2024 file") is answered from that file alone; a summary of one file is built
-from all of its sections, each given its share of the context.
+from its main points, section by section (summary_points.py).
 
 A file is named by its whole name, or by its stem where the stem cannot be an everyday
 word (it holds a digit, a hyphen, an underscore or a dot: "notes-2024-03-12",
@@ -56,27 +56,6 @@ def described_in(question: str, documents: list[DocumentRow]) -> str | None:
     if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][1]
-
-
-def shares(sentence_lists: list[list], budget: int, count_tokens) -> list[list]:
-    """From each section (a chunk's sentences, in order), its opening sentences within an
-    equal share of `budget` tokens; a section's unused share passes to the next."""
-    out, left = [], budget
-    for i, sentences in enumerate(sentence_lists):
-        share = left // max(1, len(sentence_lists) - i)
-        kept: list = []
-        spent = 0
-        for sent in sentences:
-            cost = count_tokens(sent.text) + 1
-            if spent + cost > share and kept:
-                break
-            if spent + cost > left:
-                break
-            kept.append(sent)
-            spent += cost
-        out.append(kept)
-        left -= spent
-    return out
 
 
 def section_of(question: str, sentence_lists: list[list]) -> list[list]:

@@ -1,28 +1,32 @@
 """The route of a file named or chosen (`--in`): a summary of it ("What is
 notes-2024-03-12.md about?", "What happened at the residents' association meeting in May?")
-is written from all of its sections; any other question that names files is kept to them
-by the routes after this one."""
+says what the file is and then its key points, cited (summary_points.py); any other
+question that names files is kept to them by the routes after this one."""
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from pathlib import PurePath
 
 from ...nlp.sentences import LIST_ITEM
 from ...retrieve.base import Evidence, Hit
 from ...retrieve.scope import Scope
+from ...store.row_types import SentenceRow
 from ..grounding.citations import resolve_citations
-from ..grounding.context import model_text
 from ..grounding.text import HEADING_LINE, is_heading, plain
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
 from ..records.record import Answer, Timings
 from ..request import Request
 from ..single import OneQuestion
-from .named import described_in, named_in, section_of, shares
+from .named import described_in, named_in, section_of
 from .shape import wants_account, wants_summary
+from .summary_points import key_points, laid_out, main_points, sections
 
 SUMMARY_SENTENCES = 4  # what the prompt asks for: the model often goes on, and each is a second or more
+SUMMARY_CONTEXT = 1.25  # times a question's context: the main points, not the whole file
+OPENING_TOKENS = 80  # one sentence: what the file is, before its points
 SUMMARY_TOKENS = 120  # two to four sentences: the 1.5B wrote 90-170 words (20 s and more on 2 cores)
 
 
@@ -63,34 +67,63 @@ class Summary:
         return admitted[0] if len(admitted) == 1 else named[0] if len(named) == 1 else None
 
     def summarise(self, question: str, path: str, request: Request) -> Answer:
-        """A file's summary from all of its sections: each section's opening sentences
-        within an equal share of the context, streamed as it is written."""
+        """A file's summary from all of its sections: the model says what the file is, and
+        its key points follow in its own words (`summary_points`); where no point is a
+        sentence (a record of fields), the model writes the points too."""
         t0, one = time.perf_counter(), self.one
         with one.read_lock:
             ids = one.store.passages.chunk_ids_of([path])
             chunks, sentences = one.store.passages.chunks(ids), statements_only(one.store.passages.sentences_of(ids))
-        # Twice a question's context: the prompt is most of the wait on a CPU (a 1.5B model
-        # reads about a hundred tokens a second on 2 cores; a summary read from the whole
-        # window took minutes).
-        budget = max(64, min(2 * one.context_tokens, one.n_ctx - one.answer_tokens
+        # A question's context, of the file's main points: the prompt is most of the wait
+        # on a CPU (a 1.5B model reads about a hundred tokens a second on 2 cores; twice
+        # this took the summary past 15 s, and the whole window minutes).
+        budget = max(64, min(int(SUMMARY_CONTEXT * one.context_tokens), one.n_ctx - one.answer_tokens
                              - one.generator.count_tokens(question) - 400) - 8 * len(ids))
-        kept = shares(section_of(question, [sentences.get(i, []) for i in ids]), budget, one.generator.count_tokens)
+        asked = section_of(question, [sentences.get(i, []) for i in ids])
+        parts = sections(list(chunks.values()), asked)
+        read = main_points(parts, budget, one.generator.count_tokens)
+        kept = [[s for s in sents if s.id in read] for sents in asked]
         name = request.retriever.name
         hits = [Hit(i, 1.0, name, Evidence(named_file=True)) for i in ids]
-        sources = [Source(0, h, chunks[h.chunk_id], sents, model_text(sents, resolved=False))
+        sources = [Source(0, h, chunks[h.chunk_id], sents, laid_out(sents))
                    for h, sents in zip(hits, kept) if sents and h.chunk_id in chunks]
         sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]
         answer = Answer(question, "", name, hits=hits, sources=sources, relevance=1.0, context="summary",
                         timings=Timings(retrieve=time.perf_counter() - t0))
+        points = stated([s for s in key_points(parts) if s.id in read], sources)
         before = (one.generator.prompt_tokens, one.generator.completion_tokens)
-        fallback = opening(sources)
-        one.writer.write(answer, request, summary_messages(question, sources), SUMMARY_TOKENS,
-                         max_sentences=SUMMARY_SENTENCES, fallback=fallback)
+        # Where the points follow, the model's sentence says what the file is; cut by the
+        # check, the file's title (or name) says it.
+        opener = f"{title_of(sources) or (sources[0].chunk.title if sources else '') or PurePath(path).name}."
+        one.writer.write(answer, request, summary_messages(question, sources, points_follow=bool(points)),
+                         OPENING_TOKENS if points else SUMMARY_TOKENS, max_sentences=1 if points else SUMMARY_SENTENCES,
+                         fallback=opener if points else opening(sources))
+        if points:
+            answer.text, answer.citations = resolve_citations(f"{answer.text.rstrip()} {points}", answer.sources,
+                                                              one.writer.encode_few)
+            if request.on_token:
+                request.on_token(" " + points)
         one.finished(answer, t0, before)
+        fallback = f"{opener} {points}" if points else opening(sources)
         if answer.unknown and fallback:  # every sentence written was cut by the check after it
             answer.text, answer.citations = resolve_citations(fallback, answer.sources, one.writer.encode_few)
             answer.short = None
         return answer
+
+
+def stated(points: list[SentenceRow], sources: list[Source]) -> str:
+    """The key points as the summary says them: each sentence plain, with its source's
+    marker ("Frank reported a balance of €1,318.75 on 30 April [1].")."""
+    source_of = {s.id: src.n for src in sources for s in src.sentences}
+    said = [f"{' '.join(plain(_without_bullet(p.text)).split()).strip('*').rstrip('.')} [{source_of[p.id]}]."
+            for p in points if p.id in source_of]
+    return " ".join(said)
+
+
+def title_of(sources: list[Source]) -> str:
+    """The file's first heading, plain: its subject."""
+    headings = [m.group(2) for s in (sources[0].sentences if sources else []) if (m := HEADING_LINE.match(s.text))]
+    return plain(headings[0]).strip() if headings else ""
 
 
 def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
@@ -100,8 +133,7 @@ def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
     The file's first heading leads it, as its subject; other headings, short lines (fewer
     than five words) and a list item's bullet are left out, and Markdown is read plain."""
     out: list[str] = []
-    headings = [m.group(2) for s in (sources[0].sentences if sources else []) if (m := HEADING_LINE.match(s.text))]
-    title = plain(headings[0]).strip() if headings else ""
+    title = title_of(sources)
     for src in sources:
         said = (plain(_without_bullet(s.text)).strip() for s in src.sentences if not is_heading(s.text))
         first = next((text for text in said if len(text.split()) >= 5), "")

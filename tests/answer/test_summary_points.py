@@ -1,0 +1,94 @@
+"""What a summary is read from (answer/routes/summary_points.py): a file's main points,
+section by section, not its opening lines. Real files, real spaCy, a real index; the
+sentences are the stored ones."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from assistant.answer.routes.summary_points import key_points, main_points, sections
+from assistant.config import Config
+
+PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
+
+
+def _stored(make_engine, tmp_path, name):
+    folder = tmp_path / "docs"
+    folder.mkdir(parents=True)
+    shutil.copy(PERSONAL / name, folder / name)
+    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    passages = engine.answerer.store.passages
+    ids = passages.chunk_ids_of([str((folder / name).resolve())]) or passages.chunk_ids_of([str(folder / name)])
+    chunks, sentences = passages.chunks(ids), passages.sentences_of(ids)
+    return list(chunks.values()), [sentences[i] for i in ids], _tokens
+
+
+def _tokens(text: str) -> int:
+    """About what the answer models' tokenizer counts in English prose (no model loaded)."""
+    return round(1.4 * len(text.split()))
+
+
+def _kept_texts(chunks, lists, budget, count):
+    kept = main_points(sections(chunks, lists), budget, count)
+    return [s.text for sents in lists for s in sents if s.id in kept]
+
+
+def test_minutes_give_each_agenda_item_s_point_before_any_item_s_second(make_engine, tmp_path):
+    """Minutes open with where the meeting was and who was present; a summary read from
+    their opening lines told who attended (issue 47, q41). With room for about one sentence
+    a section, each numbered item gives its own: the balance, the petition, the party."""
+    chunks, lists, count = _stored(make_engine, tmp_path, "residents-association-minutes-2024-05-21.md")
+    kept = " ".join(_kept_texts(chunks, lists, 260, count))
+    for point in ("€1,318.75", "speed bumps", "Saturday 13 July 2024", "bulbs"):
+        assert point in kept, kept
+    assert "Present:" not in kept, kept  # front matter: its first line only
+    assert "## 2. Treasurer's report" in kept  # a kept point comes with its heading
+
+
+def test_the_points_a_summary_states_are_sentences_of_the_most_telling_sections(make_engine, tmp_path):
+    chunks, lists, _ = _stored(make_engine, tmp_path, "residents-association-minutes-2024-05-21.md")
+    points = [s.text for s in key_points(sections(chunks, lists))]
+    assert len(points) == 3, points
+    assert points[0].startswith("Frank reported a balance of €1,318.75"), points
+    assert "speed bumps" in points[1] and "street party" in points[2], points
+
+
+def test_a_transcript_without_headings_gives_its_paragraphs_telling_sentences(make_engine, tmp_path):
+    """A call transcript has no headings: its paragraphs are its sections, and of each the
+    sentence with figures, not the greeting that opens it (q42: the Q3 revenue, the Lisbon
+    sale, the dividend)."""
+    chunks, lists, count = _stored(make_engine, tmp_path, "q3-call-transcript.txt")
+    kept = _kept_texts(chunks, lists, 400, count)
+    joined = " ".join(kept)
+    for point in ("€38.6 million", "Lisbon warehouse for €4.2 million", "€0.18"):
+        assert point in joined, joined
+    assert not any(text.startswith(("Thank you, Marta", "Thanks, Inês")) for text in kept), kept
+    assert sum(count(t) + 1 for t in kept) <= 400
+
+
+def test_a_file_without_headings_is_read_whole_when_it_fits(make_engine, tmp_path):
+    """A letter's paragraphs (or a record's fields: "Name: Mungo") are all read where the
+    context holds them; a file with headings gives each section its best two."""
+    chunks, lists, count = _stored(make_engine, tmp_path, "landlord-letter.txt")
+    every = [s.text for sents in lists for s in sents]
+    assert set(every) == set(_kept_texts(chunks, lists, 10_000, count))
+    chunks, lists, count = _stored(make_engine, tmp_path / "vet", "vet-appointment-biscuit.md")
+    kept = _kept_texts(chunks, lists, 10_000, count)
+    assert len(kept) < sum(len(sents) for sents in lists), kept
+
+
+def test_a_record_of_fields_has_no_points_to_state(make_engine, tmp_path):
+    """A vaccination card is fields and rows ("Name: Mungo", "03/03/2024 Annual booster"):
+    stated as points, its summary would be a pasted row ("03/03/2024 Weight 5.6 kg."). It
+    has none, and the model summarises it."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(PERSONAL.parents[1] / "personal2" / "src" / "vaccination-card.txt", folder / "vaccination-card.txt")
+    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    passages = engine.answerer.store.passages
+    ids = passages.chunk_ids_of([d.path for d in engine.answerer.store.docs.documents()])
+    chunks, sentences = passages.chunks(ids), passages.sentences_of(ids)
+    assert key_points(sections(list(chunks.values()), [sentences[i] for i in ids])) == []
