@@ -43,6 +43,22 @@ def test_the_subject_is_the_title_name_the_question_writes():
     assert subjects.named_in("what did tavora say about the film?") == []
 
 
+def test_a_document_is_described_by_two_of_its_title_subject_words_in_lower_case():
+    """Issue 47 (p25): "the cider company" names "Orchard Lane Cider Company: investor
+    update"; it had been answered with the brewery's figure. One word ("the cider") names
+    nothing: any question may say it."""
+    subjects = Subjects.of(TITLES | {
+        "/d/cider.md": "Orchard Lane Cider Company: investor update, Q2 2024",
+        "/d/brewery.txt": "Hallow Vale Brewing Co-operative Ltd - Members' report for the second quarter",
+    })
+    assert subjects.described_in("What revenue did the cider company report for Q2?") == ["/d/cider.md"]
+    assert subjects.named_in("What revenue did the cider company report for Q2?") == []
+    assert subjects.described_in("How much cider did we drink?") == []
+    # A name written as one is the subject; the words of another title beside it are not.
+    assert subjects.named_in("What did Orchard Lane say about the brewing co-operative?") == ["/d/cider.md"]
+    assert subjects.described_in("What did Orchard Lane say about the brewing co-operative?") == []
+
+
 def test_a_parallel_document_is_set_aside_and_a_linked_one_kept():
     subjects = Subjects.of(TITLES)
     rows = {
@@ -119,3 +135,26 @@ def test_a_name_is_read_word_by_word_and_without_accents(tag):
     assert unread_names("Where was Kenji Akinoshu born?", found, tag) == []  # another order
     insurer = ["Van insurance: Hollybank Insurance, business use, renewal 15 October."]
     assert unread_names("What's Dev's National Insurance number?", insurer, tag) == ["National Insurance"]
+
+
+def test_the_described_document_s_passage_answers_its_part(make_engine, tmp_path):
+    """Issue 47 (p25): "What revenue did the cider company report for Q2?" beside a brewery's
+    report that says "Revenue for the quarter was £412,600" in the question's words. The
+    cider company's investor update, described by two of its title's words, leads the
+    sources with its revenue row; the whole answer had given the brewery's figure twice."""
+    from assistant.answer.request import Request
+    from assistant.config import Config
+
+    src = HERE.parents[1] / "bench" / "personal2" / "src"
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(src / "members-report-q2-2024.txt", folder / "members-report-q2-2024.txt")
+    shutil.copy(src / "investor-update-q2-2024.md", folder / "investor-update-q2-2024.md")
+    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    one = engine.answerer
+    request = Request(retriever=engine.retriever(), k=5)
+    hits = one._hits("What revenue did the cider company report for Q2?", request, None)
+    chunks = one.store.passages.chunks([h.chunk_id for h in hits[:2]])
+    assert {Path(c.path).name for c in chunks.values()} == {"investor-update-q2-2024.md"}
+    assert any("£398,400" in c.text for c in chunks.values())

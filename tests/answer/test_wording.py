@@ -55,6 +55,13 @@ def test_a_markdown_table_row_is_said_by_its_cells_and_a_list_item_without_its_m
     assert worded("antihistamines", item, 1) == "Antihistamines. medicines: antihistamines, plasters, Calpol [1]."
 
 
+def test_a_row_s_other_amounts_are_not_what_the_answer_is_about():
+    # Issue 47 (p25): "£398,400 (Revenue, £355,700)": which is this year's?
+    text = worded("£398,400", "| Revenue | £398,400 | £355,700 |", 6)
+    assert text == "£398,400 (Revenue) [6].", text
+    assert worded("41%", "| Gross margin | 41% | 39% |", 2) == "41% (Gross margin) [2]."
+
+
 def test_a_first_name_is_said_in_full_where_the_sentence_writes_it():
     from assistant.answer.records.wording import fuller_name
 

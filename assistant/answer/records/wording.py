@@ -33,6 +33,7 @@ _UNITS = (
 _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
 _BEFORE = re.compile(rf"(?:[{CURRENCY_SYMBOLS}]|\b(?:{_CODES})\s?)$")
 _AFTER = re.compile(rf"^\s?(?:{_CODES}|{_UNITS})\b|^\s?%")
+_AMOUNT = re.compile(rf"\s*(?:[{CURRENCY_SYMBOLS}]\s?|(?:{_CODES})\s?)?[-+]?\d[\d,.]*\s?(?:%|(?:{_CODES})\b)?\s*")
 _LABEL_CURRENCY = re.compile(rf"[{CURRENCY_SYMBOLS}]|\b(?:{_CODES})\b")
 # A line that is a field, not a sentence: "Total due: EUR 60", "Invoice no  4471".
 _LABEL_VALUE = re.compile(r"[^:;\n]{1,40}:\s+\S")
@@ -48,7 +49,10 @@ def worded(span: str, sentence: str, n: int) -> str:
     said = _capitalise(fuller_name(with_unit(span, sentence), sentence))
     values = row_values(sentence)
     if values is not None:
-        about = [value for value in values if value and not _holds(value, span) and not _NUMBER.fullmatch(value)]
+        # The row's words, not its other figures: "£398,400 (Revenue, £355,700)" leaves the
+        # person to guess which amount is last year's.
+        about = [value for value in values if value and not _holds(value, span) and not _NUMBER.fullmatch(value)
+                 and not _AMOUNT.fullmatch(value)]
         return f"{said} ({', '.join(about[:3])}) [{n}]." if about else f"{said} [{n}]."
     if reads_as_prose(sentence):
         cited = append_marker(quoted(sentence), n)

@@ -41,6 +41,9 @@ _KIND_WORDS = frozenset(
 _SHARED_BY = 3
 _MOST_NAMED = 3  # a question matching more documents than this names no one subject
 _SAME_KIND = 2  # title words besides the subject two documents share to be of one kind
+# Subject words a question must say in lower case to name a document by them: one ("the
+# cider") is any question's word; two ("the cider company") are its subject's name.
+_LOWER_WORDS = 2
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,17 @@ class Subjects:
     def named_in(self, question: str) -> list[str]:
         """The documents whose subject the question names, as a name is written (with a
         capital): those whose title shares most subject words with it, when they are few."""
-        asked = _names(question)
-        scored = {path: len(words & asked) for path, words in self.words.items() if words & asked}
+        return self._sharing_most(_names(question), 1)
+
+    def described_in(self, question: str) -> list[str]:
+        """The documents the question describes by at least _LOWER_WORDS of their title's
+        subject words in lower case ("the cider company": "Orchard Lane Cider Company:
+        investor update"), where it names none (`named_in`)."""
+        lower = {w for w in _WORD.findall(question) if w.islower()}
+        return [] if self.named_in(question) else self._sharing_most(lower, _LOWER_WORDS)
+
+    def _sharing_most(self, asked: set[str], least: int) -> list[str]:
+        scored = {path: n for path, words in self.words.items() if (n := len(words & asked)) >= least}
         if not scored:
             return []
         best = max(scored.values())
@@ -106,11 +118,12 @@ class SubjectIndex:
         """The hits on the question's subject (`on_subject`); where the question names a
         document none of them comes from, that document's best passages are put first
         (unless a scope the person chose leaves it out). A document named by its kind and
-        a name ("the Okafor invoice") is read first (kind_named.py)."""
+        a name ("the Okafor invoice", kind_named.py) or described by its title's words
+        ("the cider company") is read first."""
         _, subjects, kinds = self._documents()
-        by_kind = named_by_kind(question, kinds, self._text_of)
-        if by_kind and hits:
-            hits = self._first(by_kind, question, hits, retriever, scope)
+        described = named_by_kind(question, kinds, self._text_of) or subjects.described_in(question)
+        if described and hits:
+            hits = self._first(described, question, hits, retriever, scope)
         named = subjects.named_in(question)
         if not named or not hits:
             return hits
