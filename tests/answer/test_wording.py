@@ -62,6 +62,13 @@ def test_a_row_s_other_amounts_are_not_what_the_answer_is_about():
     assert worded("41%", "| Gross margin | 41% | 39% |", 2) == "41% (Gross margin) [2]."
 
 
+def test_a_line_that_wraps_inside_a_quote_is_not_said_in_part():
+    # Issue 47 (q19): 'Room B ("From agency to) [1].' from a PDF line that wraps mid-title.
+    page = 'Track B, Room B: "From agency to\nin-house: growing a product team", Carl Dufresne.'
+    text = worded("Room B", page, 1)
+    assert text == "Room B [1].", text
+
+
 def test_a_first_name_is_said_in_full_where_the_sentence_writes_it():
     from assistant.answer.records.wording import fuller_name
 

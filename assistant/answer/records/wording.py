@@ -158,7 +158,16 @@ def _without(context: str, span: str) -> str:
     rest = " ".join(rest.replace("|", " ").split()).strip(" :;,.-–—")
     if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
         rest = rest[1:-1]  # "Clara Hollis (product owner)": said in brackets once
+    if _unbalanced(rest):
+        return ""  # a line that wraps inside a quote: 'Room B ("From agency to)'
     return rest if re.search(r"[A-Za-z]{2}", rest) else ""
+
+
+def _unbalanced(text: str) -> bool:
+    """Whether `text` opens a quote or a bracket it does not close (or closes one it did
+    not open): a piece of a phrase, not one."""
+    return (text.count('"') % 2 == 1 or text.count("\u201c") != text.count("\u201d")
+            or text.count("(") != text.count(")"))
 
 
 def _holds(value: str, span: str) -> bool:
