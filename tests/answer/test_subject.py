@@ -142,7 +142,6 @@ def test_the_described_document_s_passage_answers_its_part(make_engine, tmp_path
     report that says "Revenue for the quarter was £412,600" in the question's words. The
     cider company's investor update, described by two of its title's words, leads the
     sources with its revenue row; the whole answer had given the brewery's figure twice."""
-    from assistant.answer.request import Request
     from assistant.config import Config
 
     src = HERE.parents[1] / "bench" / "personal2" / "src"
@@ -150,11 +149,9 @@ def test_the_described_document_s_passage_answers_its_part(make_engine, tmp_path
     folder.mkdir()
     shutil.copy(src / "members-report-q2-2024.txt", folder / "members-report-q2-2024.txt")
     shutil.copy(src / "investor-update-q2-2024.md", folder / "investor-update-q2-2024.md")
-    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
+    engine = make_engine(tmp_path / "ix", llm=True, config=Config(extractor="none"))
     assert engine.index_paths([folder]).ok
-    one = engine.answerer
-    request = Request(retriever=engine.retriever(), k=5)
-    hits = one._hits("What revenue did the cider company report for Q2?", request, None)
-    chunks = one.store.passages.chunks([h.chunk_id for h in hits[:2]])
-    assert {Path(c.path).name for c in chunks.values()} == {"investor-update-q2-2024.md"}
-    assert any("£398,400" in c.text for c in chunks.values())
+    answer = engine.ask("What revenue did the cider company report for Q2?")
+    first = answer.sources[:2]
+    assert [Path(src.chunk.path).name for src in first] == ["investor-update-q2-2024.md"] * 2, answer.sources
+    assert any("£398,400" in s.text for src in first for s in src.sentences), first

@@ -9,12 +9,11 @@ import dataclasses
 import time
 from pathlib import PurePath
 
-from ...nlp.sentences import LIST_ITEM
 from ...retrieve.base import Evidence, Hit
 from ...retrieve.scope import Scope
 from ...store.row_types import SentenceRow
 from ..grounding.citations import resolve_citations
-from ..grounding.text import HEADING_LINE, is_heading, plain
+from ..grounding.text import HEADING_LINE, is_heading, item_text, plain
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
 from ..records.record import Answer, Timings
@@ -115,7 +114,7 @@ def stated(points: list[SentenceRow], sources: list[Source]) -> str:
     """The key points as the summary says them: each sentence plain, with its source's
     marker ("Frank reported a balance of €1,318.75 on 30 April [1].")."""
     source_of = {s.id: src.n for src in sources for s in src.sentences}
-    said = [f"{' '.join(plain(_without_bullet(p.text)).split()).strip('*').rstrip('.')} [{source_of[p.id]}]."
+    said = [f"{' '.join(plain(item_text(p.text)).split()).strip('*').rstrip('.')} [{source_of[p.id]}]."
             for p in points if p.id in source_of]
     return " ".join(said)
 
@@ -135,16 +134,10 @@ def opening(sources: list[Source], most: int = SUMMARY_SENTENCES - 1) -> str:
     out: list[str] = []
     title = title_of(sources)
     for src in sources:
-        said = (plain(_without_bullet(s.text)).strip() for s in src.sentences if not is_heading(s.text))
+        said = (plain(item_text(s.text)).strip() for s in src.sentences if not is_heading(s.text))
         first = next((text for text in said if len(text.split()) >= 5), "")
         if first:
             out.append(f"{title + ': ' if title and not out else ''}{first.rstrip('.')} [{src.n}].")
         if len(out) == most:
             break
     return " ".join(out)
-
-
-def _without_bullet(text: str) -> str:
-    """A list item without its bullet or number, as the sentence splitter reads one."""
-    item = LIST_ITEM.match(text)
-    return text[item.end():] if item else text

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 
 from ...nlp.sentences import LIST_ITEM
 from ...store.row_types import ChunkRow, SentenceRow
-from ..grounding.text import is_heading, plain
+from ..grounding.text import is_heading, item_text, plain
 
 KEY_POINTS = 3  # the points a summary states after what the file is; a long file up to
 MOST_POINTS = 5
@@ -147,8 +147,7 @@ def _ranked(sections: list[list[SentenceRow]]) -> list[_Point]:
 
 def _prose(text: str) -> bool:
     """A statement of five words or more that ends as one does (a question is no point)."""
-    item = LIST_ITEM.match(text)
-    said = plain(text[item.end():] if item else text).strip()
+    said = plain(item_text(text)).strip()
     return len(_WORD.findall(said)) >= 5 and said.endswith((".", "!"))
 
 
