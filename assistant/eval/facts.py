@@ -6,7 +6,8 @@ Token F1 against a long reference punishes a right answer for its own wording; w
 person checks is the names, numbers, amounts and dates. So a reference is reduced to its
 key facts (or a question lists them), and an answer holds a fact when every word of it
 appears in the answer: "€4.2 million" is held by "4.2 million euros", "6 May 2024" by
-"on 6 May, 2024".
+"on 6 May, 2024". Amounts and times are read by value, as a person reads them: "£1,000" is
+"1,000.00", "7.30 pm" is "19:30", and a cited "2024-03-12" says March.
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..answer.grounding.check import names_in, numbers_in
+from ..answer.grounding.check import date_words, names_in, numbers_in
 from ..answer.grounding.text import MARKER as _MARKER
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+", re.UNICODE)
+# A time of day: "19:30", "7.30 pm", "7pm", "7:30 a.m." ("7.30" alone is an amount).
+_TIME = re.compile(
+    r"(?<![\d.,:])(\d{1,2})(?:([:.])(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\d.,:])(\d{1,2}):(\d{2})(?![\d:])",
+    re.IGNORECASE)
 _REFUSAL = re.compile(r"^\W*(?:i\s+(?:don['’]t|do\s+not)\s+know|unknown\b)", re.IGNORECASE)
 # Words too common to count as a fact of a long reference when it names nothing.
 _STOP = frozenset(
@@ -28,13 +33,35 @@ _STOP = frozenset(
 )
 
 
-def fact_tokens(text: str) -> list[str]:
-    """Lower-cased words and numbers; a number's thousands separators dropped ("1,380")."""
+def times_in(text: str) -> list[str]:
+    """The times of day `text` states, each as 24-hour "HH:MM" ("7.30 pm" is "19:30")."""
     out = []
-    for tok in _TOKEN.findall(text.replace("**", " ")):
-        if tok[0].isdigit():
-            tok = re.sub(r"(?<=\d),(?=\d{3}\b)", "", tok).rstrip(".,")
-        out.append(tok.lower())
+    for m in _TIME.finditer(text):
+        if m.group(5):
+            hour, minute = int(m.group(5)), int(m.group(6))
+        else:
+            hour, minute = int(m.group(1)) % 12, int(m.group(3) or 0)
+            hour += 12 if m.group(4).lower() == "p" else 0
+        if hour < 24 and minute < 60:
+            out.append(f"{hour:02d}:{minute:02d}")
+    return out
+
+
+def _amount(token: str) -> str:
+    """A number by its value: thousands separators and a fraction's trailing zeros
+    dropped ("1,000.00" is "1000", "4.50" is "4.5")."""
+    token = re.sub(r"(?<=\d),(?=\d{3}\b)", "", token).rstrip(".,")
+    if re.fullmatch(r"\d+\.\d+", token):
+        token = token.rstrip("0").rstrip(".")
+    return token
+
+
+def fact_tokens(text: str) -> list[str]:
+    """Lower-cased words, numbers by value, and times of day as "HH:MM"."""
+    text = text.replace("**", " ")
+    out = times_in(text)
+    for tok in _TOKEN.findall(_TIME.sub(" ", text)):
+        out.append(_amount(tok) if tok[0].isdigit() else tok.lower())
     return out
 
 
@@ -83,7 +110,9 @@ def unsupported_facts(answer: str, cited: list[str], question: str = "") -> list
         return []
     plain = _MARKER.sub(" ", answer.replace("**", " "))
     backing = " ".join(cited) + " " + question
-    have = set(fact_tokens(backing)) | numbers_in(backing)
+    have = set(fact_tokens(backing)) | numbers_in(backing) | date_words(backing)
+    stated_times = set(times_in(backing))
+    plain = _TIME.sub(lambda m: " " if times_in(m.group()) and times_in(m.group())[0] in stated_times else m.group(), plain)
     out = []
     for number in sorted(numbers_in(plain)):
         if number not in have and number.replace(".", "") not in have:

@@ -51,3 +51,18 @@ def test_the_words_for_a_part_left_unanswered_claim_nothing():
               "The contingency budget for the Atlas customer app is €12,000 [7].")
     cited = ["Contingency: €12,000 for the Atlas customer app."]
     assert unsupported_facts(answer, cited, "What is the total budget for Atlas, and the contingency?") == []
+
+
+def test_amounts_times_and_dates_are_read_by_value():
+    # The folders' judge had counted right answers wrong: "£1,000" for the key fact
+    # "1,000.00", "19:30" for "7.30 pm", and "March 12" cited from "2024-03-12" as
+    # unsupported.
+    assert holds("A deposit of £1,000 to be paid by 14 May 2024 [1].", "1,000.00")
+    assert holds("It starts at 19:30 [3].", "7.30 pm")
+    assert holds("Doors open at 7pm.", "19:00")
+    assert not holds("It starts at 19:30 [3].", "7.30 am")
+    assert not holds("It costs £7.30 [1].", "7.30 pm")  # an amount is not a time
+    assert not holds("A deposit of £1,000 [1].", "1,000.50")
+    cited = ["Kickoff, 2024-03-12, 10:00 to 11:30, Room B."]
+    assert unsupported_facts("It was held on March 12, 2024, from 10 am to 11.30 am [1].", cited) == []
+    assert unsupported_facts("It was held on April 12, 2024, at 7 pm [1].", cited) == ["7", "April"]
