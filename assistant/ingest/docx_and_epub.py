@@ -1,12 +1,13 @@
-"""Word documents (DOCX: paragraphs and tables in document order) and e-books (EPUB: the
+"""Word documents (DOCX: paragraphs, headings as Markdown headings, and tables in document order) and e-books (EPUB: the
 spine's chapters, each a page)."""
 
 from __future__ import annotations
 
 import io
+import re
 
 from .html_text import html_to_text
-from .loaders import LoadedDocument, LoadError, join_pages, normalise, register
+from .loaders import LoadedDocument, LoadError, first_heading, join_pages, normalise, register
 
 
 @register("EPUB", ".epub")
@@ -78,6 +79,23 @@ def _load_docx(data: bytes) -> LoadedDocument:
             if rows:
                 blocks.append("\n".join(rows))
         elif block.text.strip():
-            blocks.append(block.text)
-    title = (document.core_properties.title or "").strip() or None
+            blocks.append(_heading_marks(block) + block.text)
+    title = (document.core_properties.title or "").strip() or first_heading(blocks)
     return LoadedDocument(text=normalise("\n\n".join(blocks)), pages=[], title=title)
+
+
+_HEADING_STYLE = re.compile(r"(?:Heading|heading)\s*([1-6])$")
+
+
+def _heading_marks(paragraph) -> str:
+    """A heading paragraph's Markdown marks ("## " for Heading 2, "# " for Title): the
+    sections of a document are what its summary and its list items are read by."""
+    try:
+        name = (paragraph.style.name or "") if paragraph.style is not None else ""
+    except (KeyError, ValueError, AttributeError):  # a style the document names but lacks
+        return ""
+    if name == "Title":
+        return "# "
+    m = _HEADING_STYLE.match(name)
+    return "#" * int(m.group(1)) + " " if m else ""
+

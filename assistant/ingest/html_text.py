@@ -1,5 +1,6 @@
-"""HTML as text: BeautifulSoup's tree walked once, its blocks as paragraphs, line breaks
-and table cells kept, scripts, styles and navigation left out. `html_to_text` serves
+"""HTML as text: BeautifulSoup's tree walked once, its blocks as paragraphs, headings
+marked as Markdown marks them ("## Tickets"), line breaks and table cells kept, scripts,
+styles and navigation left out. `html_to_text` serves
 the EPUB chapters and e-mail bodies too.
 
 Text a reader of the page never sees is left out as well: an element `hidden`, styled
@@ -45,7 +46,7 @@ def html_to_text(markup: bytes | str) -> tuple[str, str | None]:
         for line in para.split(_LINE):
             cells = [" ".join(c.split()) for c in line.split(_CELL)]
             line = " | ".join(c for c in cells if c)
-            if line:
+            if line.strip("# "):  # an empty heading leaves its marks alone
                 lines.append(line)
         if lines:
             paragraphs.append("\n".join(lines))
@@ -53,6 +54,7 @@ def html_to_text(markup: bytes | str) -> tuple[str, str | None]:
 
 
 _BLOCK_SET, _DROP_SET = frozenset(_BLOCK_TAGS), frozenset(_DROP_TAGS)
+_HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
 # A declaration that hides what it styles; each alternative is bounded, so no run of one
 # character can make it backtrack.
 _HIDING = re.compile(
@@ -138,6 +140,8 @@ def _text_with_marks(soup) -> list[str]:
             if name in _BLOCK_SET:
                 out.append(_PARA)
                 stack.append(_PARA)
+                if name in _HEADING_LEVEL:  # "## Tickets": a section, as Markdown writes it
+                    out.append("#" * _HEADING_LEVEL[name] + " ")
             elif name in ("td", "th"):
                 stack.append(_CELL)
             stack.append(iter(node.contents))

@@ -155,6 +155,14 @@ def normalise(text: str) -> str:
     return _BLANK_RUNS.sub("\n\n", text).strip()
 
 
+def first_heading(blocks: list[str]) -> str | None:
+    """A document's opening "# " heading (a DOCX Title or Heading 1, an ODT level-1
+    heading): its title where its properties give none."""
+    if blocks and blocks[0].startswith("# ") and blocks[0][2:].strip():
+        return " ".join(blocks[0][2:].split())
+    return None
+
+
 # UTF-32 first: its little-endian BOM begins with the UTF-16 one.
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

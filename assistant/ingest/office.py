@@ -26,7 +26,7 @@ import warnings
 import zipfile
 from typing import Iterator
 
-from .loaders import LoadedDocument, decode_bytes, join_pages, normalise, register
+from .loaders import LoadedDocument, decode_bytes, first_heading, join_pages, normalise, register
 from .table_text import MAX_COLUMNS, MAX_ROWS, MAX_SCANNED, MAX_WORKBOOK_ROWS, Row, clean_cell, rows_left_out, table_text
 
 # --- CSV and TSV ------------------------------------------------------------------
@@ -219,13 +219,19 @@ def _odf_block(el, out: list[str]) -> None:
         later: list = []
         line = _inline(el, later)
         if line.strip():
-            out.append(line)
+            out.append(_heading_marks(el) + line if tag == _H else line)
         for node in later:
             _odf_block(node, out)
     elif tag == _TABLE:
         out.append(_odf_table(el))
     else:
         _odf_blocks(el, out)
+
+
+def _heading_marks(heading) -> str:
+    """A heading's Markdown marks by its outline level ("## " for level 2; 1 if unsaid)."""
+    level = heading.get(_q("text:outline-level")) or "1"
+    return "#" * min(max(int(level), 1), 6) + " " if level.isdigit() else "# "
 
 
 def _odf_table(table) -> str:
@@ -251,7 +257,8 @@ def _odf_body(data: bytes, kind: str, missing: str):
 @register("ODT", ".odt")
 def _load_odt(data: bytes) -> LoadedDocument:
     body = _odf_body(data, "office:text", "no text body in content.xml (not a text document)")
-    return LoadedDocument(text=normalise("\n\n".join(_odf_blocks(body, []))), pages=[], title=_odf_title(data))
+    blocks = _odf_blocks(body, [])
+    return LoadedDocument(text=normalise("\n\n".join(blocks)), pages=[], title=_odf_title(data) or first_heading(blocks))
 
 
 def _odp_slide(page, number: int) -> str:

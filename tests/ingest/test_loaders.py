@@ -100,7 +100,7 @@ def test_html_drops_script_style_nav_and_keeps_paragraphs():
     )
     for hidden in ("SHOULD-NOT-BE-INDEXED", "ALSO-NOT-INDEXED", "trackingId", "font-family", "Contact us"):
         assert hidden not in doc.text
-    assert "\n\nCrossings\n\n" in doc.text
+    assert "\n\n## Crossings\n\n" in doc.text  # a heading, marked as Markdown marks it
     assert "Harrowmere | 51 km" in doc.text
     assert doc.pages == []
 
@@ -129,8 +129,8 @@ def test_epub_chapters_are_pages():
     doc = load(DOCS / "calder_valley_tales.epub")
     assert doc.title == "Tales of the Calder Valley"
     assert [number for number, _ in doc.pages] == [1, 2]
-    assert doc.text.startswith("Chapter 1: The Night of the Flood")  # the nav document is skipped
-    assert doc.text[doc.pages[1][1] :].startswith("Chapter 2: The Comet Summer")
+    assert doc.text.startswith("# Chapter 1: The Night of the Flood")  # the nav document is skipped
+    assert doc.text[doc.pages[1][1] :].startswith("# Chapter 2: The Comet Summer")
     assert doc.page_at(doc.text.index("by dawn they had rescued forty townspeople")) == 1
     assert doc.page_at(doc.text.index("It was a new comet, and it was named Comet Olsson-Pike.")) == 2
 
@@ -144,6 +144,25 @@ def test_docx_paragraphs_and_table_in_order():
     assert row in doc.text
     assert "Total | £79,000\n" in doc.text  # trailing empty cells are dropped
     assert doc.text.index("Budget allocations for 2024-25") < doc.text.index(row) < doc.text.index("Resolved:")
+
+
+
+def test_docx_headings_are_marked_as_markdown_and_name_the_document(tmp_path):
+    # A brief's "Budget" heading was read as a paragraph of one word, so a summary cut
+    # the document at every paragraph and never knew its sections.
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Kitchen extension: our brief", level=0)
+    document.add_heading("Budget", level=2)
+    document.add_paragraph("Our total budget is £68,000 including VAT.")
+    document.add_paragraph("A pantry cupboard.", style="List Bullet")
+    document.core_properties.title = ""
+    document.save(tmp_path / "brief.docx")
+    doc = load(tmp_path / "brief.docx")
+    assert doc.text.startswith("# Kitchen extension: our brief\n\n## Budget\n\nOur total budget is £68,000")
+    assert "\n\nA pantry cupboard." in doc.text  # a list paragraph is no heading
+    assert doc.title == "Kitchen extension: our brief"
 
 
 # --- LoadedDocument and helpers ------------------------------------------------------

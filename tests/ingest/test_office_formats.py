@@ -131,6 +131,7 @@ def _odt() -> bytes:
 
     doc = OpenDocumentText()
     doc.text.addElement(H(outlinelevel=1, text="Mill restoration report"))
+    doc.text.addElement(H(outlinelevel=2, text="The wheel"))
     para = P(text="The waterwheel at Calder Mill was restored in 2019 ")
     para.addElement(Span(text="by forty volunteers."))
     note = Note(noteclass="footnote")
@@ -410,8 +411,11 @@ def test_pptx_slide_by_slide_with_titles_tables_and_notes(files):
 def test_odt_headings_paragraphs_footnotes_lists_and_tables_in_order(files):
     doc = load(files["mill.odt"])
     text = doc.text
-    assert text.startswith("Mill restoration report\n\n"
+    # Headings are marked as Markdown marks them, by outline level; the first one is the
+    # title where the document's properties give none.
+    assert text.startswith("# Mill restoration report\n\n## The wheel\n\n"
                            "The waterwheel at Calder Mill was restored in 2019 by forty volunteers.")
+    assert doc.title == "Mill restoration report"
     # The footnote's number is not glued to the sentence; its text follows the paragraph.
     assert "volunteers.1" not in text and "\n\nThe oak for its paddles came from Brackenford." in text
     assert text.index("Brackenford") < text.index("New sluice gate.") < text.index("Repointed millrace wall.")
