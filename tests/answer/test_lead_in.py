@@ -130,6 +130,33 @@ def test_a_sentence_keeps_the_citation_it_borrowed_when_the_lender_is_cut(engine
     assert [c.n for c in answer.citations] == [1] and "Olsson" in answer.citations[0].text
 
 
+def test_a_borrowed_citation_never_replaces_the_one_that_states_the_sentence(tmp_path, embedder, splitter, example_docs):
+    # "The contingency budget is €12,000." borrowed [3] (the launch notes) from the model's
+    # next sentence, was re-pointed at [4] (the plan, which states it), and when the next
+    # sentence was cut got the borrowed [3] back: a citation that does not hold €12,000.
+    from assistant.engine import Engine
+
+    e = Engine(Config(extractor="none"), index_dir=tmp_path / "ix", embedder=embedder, splitter=splitter)
+    try:
+        assert e.index_paths([example_docs / "wren_bakery.rst", example_docs / "kestrel_hill_observatory.md"]).ok
+        store = e.index.store
+        first = {path: cid for cid, path in store.db.execute(
+            "select c.id, d.path from chunks c join documents d on d.id = c.document_id order by c.id desc")}
+        ids = [first[p] for p in sorted(first, key=lambda p: "kestrel" in p)]  # the bakery [1], the observatory [2]
+        hits = [Hit(cid, 1.0, "test") for cid in ids]
+        sources = build_sources(hits, store.passages.chunks(ids), store.passages.sentences_of(ids), 10_000,
+                                lambda t: len(t.split()))
+        assert "kestrel" in sources[1].chunk.path
+        answerer = Answerer(store, e.embedder, generator=None, tag=e.tag)
+        text = "Margarethe Olsson founded it in 1898. The bakery sold its first loaf on the moon in 1610 [1]."
+        answer = replace(Answer("Who founded the Kestrel Hill Observatory?", text, "test"), sources=sources)
+        answerer.grounding.check(answer)
+        assert answer.text == "Margarethe Olsson founded it in 1898 [2].", answer.checks
+        assert [c.n for c in answer.citations] == [2] and "1898" in answer.citations[0].text
+    finally:
+        e.close()
+
+
 def test_a_line_that_leads_in_to_its_items_whatever_markers_follow_its_colon():
     from assistant.answer.grounding.text import introduces_items
 

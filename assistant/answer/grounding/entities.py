@@ -75,6 +75,7 @@ class EntityCheck:
                 other = self.stating_source(sentence, by_n, numbers, answer.question)
                 if other is not None:
                     sentence, verdict, repointed = recited(sentence, other), check_sentence("", []), True
+                    borrowed = False  # it cites, of its own, the source that states it
             checks.append(SentenceCheck(sentence, verdict.supported, verdict.reason()))
             if verdict.supported or not self.strict:
                 if borrowed:
