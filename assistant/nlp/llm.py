@@ -6,6 +6,8 @@ into a grammar, so a small model cannot loop or write invalid JSON)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import threading
@@ -24,6 +26,29 @@ class Generator(Protocol):
 
     def stream(self, messages: list[dict], max_tokens: int, stop: threading.Event | None = None,
                choices: list[str] | None = None) -> Stream[str, None, None]: ...
+
+
+_SILENT_LOG: list = []  # the callback, kept: llama.cpp holds only its address
+
+
+def silence_native_log() -> None:
+    """llama.cpp's log (model metadata, timings) dropped, its errors written to
+    sys.stderr: never to fd 2, where under the terminal UI they would land on its screen
+    (the UI captures sys.stderr)."""
+    if _SILENT_LOG:
+        return
+    import ctypes
+    import sys
+
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def errors_only(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        if level == 3:  # GGML_LOG_LEVEL_ERROR
+            print(text.decode("utf-8", "replace"), end="", file=sys.stderr)
+
+    _SILENT_LOG.append(errors_only)
+    llama_cpp.llama_log_set(errors_only, ctypes.c_void_p(0))
 
 
 def gpu_layers_default() -> int:
@@ -73,18 +98,27 @@ class LlamaGenerator:
         from ..models import ModelNotFound, check_gguf
 
         check_gguf(self.model_path)
+        silence_native_log()
         try:
             # Flash attention: the prompt, which sets the time to the first token on a
             # CPU, is evaluated about 10% faster (400 tokens, Qwen 0.5B, 2 threads).
-            return Llama(
-                model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
-                n_threads_batch=self.threads, n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=False,
-                flash_attn=True,
-                draft_model=LlamaPromptLookupDecoding(num_pred_tokens=self.draft_tokens) if self.draft_tokens else None,
-                # Drafting keeps every prompt token's logits; llama-cpp-python sizes that
-                # array by this argument alone, and a prompt past one batch overflows it.
-                logits_all=bool(self.draft_tokens),
-            )
+            # verbose=True: with False, llama-cpp-python points the process's stdout and
+            # stderr at /dev/null while it loads, and the terminal UI, drawing from another
+            # thread meanwhile, lost what it drew (a reopened conversation's answers stayed
+            # blank until a resize). Its log is silenced above, its prints (sys.stderr,
+            # not the file the terminal UI draws to) here and, once loaded, by verbose=False.
+            with contextlib.redirect_stderr(io.StringIO()):
+                llm = Llama(
+                    model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.threads,
+                    n_threads_batch=self.threads, n_gpu_layers=gpu_layers_default(), seed=self.seed, verbose=True,
+                    flash_attn=True,
+                    draft_model=LlamaPromptLookupDecoding(num_pred_tokens=self.draft_tokens) if self.draft_tokens else None,
+                    # Drafting keeps every prompt token's logits; llama-cpp-python sizes that
+                    # array by this argument alone, and a prompt past one batch overflows it.
+                    logits_all=bool(self.draft_tokens),
+                )
+            llm.verbose = False
+            return llm
         except ValueError as exc:  # llama.cpp refused the file (truncated, unknown architecture)
             raise ModelNotFound(f"llama.cpp could not load {self.model_path}: {exc}") from exc
 

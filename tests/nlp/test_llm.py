@@ -98,3 +98,21 @@ def test_prompt_lookup_drafting_writes_what_plain_decoding_writes(config, exampl
         written[draft] = "".join(gen.stream(messages, max_tokens=40))
         assert gen.last_prompt_tokens > 512
     assert written[8] == written[0] and written[0].strip()
+
+
+def test_loading_a_model_leaves_the_terminal_alone(monkeypatch, capfd):
+    # llama-cpp-python's verbose=False points the process's stdout and stderr (fds 1 and 2)
+    # at /dev/null while a model loads; the terminal UI, drawing from another thread while
+    # the answer model warmed up, lost what it drew: a reopened conversation's answers
+    # stayed blank until the window was resized. Nothing may be written there either.
+    import os
+
+    redirected = []
+    real_dup2 = os.dup2
+    monkeypatch.setattr(os, "dup2", lambda fd, fd2, *a, **k: (redirected.append(fd2), real_dup2(fd, fd2, *a, **k))[1])
+    gen = LlamaGenerator(models.resolve("smollm2-135m-instruct", "llm"), n_ctx=512, threads=1)
+    assert gen.llm is not None
+    assert not {1, 2} & set(redirected), redirected
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", (out[:300], err[:300])
+    assert gen.count_tokens("The Kestrel Hill Observatory") > 0
