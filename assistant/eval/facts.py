@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..answer.grounding.check import date_words, names_in, numbers_in
+from ..answer.grounding.check import date_words, names_in, number_value, numbers_in
 from ..answer.grounding.text import MARKER as _MARKER
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+", re.UNICODE)
@@ -47,21 +47,12 @@ def times_in(text: str) -> list[str]:
     return out
 
 
-def _amount(token: str) -> str:
-    """A number by its value: thousands separators and a fraction's trailing zeros
-    dropped ("1,000.00" is "1000", "4.50" is "4.5")."""
-    token = re.sub(r"(?<=\d),(?=\d{3}\b)", "", token).rstrip(".,")
-    if re.fullmatch(r"\d+\.\d+", token):
-        token = token.rstrip("0").rstrip(".")
-    return token
-
-
 def fact_tokens(text: str) -> list[str]:
     """Lower-cased words, numbers by value, and times of day as "HH:MM"."""
     text = text.replace("**", " ")
     out = times_in(text)
     for tok in _TOKEN.findall(_TIME.sub(" ", text)):
-        out.append(_amount(tok) if tok[0].isdigit() else tok.lower())
+        out.append(number_value(tok) if tok[0].isdigit() else tok.lower())
     return out
 
 

@@ -86,7 +86,9 @@ class Verdict:
         return "; ".join(parts)
 
 
-def _norm_number(text: str) -> str:
+def number_value(text: str) -> str:
+    """A number by its value, as written in any form: separators and a fraction's
+    trailing zeros dropped ("1,000.00" and "1000" are "1000")."""
     value = text.replace(",", "")
     if "." in value:
         value = value.rstrip("0").rstrip(".")
@@ -104,7 +106,7 @@ def date_words(text: str) -> set[str]:
 
 
 def numbers_in(text: str) -> set[str]:
-    found = {_norm_number(m.group()) for m in _NUMBER.finditer(text)}
+    found = {number_value(m.group()) for m in _NUMBER.finditer(text)}
     found |= {NUMBER_WORDS[w] for w in _WORD.findall(text.lower()) if w in NUMBER_WORDS}
     return found
 
@@ -146,7 +148,7 @@ def check_sentence(
     have = numbers_in(backing) | numbers_in(question)
     stated = [m.group() for m in _NUMBER.finditer(plain)] + [w for w in _WORD.findall(plain.lower()) if w in NUMBER_WORDS]
     for number in stated:
-        value = NUMBER_WORDS.get(number.lower()) or _norm_number(number)
+        value = NUMBER_WORDS.get(number.lower()) or number_value(number)
         if value not in have and number not in verdict.numbers:
             verdict.numbers.append(number)
     if tag is not None and evidence and not verdict.names:
