@@ -42,6 +42,7 @@ INET = re.compile(r"sa_family=AF_INET6?\b")
 LOOPBACK = re.compile(r'inet_(?:addr\("127\.0\.0\.1"\)|pton\(AF_INET6, "::1")')
 OPEN = re.compile(r'\b(?:openat|open)\((?:(AT_FDCWD(?:<[^>]*>)?|\d+<[^>]*>), )?"([^"]*)", ([A-Z_|]+)[^)]*\) = (-?\d+)')
 MADE = re.compile(r'\b(?:creat|mkdir|mkdirat|symlink|symlinkat|link|linkat|rename|renameat2?)\((.*)\) = 0$')
+READY_S = 300
 PATH_ARG = re.compile(r'(?:(AT_FDCWD(?:<[^>]*>)?|\d+<[^>]*>), )?"([^"]*)"')
 
 pytestmark = pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed (make install adds it)")
@@ -113,19 +114,21 @@ class Home:
         return any(str(r).startswith(path + "/") for r in roots)
 
     def run(self, args: list[str], seconds: float | None = None, tty: bool = False,
-            during=None) -> tuple[subprocess.CompletedProcess | None, str]:
+            during=None, ready: str | None = None) -> tuple[subprocess.CompletedProcess | None, str]:
         """`args` under strace; with `seconds`, stopped with SIGINT after that long (and
-        `during` called halfway). Returns (the process, the trace)."""
+        `during` called halfway). With `ready`, the `seconds` count from when that text is
+        first in the trace (a slow CPU under strace may take half a minute to import
+        Textual), at most READY_S. Returns (the process, the trace)."""
         self.runs += 1
         out = self.root / f"trace{self.runs}.txt"
         cmd = ["strace", "-f", "-qq", "-y", "-s", "200", "-e", TRACED, "-o", str(out), *args]
         if seconds is None:
             proc = subprocess.run(cmd, env=self.env, cwd=self.home, capture_output=True, text=True, timeout=900)
         else:
-            proc = self._run_for(cmd, seconds, tty, during)
+            proc = self._run_for(cmd, seconds, tty, during, (out, ready))
         return proc, out.read_text(errors="replace")
 
-    def _run_for(self, cmd, seconds, tty, during):
+    def _run_for(self, cmd, seconds, tty, during, ready):
         master = None
         if tty:
             master, slave = pty.openpty()
@@ -135,6 +138,7 @@ class Home:
         else:
             p = subprocess.Popen(cmd, env=self.env, cwd=self.home, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, start_new_session=True)
+        _wait_for(ready, p, master)
         end, halfway, called = time.monotonic() + seconds, time.monotonic() + seconds / 2, False
         while time.monotonic() < end and p.poll() is None:
             if master is not None:
@@ -154,6 +158,26 @@ class Home:
             os.close(master)
         assert alive, f"{cmd[-3:]} ended before {seconds} s (exit {p.returncode})"
         return None
+
+
+def _wait_for(ready: tuple[Path, str | None], p: subprocess.Popen, master: int | None) -> None:
+    """Until the text is in the trace file, the process ends, or READY_S pass."""
+    trace, text = ready
+    if text is None:
+        return
+    wanted, give_up, seen, tail = text.encode(), time.monotonic() + READY_S, 0, b""
+    while time.monotonic() < give_up and p.poll() is None:
+        if master is not None:
+            _drain(master)
+        if trace.exists():
+            with trace.open("rb") as f:
+                f.seek(seen)
+                new = f.read()
+            seen += len(new)
+            if wanted in tail + new:
+                return
+            tail = (tail + new)[-len(wanted):]
+        time.sleep(0.5)
 
 
 def _drain(fd: int) -> None:
@@ -205,11 +229,11 @@ def test_no_command_reaches_the_network_or_writes_outside_its_directories(tmp_pa
     def edit():
         (home.docs / "new-note.txt").write_text("The ferry to Saltby leaves at 07:40 on weekdays.\n", encoding="utf-8")
 
-    _, trace = home.run([cli, "watch", str(home.docs)], seconds=30, during=edit)
+    _, trace = home.run([cli, "watch", str(home.docs)], seconds=30, during=edit, ready="index.db")
     _check(home, "watch", trace)
     assert "new-note.txt" in trace  # the watcher read the file written while it ran
 
-    _, trace = home.run([cli, "tui"], seconds=25, tty=True)
+    _, trace = home.run([cli, "tui"], seconds=20, tty=True, ready="index.db")
     _check(home, "the TUI", trace)
     assert "index.db" in trace  # it opened the index, not just an error screen
 
