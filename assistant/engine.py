@@ -37,6 +37,7 @@ from .answer.passages import Passage, passages
 from .retrieve import Resources, Retriever, available, is_known, make, variants
 from .retrieve.base import Hit, ReadsClassVectors
 from .retrieve.scope import Scope, ScopeError, scoped_search
+from .retrieve.stopping import SearchStopped
 from .safetext import valid_text
 from .store import Index, IndexMismatch, Store, left_out
 from .store.damage import INDEX_ERRORS, index_trouble, not_a_folder
@@ -59,8 +60,8 @@ __all__ = [
     # What asking in a conversation tells and comes to (answer/asking.py).
     "Accepted", "AskEvent", "Asked", "Drafted", "SourcesChosen",
     # The errors they catch, and the words for them.
-    "INDEX_ERRORS", "IndexMismatch", "ScopeError", "WRITE_ERRORS", "disk_refusal", "disk_state",
-    "disk_trouble", "index_trouble", "left_out_in_words",
+    "INDEX_ERRORS", "IndexMismatch", "ScopeError", "SearchStopped", "WRITE_ERRORS", "disk_refusal",
+    "disk_state", "disk_trouble", "index_trouble", "left_out_in_words",
     # The answer's fixed texts.
     "EMPTY_INDEX", "NO_ANSWER", "SHOWN_CITATIONS", "stopped_answer", "over_time", "search_summary",
     # Where a shown source sits in its document.
@@ -325,25 +326,25 @@ class Engine:
         stop = stop if stop is not None else threading.Event()
         self.generator.llm  # noqa: B018 - loaded (its parts joined, the first time) before the time counts
         with QuestionBudget(self.config.question_timeout_s, stop) as budget:
-            answer = self.answerer.ask(
-                understood or question, self.retriever(retriever), k or self.config.k, on_token, stop,
-                on_draft=on_draft, scope=scope, on_sources=on_sources,
-            )
+            answer = self.answerer.ask(understood or question, self.retriever(retriever), k or self.config.k,
+                                       on_token, stop, on_draft=on_draft, scope=scope, on_sources=on_sources)
         answer.time_limit = budget.seconds if budget.expired else None
         if understood:
             answer.question, answer.understood_as = question.strip(), understood
         # Stopped: nothing was found wanting, the answer was cut short (no "none of them states it").
-        if answer.unknown and answer.hits and not (stop is not None and stop.is_set()):
+        if answer.unknown and answer.hits and not stop.is_set():
             with self.index_lock:
                 answer.found = passages(self.index.store, answer.question, answer.hits)
         return answer
 
     def search(self, query: str, retriever: str | None = None, k: int | None = None,
-               scope: Scope | None = None) -> list[Passage]:
-        """The best passages for `query`, without the answer model (`assistant search`)."""
+               scope: Scope | None = None, stop: threading.Event | None = None) -> list[Passage]:
+        """The best passages for `query`, without the answer model (`assistant search`).
+        Setting `stop`, or the question's time limit, ends it with SearchStopped."""
         query = valid_text(query)  # a byte that is not UTF-8 (a lone surrogate): U+FFFD
         chosen = self.retriever(retriever)
-        with self.index_lock:
+        with QuestionBudget(self.config.question_timeout_s, stop or threading.Event()) as budget, \
+                budget.searching(), self.index_lock:
             hits = scoped_search(chosen, self.index.store, query.strip(), k or self.config.k, scope)
             return passages(self.index.store, query, hits)
 
@@ -488,10 +489,8 @@ class Engine:
 
     def _empty_status(self) -> IndexStatus:
         """status() of an index not created yet: every count 0."""
-        return IndexStatus(
-            index=str(self.index_dir), embedder=None, entity_rules=None,
-            entity_rules_now=entity_rules(self.config.extractor, self.config.aboutness), stale_entity_rules=False,
-        )
+        return IndexStatus(index=str(self.index_dir), embedder=None, entity_rules=None, stale_entity_rules=False,
+                           entity_rules_now=entity_rules(self.config.extractor, self.config.aboutness))
 
     def close(self) -> None:
         if self._loaded("indexer"):

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
+from ..retrieve.stopping import SearchStopped
 from ..safetext import clean, show_path
 from ..store.db import Store
 from ..store.disk import WRITE_ERRORS
@@ -97,13 +98,18 @@ class Asking:
         """`/search QUERY` in a conversation: the passages, listed as the record's text."""
         if self._search is None:
             raise TypeError("this Asking was made without a search")
-        found = self._search(query, **options)
+        try:
+            found, stopped = self._search(query, **options), None
+        except SearchStopped as exc:  # Esc, or the time limit: what it says is kept
+            found, stopped = [], exc
         retriever = options.get("retriever")
         shown = self.shown({"mode": "search", "question": query, "retriever": retriever,
                             "found": [p.as_dict() for p in found]})
         text = search_summary(query, shown.found, scope_words)
+        if stopped is not None:
+            shown, text = shown.with_stop(), stopped_answer("", stopped.time_limit)
         kept, unkept = self._keep(conversation, query, text, retriever, shown, question_kept)
-        return Asked(None, shown, text, False, kept, unkept)
+        return Asked(None, shown, text, stopped is not None, kept, unkept)
 
     def shown(self, evidence: dict) -> ShownAnswer:
         """An answer's (or a search's) JSON as it is shown and kept: each source in its section."""

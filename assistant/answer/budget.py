@@ -5,6 +5,10 @@ holds the terminal UI or `assistant ask` for good, whatever the documents or the
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from ..retrieve.stopping import SearchStopped, stoppable
 
 
 class QuestionBudget:
@@ -29,6 +33,17 @@ class QuestionBudget:
 
     def __exit__(self, *exc: object) -> None:
         self._timer.cancel()
+
+    @contextmanager
+    def searching(self) -> Iterator[None]:
+        """A search within it stops (SearchStopped) once `stop` is set; where the time
+        limit set it, the exception's `time_limit` says so."""
+        try:
+            with stoppable(self.stop):
+                yield
+        except SearchStopped as exc:
+            exc.time_limit = self.seconds if self.expired else None
+            raise
 
 
 def over_time(seconds: float) -> str:

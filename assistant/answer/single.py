@@ -15,6 +15,7 @@ from ..nlp.encoders.embedder import Embedder
 from ..nlp.llm import Generator
 from ..retrieve.base import Hit, OrdersContext
 from ..retrieve.scope import interleaved, scoped_search
+from ..retrieve.stopping import SearchStopped, stoppable
 from ..store.db import Store
 from ..store.row_types import ChunkRow, SentenceRow
 from .grounding.context import CONTEXT_MODES, SelectSettings, grounded_selection
@@ -92,13 +93,15 @@ class OneQuestion:
         if request.stopped:
             # Stopped before its sources were sought (a later part or step, or the question
             # asked whole after steps): as a stop before the first sentence leaves it.
-            answer = Answer(question, "", request.retriever.name)
-            emit(answer, NO_ANSWER, request.on_token)
-            return answer
+            return self.stopped(question, request)
         with self.read_lock:
             if self.store.meta.counts()["chunks"] == 0:
                 return Answer(question, EMPTY_INDEX, request.retriever.name, abstained=True)
-            hits = self._hits(question, request, search_as)
+            try:
+                with stoppable(request.stop):
+                    hits = self._hits(question, request, search_as)
+            except SearchStopped:  # Esc, Ctrl-C or the time limit while the sources were sought
+                return self.stopped(question, request)
             t_retrieve = time.perf_counter() - t0
             relevance = self.relevance(search_as or question, hits) if hits else 0.0
             # A retriever may ask for its chunks in another order in the prompt (SlimRAG
@@ -137,6 +140,13 @@ class OneQuestion:
         elif not self.span_first.attendance(answer, sentences, request.on_token):
             self.writer.write(answer, request)
         return self.finished(answer, t0, before)
+
+    @staticmethod
+    def stopped(question: str, request: Request) -> Answer:
+        """The answer of a question stopped before its sources were found."""
+        answer = Answer(question, "", request.retriever.name)
+        emit(answer, NO_ANSWER, request.on_token)
+        return answer
 
     def _hits(self, question: str, request: Request, search_as: str | None) -> list[Hit]:
         """What the question's sources are drawn from, kept to the document it names."""

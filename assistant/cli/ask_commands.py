@@ -14,7 +14,7 @@ import click
 from rich.markup import escape
 
 from .. import models
-from ..engine import Accepted, Asked, AskEvent, Drafted, Engine, ScopeError, disk_trouble
+from ..engine import Accepted, Asked, AskEvent, Drafted, Engine, ScopeError, SearchStopped, disk_trouble
 from ..safetext import json_text
 from .answer_output import StreamPrinter, print_answer, print_passage
 from .app import Context, fail, console, err_console, main, shown_path
@@ -133,7 +133,7 @@ def search(obj: Context, query: str, retriever: str | None, k: int | None, as_js
         found = _on_a_thread(obj.config.question_timeout_s, obj.engine.search, query, retriever=retriever, k=k, scope=scope)
     except (models.ModelNotFound, KeyError) as exc:
         fail(str(exc).strip("'\""))
-    except TimeoutError:
+    except (TimeoutError, SearchStopped):  # the thread's wait, or the search's own time limit
         fail(f"the search took longer than {obj.config.question_timeout_s:g} s, the time limit of a question "
               "(question_timeout_s in the config); --retriever dense is the quickest", 124)
     took = time.perf_counter() - t0

@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from .base import Evidence, Hit, Resources, register
 from .baseline import DenseRetriever, chunk_cosines
 from .entity_graph import EntityGraph, entity_graph, matched_classes, query_extractor
+from .stopping import checkpoint
 from .voting import RULES, aligned_allocation
 
 
@@ -211,6 +212,7 @@ class PPRRetriever:
         seed /= seed.sum()
         p = seed.copy()
         for _ in range(self.iterations):
+            checkpoint()
             p = (1 - self.damping) * seed + self.damping * (PT @ p)
         chunk_mass = p[n_e:]
         order = np.argsort(-chunk_mass)[:k]

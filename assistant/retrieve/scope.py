@@ -13,6 +13,7 @@ from pathlib import Path
 from ..store.db import Store
 from .base import Evidence, Hit, Retriever
 from .baseline import chunk_cosines
+from .stopping import checkpoint
 
 # Type names people use for the suffixes that hold them.
 TYPE_SUFFIXES = {
@@ -87,16 +88,21 @@ def scoped_search(retriever: Retriever, store: Store, query: str, k: int, scope:
     Where its ranking, however deep, holds fewer than k of them (a scope its candidates
     never reach: ppr's walk, or a file far down a large index), the scope's other chunks
     follow, by their cosine to the question."""
+    checkpoint()
     if scope is None or scope.everywhere:
-        return retriever.search(query, k)
+        hits = retriever.search(query, k)
+        checkpoint()  # stopped at its last step: stopped all the same
+        return hits
     depth = max(4 * k, 20)
     while True:
+        checkpoint()
         hits = retriever.search(query, depth)
         kept = [h for h in hits if h.chunk_id in admitted_chunks(store, hits, scope)]
         if len(kept) >= k or len(hits) < depth or depth >= DEEPEST:
             break
         depth = min(depth * 4, DEEPEST)
     res = getattr(retriever, "res", None)  # every registered retriever holds its Resources
+    checkpoint()
     if len(kept) < k and res is not None:
         taken = {h.chunk_id for h in kept}
         kept += _rest_by_cosine(res, retriever.name, query, scope_chunks(store, scope), taken, k - len(kept))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .stopping import checkpoint
+
 
 def approval(ballots: dict[int, set[int]], weights: dict[int, float], r: int) -> list[tuple[int, float]]:
     """Approval voting: each chunk's score is the total weight of the voters approving it."""
@@ -23,6 +25,7 @@ def proportional_approval(ballots: dict[int, set[int]], weights: dict[int, float
     chosen: list[tuple[int, float]] = []
     candidates = set().union(*ballots.values()) if ballots else set()
     for _ in range(min(r, len(candidates))):
+        checkpoint()
         gains: dict[int, float] = {}
         for v, approved in ballots.items():
             g = weights.get(v, 1.0) / (satisfied[v] + 1)
@@ -48,6 +51,8 @@ def chamberlin_courant(ballots: dict[int, set[int]], weights: dict[int, float], 
     chosen: list[tuple[int, float]] = []
     remaining = set(plain)
     while remaining and len(chosen) < r:
+        checkpoint()
+
         def gain(c: int) -> float:
             return sum(weights.get(v, 1.0) for v, a in ballots.items() if c in a and v not in represented)
 
@@ -79,6 +84,7 @@ def aligned_allocation(
     x = np.zeros(S)
     used = C.sum(axis=1) > 0  # chunks no class touches keep their price
     for _ in range(iterations):
+        checkpoint()
         load = C.T @ lam
         x = gamma / np.where(load > 0, load, np.inf)
         rho = C @ x

@@ -530,6 +530,31 @@ def test_folders_count_failed_files_apart(make_engine, tmp_path):
     asyncio.run(session())
 
 
+def test_escape_stops_a_search_in_the_question_box(make_engine, example_docs, tmp_path):
+    """Issue 48: `/search` is stopped by escape as an answer is (before, it ran to its end
+    and listed its passages whatever was pressed)."""
+    app, _ = build_app(make_engine, tmp_path, watch=False)
+    app.engine.index_paths([one_document(tmp_path, example_docs)])
+
+    async def session():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ready, 120, "the index to open")
+            with app.engine.index_lock:  # the search waits for it: escape lands while it runs
+                box = app.query_one("#question")
+                box.value = "/search Who founded the Kestrel Hill Observatory?"
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: app.answering, 10, "the search to start")
+                await pilot.press("escape")
+                await wait_for(pilot, lambda: app._stop.is_set(), 10, "the stop")
+            await wait_for(pilot, lambda: not app.answering, 120, "the search to stop")
+            view = app.query(AnswerView).last()
+            assert plain(view.query_one(".answer-text")) == "(stopped)"
+            assert not view.shown.found
+            assert app.history.messages(app.conversation_id)[-1].content == "(stopped)"
+
+    asyncio.run(session())
+
+
 def test_search_in_the_question_box_lists_passages_without_the_model(make_engine, example_docs, tmp_path):
     """`/search` and `? ` list passages without asking the answer model; `type:` keeps
     them to a file type; each passage is a button that shows it with its best sentence."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ...nlp.extract import ENTITY_LABELS, TIME_LABELS
 from ...nlp.normalize import entity_key
 from ..base import Resources
+from ..stopping import checkpoint
 from .names import ruler_names
 
 
@@ -80,6 +81,7 @@ class GraphLinking:
         # Longest exact n-gram matches first; a match inside a longer one is dropped.
         spans = []
         for n in range(min(MAX_NGRAM, len(tokens)), 0, -1):
+            checkpoint()
             for i in range(0, len(tokens) - n + 1):
                 span = doc[i: i + n]
                 if any(t.i in covered for t in span):

@@ -11,6 +11,7 @@ from ..base import Evidence, Hit, Resources, register
 from ..baseline import DenseRetriever
 from ..baseline import content_stems as _stems
 from ..entity_graph import EntityGraph, entity_graph, matched_classes, query_extractor
+from ..stopping import checkpoint
 from .bridges import bridgeable, is_bridge, name_words
 from .question import first_steps, relation_stems, type_words, unwanted_kinds, without
 from .reach import Reach, Reached
@@ -53,7 +54,9 @@ class HopRetriever:
 
     def search(self, query: str, k: int) -> list[Hit]:
         graph = entity_graph(self.res)
+        checkpoint()
         reached = self.reach(graph, query)
+        checkpoint()
         # At least k candidates from each list: a search kept to one file asks for hundreds
         # and keeps those of the file, which need not be among the first 30 of the index.
         base = self.base_scores(graph, query, reached, k)
@@ -83,6 +86,7 @@ class HopRetriever:
     def reach(self, graph: EntityGraph, query: str) -> Reached:
         """chunk column -> how the question's entities reached it (bonus, linked, via)."""
         qents = graph.link(self.res, query, query_extractor(self.res))
+        checkpoint()
         # Only what the question writes as a name has a home to go to: "place of birth"
         # or the verb "die" matching a title would pull in that passage for every question.
         named = [qe for qe in qents if qe.named]
@@ -109,6 +113,7 @@ class HopRetriever:
         asked = _stems(query) - set().union(*(_stems(n) for way in reached.values() for n in way.linked))
         frontier, bonus = set(reached), self.weights.hop_bonus
         for depth in range(2, self.max_hops + 1):
+            checkpoint()
             followed = self._hop(graph, frontier, reached, set(specific), (relation, asked), bonus, depth)
             # Past the second hop, only bridges named beside the question's relation words
             # lead on ("the mother of the director of ..."): the others fan out too widely.
@@ -151,6 +156,7 @@ class HopRetriever:
         unwanted = unwanted_kinds(relation)
         followed: dict[int, bool] = {}
         for c in frontier:
+            checkpoint()
             came = reached[c].linked or reached[c].bridges
             own_words = set().union(*(name_words(n) for n in came)) if self.rules.on("subject_short") else set()
             chunk_id = int(graph.chunk_ids[c])

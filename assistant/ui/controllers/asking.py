@@ -64,16 +64,17 @@ class AskController:
         self.stop_event = threading.Event()
         conversation_id = self.conversations.conversation_id
         if question.search:
-            self.host.run_in_thread(self.search, question.text, question.scope, conversation_id, view, group="answer")
+            self.host.run_in_thread(self.search, question.text, question.scope, conversation_id, view, self.stop_event,
+                                    group="answer")
         else:
             self.host.run_in_thread(self.answer, question.text, conversation_id, view, self.stop_event,
                                     question.scope, group="answer")
 
-    def search(self, query: str, scope, conversation_id: int | None, view: AnswerSink) -> None:
-        """`/search QUERY`: the passages, listed in the chat and shown on the right."""
+    def search(self, query: str, scope, conversation_id: int | None, view: AnswerSink, stop: threading.Event) -> None:
+        """`/search QUERY`: the passages, listed in the chat and shown on the right (esc stops it)."""
         try:
             asked = self.engine.asking().search(query, conversation_id, retriever=self.config.retriever,
-                                                k=self.config.k, scope=scope,
+                                                k=self.config.k, scope=scope, stop=stop,
                                                 scope_words=scope.describe() if scope else None)
         except Exception as exc:  # noqa: BLE001 - a failed search must not take the app down
             self.host.call_from_thread(self.failed, view, exc)
