@@ -58,30 +58,44 @@ def _load_docx(data: bytes) -> LoadedDocument:
 
     document = docx.Document(io.BytesIO(data))
     blocks: list[str] = []
+    lists, after_an_item = _ListMarkers(document), False
     # iter_inner_content keeps paragraphs and tables in document order.
     for block in document.iter_inner_content():
         if isinstance(block, Table):
-            rows = []
-            for row in block.rows:
-                cells: list[str] = []
-                seen: list = []
-                for cell in row.cells:
-                    # A merged cell is returned once per grid column it spans.
-                    if any(cell._tc is tc for tc in seen):
-                        continue
-                    seen.append(cell._tc)
-                    cells.append(" ".join(cell.text.split()))
-                while cells and not cells[-1]:
-                    cells.pop()
-                line = " | ".join(cells)
-                if line:
-                    rows.append(line)
-            if rows:
-                blocks.append("\n".join(rows))
-        elif block.text.strip():
-            blocks.append(_heading_marks(block) + block.text)
+            text, item = _table_text(block), ""
+        elif not block.text.strip():
+            continue  # an empty paragraph: a list goes on past it
+        else:
+            heading = _heading_marks(block)  # a numbered heading is a heading, not an item
+            item = "" if heading else lists.marker(block)
+            text = (heading or item) + block.text
+        if text and item and after_an_item:  # a list is one block, an item a line of it
+            blocks[-1] += "\n" + text
+        elif text:
+            blocks.append(text)
+        after_an_item = bool(item)
     title = (document.core_properties.title or "").strip() or first_heading(blocks)
     return LoadedDocument(text=normalise("\n\n".join(blocks)), pages=[], title=title)
+
+
+def _table_text(table) -> str:
+    """A table, a line a row, cells joined with " | "; a merged cell once."""
+    rows = []
+    for row in table.rows:
+        cells: list[str] = []
+        seen: list = []
+        for cell in row.cells:
+            # A merged cell is returned once per grid column it spans.
+            if any(cell._tc is tc for tc in seen):
+                continue
+            seen.append(cell._tc)
+            cells.append(" ".join(cell.text.split()))
+        while cells and not cells[-1]:
+            cells.pop()
+        line = " | ".join(cells)
+        if line:
+            rows.append(line)
+    return "\n".join(rows)
 
 
 _HEADING_STYLE = re.compile(r"(?:Heading|heading)\s*([1-6])$")
@@ -99,3 +113,56 @@ def _heading_marks(paragraph) -> str:
     m = _HEADING_STYLE.match(name)
     return "#" * int(m.group(1)) + " " if m else ""
 
+
+class _ListMarkers:
+    """The Markdown marker of a list paragraph ("- ", "2. "), from its numbering (its own or
+    its style's, "List Bullet", "List Number"): a list item is read with its lead-in line."""
+
+    def __init__(self, document):
+        self.counts: dict[tuple[str, int], int] = {}
+        try:
+            self.numbering = document.part.numbering_part.element
+        except (KeyError, NotImplementedError, AttributeError):  # a document without lists
+            self.numbering = None
+
+    def marker(self, paragraph) -> str:
+        num = _numbering_of(paragraph)
+        if num is None:
+            return ""
+        num_id, level = num
+        if self._format(num_id, level) in ("bullet", "none", None):
+            return "- "
+        for key in [k for k in self.counts if k[0] == num_id and k[1] > level]:
+            del self.counts[key]  # a deeper level starts again under each item
+        self.counts[(num_id, level)] = self.counts.get((num_id, level), 0) + 1
+        return f"{self.counts[(num_id, level)]}. "
+
+    def _format(self, num_id: str, level: int) -> str | None:
+        if self.numbering is None:
+            return None
+        found = self.numbering.xpath(f'./w:num[@w:numId="{num_id}"]/w:abstractNumId/@w:val')
+        if not found:
+            return None
+        fmt = self.numbering.xpath(f'./w:abstractNum[@w:abstractNumId="{found[0]}"]/w:lvl[@w:ilvl="{level}"]'
+                                   '/w:numFmt/@w:val')
+        return fmt[0] if fmt else None
+
+
+def _numbering_of(paragraph) -> tuple[str, int] | None:
+    """(numId, level) of a list paragraph, from its own properties or its style's chain;
+    None for a paragraph of no list (numId 0 takes a style's list away)."""
+    try:
+        style = paragraph.style
+    except (KeyError, ValueError, AttributeError):
+        style = None
+    holders = [paragraph._p.pPr]
+    while style is not None and len(holders) < 10:
+        holders.append(style.element.pPr)
+        style = style.base_style
+    for pPr in holders:
+        num = pPr.numPr if pPr is not None else None
+        if num is not None and num.numId is not None:
+            num_id = str(num.numId.val)
+            level = int(num.ilvl.val) if num.ilvl is not None and str(num.ilvl.val).isdigit() else 0
+            return None if num_id == "0" else (num_id, min(level, 8))
+    return None

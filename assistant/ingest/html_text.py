@@ -20,7 +20,7 @@ from .loaders import BOMS, LoadedDocument, LoadError, normalise, looks_binary, r
 _DROP_TAGS = ("script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "form")
 _BLOCK_TAGS = (
     "p", "div", "section", "article", "main", "header", "footer", "aside", "blockquote",
-    "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd",
+    "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "dt", "dd",
     "table", "tr", "figure", "figcaption", "hr", "address", "body",
 )  # fmt: skip
 # Private-use characters mark structure while whitespace from the source is
@@ -118,10 +118,16 @@ def _text_with_marks(soup) -> list[str]:
     keep = (NavigableString, CData)
     hidden_names, dark_page = _hidden_names(soup)
     out: list[str] = []
+    numbers: dict[int, int] = {}  # an ordered list's count so far
+    markers: list[str] = []  # each open list item's marker, "" once written before its first words
     # A string to emit on the way out of a tag, or a node to enter (children reversed).
     stack: list = [iter(soup.contents)]
     while stack:
         top = stack[-1]
+        if top is _ITEM_END:
+            stack.pop()
+            markers.pop()
+            continue
         if isinstance(top, str):
             stack.pop()
             out.append(top)
@@ -137,7 +143,12 @@ def _text_with_marks(soup) -> list[str]:
             if name == "br":
                 out.append(_LINE)
                 continue
-            if name in _BLOCK_SET:
+            if name == "li":  # a line of its list, marked as Markdown marks it ("- ", "2. ")
+                out.append(_LINE)
+                stack.append(_LINE)
+                stack.append(_ITEM_END)
+                markers.append(_item_marker(node, numbers))
+            elif name in _BLOCK_SET:
                 out.append(_PARA)
                 stack.append(_PARA)
                 if name in _HEADING_LEVEL:  # "## Tickets": a section, as Markdown writes it
@@ -146,8 +157,28 @@ def _text_with_marks(soup) -> list[str]:
                 stack.append(_CELL)
             stack.append(iter(node.contents))
         elif type(node) in keep:
+            if markers and markers[-1] and node.strip():  # the item's marker, before its first words
+                out.append(markers[-1])
+                markers[-1] = ""
             out.append(node)
     return out
+
+
+_ITEM_END = object()  # on the stack: the end of a list item (its marker, used or not, goes)
+
+
+def _item_marker(item, numbers: dict[int, int]) -> str:
+    """"- " for an item of an unordered list, "N. " for one of an ordered list (from its
+    `start`, counted per list: one count per list, not a walk over the siblings)."""
+    parent = item.parent
+    if parent is None or parent.name != "ol":
+        return "- "
+    key = id(parent)
+    if key not in numbers:
+        start = str(parent.get("start") or "1").strip()
+        numbers[key] = int(start) - 1 if start.isdigit() and len(start) < 7 else 0
+    numbers[key] += 1
+    return f"{numbers[key]}. "
 
 
 @register("HTML", ".html", ".htm")

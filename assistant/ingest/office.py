@@ -123,6 +123,7 @@ def _read_xlsx(data: bytes) -> tuple[list[str], str | None, str | None]:
 
 # --- OpenDocument -----------------------------------------------------------------
 
+_STYLE_NS = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
 _NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
     "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
@@ -143,6 +144,7 @@ _TABLE, _ROW = _q("table:table"), _q("table:table-row")
 _CELL, _COVERED = _q("table:table-cell"), _q("table:covered-table-cell")
 _SPACE, _TAB, _BREAK = _q("text:s"), _q("text:tab"), _q("text:line-break")
 _NOTE, _NOTE_BODY = _q("text:note"), _q("text:note-body")
+_LIST, _LIST_ITEM, _LIST_HEADER = _q("text:list"), _q("text:list-item"), _q("text:list-header")
 _FRAMES = frozenset(_q(f"draw:{n}") for n in ("frame", "custom-shape", "text-box", "g", "rect", "a"))
 # What is no part of the text a person reads: comments, deleted text kept for tracked
 # changes, a footnote's number (its body follows the paragraph), speaker notes (read on
@@ -224,8 +226,41 @@ def _odf_block(el, out: list[str]) -> None:
             _odf_block(node, out)
     elif tag == _TABLE:
         out.append(_odf_table(el))
+    elif tag == _LIST:
+        lines = _odf_list(el)
+        if lines:
+            out.append("\n".join(lines))
     else:
         _odf_blocks(el, out)
+
+
+def _odf_list(el) -> list[str]:
+    """A list's lines, each item marked as Markdown marks it ("- ", "2. "; a header
+    unmarked), its nested lists' lines after it: one block, read with its lead-in line."""
+    numbered, lines, n = _numbered_list(el), [], 0
+    for item in el:
+        if item.tag not in (_LIST_ITEM, _LIST_HEADER):
+            continue
+        parts = [line for block in _odf_blocks(item, []) for line in block.split("\n")]
+        if not parts:
+            continue
+        if item.tag == _LIST_ITEM:
+            n += 1
+            parts[0] = (f"{n}. " if numbered else "- ") + parts[0]
+        lines.extend(parts)
+    return lines
+
+
+def _numbered_list(el) -> bool:
+    """Whether a list's style numbers its first level (an automatic style of the file's own)."""
+    name = el.get(_q("text:style-name"))
+    if not name:
+        return False
+    for style in el.getroottree().getroot().iter(_q("text:list-style")):
+        if style.get(f"{{{_STYLE_NS}}}name") == name:
+            first = next((c for c in style if isinstance(c.tag, str)), None)
+            return first is not None and first.tag == _q("text:list-level-style-number")
+    return False
 
 
 def _heading_marks(heading) -> str:

@@ -161,8 +161,36 @@ def test_docx_headings_are_marked_as_markdown_and_name_the_document(tmp_path):
     document.save(tmp_path / "brief.docx")
     doc = load(tmp_path / "brief.docx")
     assert doc.text.startswith("# Kitchen extension: our brief\n\n## Budget\n\nOur total budget is £68,000")
-    assert "\n\nA pantry cupboard." in doc.text  # a list paragraph is no heading
+    assert "\n\n- A pantry cupboard." in doc.text  # a list paragraph is no heading
     assert doc.title == "Kitchen extension: our brief"
+
+
+def test_docx_and_html_lists_are_marked_as_markdown_one_block_each(tmp_path):
+    """A list item was a paragraph without its marker: nothing read it as an item of the
+    list its lead-in line opens ("Planted in April:"), so an answer listing them was cut."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Planted in April:")
+    for text in ("Broad beans, row 3.", "Shallots by the shed."):
+        document.add_paragraph(text, style="List Bullet")
+    document.add_paragraph("")  # an empty paragraph between items keeps the list going
+    document.add_paragraph("Garlic.", style="List Bullet")
+    document.add_paragraph("To do next:")
+    for text in ("Net the brassicas.", "Water the beans."):
+        document.add_paragraph(text, style="List Number")
+    document.save(tmp_path / "diary.docx")
+    assert load(tmp_path / "diary.docx").text == (
+        "Planted in April:\n\n- Broad beans, row 3.\n- Shallots by the shed.\n- Garlic.\n\n"
+        "To do next:\n\n1. Net the brassicas.\n2. Water the beans.")
+
+    page = ("<html><body><p>Planted in April:</p><ul><li>Broad beans, row 3.</li>\n<li> Shallots <b>by</b> the"
+            " shed.</li><li></li></ul><p>To do next:</p><ol start='4'><li>Net the brassicas.</li>"
+            "<li><p>Water the beans.</p></li></ol></body></html>")
+    (tmp_path / "diary.html").write_text(page, encoding="utf-8")
+    assert load(tmp_path / "diary.html").text == (
+        "Planted in April:\n\n- Broad beans, row 3.\n- Shallots by the shed.\n\n"
+        "To do next:\n\n4. Net the brassicas.\n\n5. Water the beans.")
 
 
 # --- LoadedDocument and helpers ------------------------------------------------------

@@ -127,7 +127,7 @@ def _pptx() -> bytes:
 def _odt() -> bytes:
     from odf.opendocument import OpenDocumentText
     from odf.table import Table, TableCell, TableRow
-    from odf.text import H, List, ListItem, Note, NoteBody, NoteCitation, P, Span
+    from odf.text import H, List, ListItem, ListLevelStyleNumber, ListStyle, Note, NoteBody, NoteCitation, P, Span
 
     doc = OpenDocumentText()
     doc.text.addElement(H(outlinelevel=1, text="Mill restoration report"))
@@ -147,6 +147,15 @@ def _odt() -> bytes:
         item.addElement(P(text=text))
         items.addElement(item)
     doc.text.addElement(items)
+    numbering = ListStyle(name="Steps")
+    numbering.addElement(ListLevelStyleNumber(level=1, numformat="1"))
+    doc.automaticstyles.addElement(numbering)
+    steps = List(stylename=numbering)
+    for text in ("Drain the race.", "Lift the gate."):
+        item = ListItem()
+        item.addElement(P(text=text))
+        steps.addElement(item)
+    doc.text.addElement(steps)
     table = Table(name="Costs")
     for cells in (("Work", "Cost"), ("Sluice gate", "3,400 pounds")):
         tr = TableRow()
@@ -419,6 +428,9 @@ def test_odt_headings_paragraphs_footnotes_lists_and_tables_in_order(files):
     # The footnote's number is not glued to the sentence; its text follows the paragraph.
     assert "volunteers.1" not in text and "\n\nThe oak for its paddles came from Brackenford." in text
     assert text.index("Brackenford") < text.index("New sluice gate.") < text.index("Repointed millrace wall.")
+    # A list is one block, each item a line marked as Markdown marks it, numbered where its
+    # style numbers it: an item is read with the lines before it.
+    assert "\n\n- New sluice gate.\n- Repointed millrace wall.\n\n1. Drain the race.\n2. Lift the gate.\n\n" in text
     assert "Work | Cost\nSluice gate | 3,400 pounds" in text
     assert doc.pages == []
 
