@@ -40,13 +40,16 @@ def check_names(config: Config) -> None:
 
 
 def entity_rules(extractor: str | None, aboutness: bool) -> str:
-    """What builds an index's entity layer, as the index records it: the extractor, and
-    the versions of the rules that shape what it extracts ("spacy rules 3, aboutness 4").
-    An index built by older rules is told so (`Engine.stale_entity_rules`)."""
+    """What builds an index's entity layer, as the index records it: the extractor, the
+    versions of the rules that shape what it extracts, and of the readers that give it its
+    text ("spacy rules 3, aboutness 4, readers 2"). An index built by older rules or
+    readers is told so (`Engine.stale_entity_rules`), and read anew."""
+    from .ingest.loaders import READERS_VERSION
     from .nlp.aboutness import ABOUTNESS_VERSION
     from .nlp.extract import SPACY_RULES_VERSION
 
     if not extractor or extractor == "none":
         return "none"
     parts = [f"spacy rules {SPACY_RULES_VERSION}" if extractor == "spacy" else extractor]
-    return ", ".join(parts + ([f"aboutness {ABOUTNESS_VERSION}"] if aboutness else []))
+    about = [f"aboutness {ABOUTNESS_VERSION}"] if aboutness else []
+    return ", ".join([*parts, *about, f"readers {READERS_VERSION}"])

@@ -137,7 +137,7 @@ def index_checks(config: Config, index_override: str | None, embedder_ok: bool) 
             out.append(Check(
                 "index entity rules", stale is None,
                 f"entities extracted by this version's rules ({engine.entity_rules()})" if stale is None else
-                f"entities extracted by other rules ({stale[0]}; now {stale[1]}): "
+                f"read and extracted by other readers and rules ({stale[0]}; now {stale[1]}): "
                 "`assistant index --again FOLDER...` reads the files anew",
                 warning=stale is not None,
             ))

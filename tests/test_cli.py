@@ -302,6 +302,38 @@ def test_an_index_built_by_other_entity_rules_says_so_until_indexed_again(tmp_pa
     assert squash("index --again") not in squash(cli("status", index=ix).output)
 
 
+def test_an_index_read_by_older_readers_is_out_of_date_until_read_again(tmp_path, cli):
+    """The readers' version is part of what an index records: an index of the version
+    before list items and headings were marked in HTML, EPUB, DOCX and ODT (its record has
+    no "readers") keeps that text until its files are read anew, and says so."""
+    import docx
+
+    from assistant.ingest.loaders import READERS_VERSION
+    from assistant.store import Store
+    from assistant.store.index import DB_NAME
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    document = docx.Document()
+    document.add_paragraph("Kit list:")
+    document.add_paragraph("Sleeping bag and pillowcase.", style="List Bullet")
+    document.save(docs / "trip.docx")
+    ix = tmp_path / "ix"
+    cli("index", str(docs), index=ix)
+    today = json.loads(cli("status", "--json", index=ix).output)["entity_rules"]
+    assert today.endswith(f", readers {READERS_VERSION}")
+
+    store = Store(ix / DB_NAME)  # as the version before recorded it
+    store.meta.set("entity_rules", today.removesuffix(f", readers {READERS_VERSION}"))
+    store.close()
+    info = json.loads(cli("status", "--json", index=ix).output)
+    assert info["stale_entity_rules"] and squash("read, and its entities extracted, by other readers") in squash(
+        cli("status", index=ix).output)
+    again = json.loads(cli("index", "--again", "--json", str(docs), index=ix).output)
+    assert again["updated"] == 1 and not again["stale_entity_rules"]
+    assert json.loads(cli("status", "--json", index=ix).output)["entity_rules"] == today
+
+
 def test_an_index_from_before_entity_rules_were_recorded_is_out_of_date_unless_it_has_no_entities(tmp_path, cli):
     from assistant.store import Store
     from assistant.store.index import DB_NAME

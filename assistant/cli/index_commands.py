@@ -82,7 +82,8 @@ def index_cmd(obj: Context, paths: tuple[Path, ...], as_json: bool, extractor: s
 
 
 def _stale_rules_note(built: str, now: str) -> str:
-    return (f"[yellow]note[/] this index's entities were extracted by other rules than this version's ({escape(built)}; now: "
+    return (f"[yellow]note[/] this index was read, and its entities extracted, by other readers and rules than this "
+            f"version's ({escape(built)}; now: "
             f"{escape(now)}). `assistant index --again FOLDER...` indexes its files anew "
             "with this version's.")
 

@@ -70,7 +70,7 @@ class StartupController:
         stale = info.stale_entity_rules
         again = stale and bool(active) and self.engine.holds_only([Path(p) for p in active])
         if stale:
-            self.host.notify("its entities were extracted by another version's rules: "
+            self.host.notify("it was read, and its entities extracted, by another version's readers and rules: "
                              + ("its folders are being read anew" if again else
                                 "`assistant index --again` on its folders reads them anew"),
                              title="this index is out of date", severity="warning", timeout=15)
