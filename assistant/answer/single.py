@@ -20,6 +20,7 @@ from ..store.db import Store
 from ..store.row_types import ChunkRow, SentenceRow
 from .grounding.context import CONTEXT_MODES, SelectSettings, grounded_selection
 from .grounding.entities import EntityCheck
+from .grounding.text import lists_said_inline
 from .grounding.untrusted import statements_only
 from .prompt import NO_ANSWER, Source, build_sources
 from .records.record import Answer, Timings
@@ -166,6 +167,7 @@ class OneQuestion:
         answer.timings.first_shown = answer.timings.to_first_token
         t2 = time.perf_counter()
         self.grounding.check(answer)
+        answer.text = lists_said_inline(answer.text)  # each item checked alone, then said as a list is
         answer.timings.cite = time.perf_counter() - t2
         answer.timings.total = time.perf_counter() - t0
         answer.tokens = {

@@ -410,3 +410,29 @@ def test_a_summary_whose_points_the_file_does_not_back_is_the_file_s_opening(mak
     assert subject in answer.text and answer.citations, answer.text
     # Written for a person: no Markdown heading, emphasis or pasted bullet.
     assert not re.search(r"(^|\s)(#{1,6} |\*\*|- )", answer.text), answer.text
+
+
+LISTED = ("To get to Ljubljana, you need the following documents:\n- [1] passports ×4\n- [1] EHIC cards ×4\n"
+          "- [1] travel insurance printout\n- [1] hotel confirmation + Postojna tickets\n- [1] parking booking\n"
+          "- [1] some cash in euros (€150) and the travel card")
+
+
+def test_a_list_the_model_writes_as_bullets_is_said_as_a_sentence(make_engine, tmp_path, generator):
+    """Issue 47: "which documents do I need to take to Ljubljana" was answered with the
+    model's bullets pasted, a marker opening each ("- [1] passports ×4"). Each item is
+    still checked on its own; the list is then said as a person writes one, its markers
+    once at the end. The model is the real one; only its words are given."""
+    from assistant.eval.form import form_faults
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(PERSONAL / "packing-list.md", folder / "packing-list.md")
+    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=Written(generator, LISTED))
+    assert engine.index_paths([folder]).ok
+    shown: list[str] = []
+    answer = engine.ask("which documents do I need to take to Ljubljana", on_token=shown.append)
+    assert answer.text == ("To get to Ljubljana, you need the following documents: passports ×4, EHIC cards ×4, "
+                           "travel insurance printout, hotel confirmation + Postojna tickets, parking booking and some "
+                           "cash in euros (€150) and the travel card [1]."), answer.text
+    assert "".join(shown).strip() == answer.text  # streamed as it reads
+    assert not form_faults(answer.text) and answer.citations[0].path.endswith("packing-list.md")

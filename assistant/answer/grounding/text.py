@@ -218,3 +218,65 @@ def plain(text: str) -> str:
             line = "; ".join(c for c in cells if c)
         lines.append(line)
     return "\n".join(lines)
+
+
+def is_written_item(sentence: str) -> bool:
+    """A list item as a model writes one in an answer ("- [1] passports ×4", "2. Bake")."""
+    return bool(_ITEM_LINE.match(sentence.lstrip("\n")))
+
+
+def lists_said_inline(text: str) -> str:
+    """An answer whose list items (as the model wrote them, each checked on its own) are
+    said in a sentence with their lead-in (`items_as_a_sentence`): the text a person reads."""
+    sentences = answer_sentences(text)
+    if not any(is_written_item(s) for s in sentences):
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(sentences):
+        end = i
+        while end < len(sentences) and is_written_item(sentences[end]):
+            end += 1
+        if end == i:
+            out.append(sentences[i].strip())
+            i += 1
+            continue
+        intro = out.pop() if out and introduces_items(out[-1]) else ""
+        out.append(items_as_a_sentence(intro, sentences[i:end]))
+        i = end
+    return " ".join(out)
+
+
+def said_in_a_row(words: list[str]) -> str:
+    """"early potatoes, broad beans and sweet peas": a list as a sentence says it."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def items_as_a_sentence(intro: str, items: list[str]) -> str:
+    """List items a model wrote (each with its markers) as a person writes them in a
+    sentence: "You need: passports ×4, EHIC cards and travel insurance [1]." after the
+    lead-in, the markers once at the end. Items that are sentences of their own stay
+    sentences, each with its markers ("Mix the flour [1]. Bake for 40 minutes [2].")."""
+    said = [(_item_body(i), [m.group() for m in MARKER.finditer(i)]) for i in items]
+    said = [(body, marks) for body, marks in said if body]
+    lead = " ".join(MARKER.sub("", intro).split())  # its markers go with the first item's
+    if said and MARKER.search(intro):
+        said[0] = (said[0][0], [m.group() for m in MARKER.finditer(intro)] + said[0][1])
+    if not said:
+        return " ".join(intro.split())
+    numbered = all(re.match(r"\s*\d{1,2}[.)]", i) for i in items)  # steps: each its own sentence
+    if numbered or any(len(body.split()) > 12 or re.search(r"[.!?]\s", body) for body, _ in said):
+        sentences = " ".join(f"{_capital(body)}{' ' + ''.join(marks) if marks else ''}." for body, marks in said)
+        return f"{lead} {sentences}".strip()
+    markers = "".join(dict.fromkeys(m for _, marks in said for m in marks))
+    listed = said_in_a_row([body for body, _ in said]) + (f" {markers}." if markers else ".")
+    return f"{lead} {listed}" if lead else _capital(listed)
+
+
+def _item_body(item: str) -> str:
+    """An item's words: no marker, no citation, no closing stop."""
+    return " ".join(MARKER.sub("", item_text(item.strip())).split()).rstrip(".;,: ")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
