@@ -5,6 +5,7 @@ the best one kept). Real spaCy, real embedder, real indexes of real files; no an
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -395,7 +396,6 @@ def test_a_summary_whose_points_the_file_does_not_back_is_the_file_s_opening(mak
     the file's opening sentences in plain words, cited, not "I don't know"; where the file's
     key points follow the model's sentence, they are its items. The model is the real one;
     only its words are given."""
-    import re
 
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -436,3 +436,23 @@ def test_a_list_the_model_writes_as_bullets_is_said_as_a_sentence(make_engine, t
                            "cash in euros (€150) and the travel card [1]."), answer.text
     assert "".join(shown).strip() == answer.text  # streamed as it reads
     assert not form_faults(answer.text) and answer.citations[0].path.endswith("packing-list.md")
+
+
+def test_a_summary_point_that_is_a_list_item_says_its_heading(make_engine, tmp_path, generator):
+    """Issue 47: a key point that is a list item read oddly alone ("Whether to keep the
+    chimney breast in the current dining room [3]."): it is now said under its heading,
+    found in the chunk before where its chunk begins with it, and that heading's source is
+    cited too. An item that says what it is ("First meeting: Tuesday ...") stays as it is."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    brief = Path(__file__).resolve().parents[2] / "bench" / "personal2" / "src" / "kitchen-extension-brief.docx.txt"
+    shutil.copy(brief, folder / "kitchen-brief.md")
+    engine = make_engine(tmp_path / "ix", config=_no_entities(),
+                         generator=Written(generator, "The brief is for a kitchen extension [1]."))
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("What's kitchen-brief.md about?")
+    assert answer.context == "summary", answer.text
+    said = re.search(r"Things we are not sure about: Whether to keep the chimney breast in the current dining room"
+                     r" ((?:\[\d+\])+)\.", answer.text)
+    assert said and len(re.findall(r"\d+", said.group(1))) == 2, answer.text
+    assert "Timing: First meeting" not in answer.text and all(c.supported for c in answer.checks), answer.text

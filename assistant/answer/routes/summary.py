@@ -6,13 +6,16 @@ question that names files is kept to them by the routes after this one."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from pathlib import PurePath
 
+from ...nlp.sentences import LIST_ITEM
 from ...retrieve.base import Evidence, Hit
 from ...retrieve.scope import Scope
-from ...store.row_types import SentenceRow
+from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.citations import resolve_citations
+from ..grounding.sections import heading_above, last_heading
 from ..grounding.text import HEADING_LINE, is_heading, item_text, plain
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
@@ -89,7 +92,7 @@ class Summary:
         sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]
         answer = Answer(question, "", name, hits=hits, sources=sources, relevance=1.0, context="summary",
                         timings=Timings(retrieve=time.perf_counter() - t0))
-        points = stated([s for s in key_points(parts) if s.id in read], sources)
+        points = stated([s for s in key_points(parts) if s.id in read], sources, list(chunks.values()))
         before = (one.generator.prompt_tokens, one.generator.completion_tokens)
         # Where the points follow, the model's sentence says what the file is; cut by the
         # check, the file's title (or name) says it.
@@ -110,13 +113,44 @@ class Summary:
         return answer
 
 
-def stated(points: list[SentenceRow], sources: list[Source]) -> str:
+_SECTION_NUMBER = re.compile(r"^[0-9.]+[.)]?\s+")  # "2. Budget" heads its items as "Budget"
+_LABELLED = re.compile(r"[^:]{1,30}:\s")
+
+
+def stated(points: list[SentenceRow], sources: list[Source], chunks: list[ChunkRow] | None = None) -> str:
     """The key points as the summary says them: each sentence plain, with its source's
-    marker ("Frank reported a balance of €1,318.75 on 30 April [1].")."""
-    source_of = {s.id: src.n for src in sources for s in src.sentences}
-    said = [f"{' '.join(plain(item_text(p.text)).split()).strip('*').rstrip('.')} [{source_of[p.id]}]."
-            for p in points if p.id in source_of]
+    marker ("Frank reported a balance of €1,318.75 on 30 April [1]."); a list item with the
+    heading it is listed under, which it reads oddly without ("Things we are not sure
+    about: Whether to keep the chimney breast [3]."), citing the source that holds the
+    heading too where a chunk begins with the item (the heading ends the `chunks` before)."""
+    source_of = {s.id: src for src in sources for s in src.sentences}
+    said = []
+    for point in (p for p in points if p.id in source_of):
+        source = source_of[point.id]
+        text = " ".join(plain(item_text(point.text)).split()).strip("*").rstrip(".")
+        labelled = _LABELLED.match(text) is not None  # "First meeting: Tuesday ...": says what it is
+        heading, cited = (_listed_under(point, source, sources, chunks or [])
+                          if LIST_ITEM.match(point.text) and not labelled else (None, [source.n]))
+        if heading and text:
+            text = f"{_SECTION_NUMBER.sub('', heading).rstrip(':')}: {text}"
+        said.append(f"{text} {''.join(f'[{n}]' for n in cited)}.")
     return " ".join(said)
+
+
+def _listed_under(point: SentenceRow, source: Source, sources: list[Source],
+                  chunks: list[ChunkRow]) -> tuple[str | None, list[int]]:
+    """(The heading a list item is under, the sources to cite for the two): above it in
+    its chunk; else, where the chunk begins with it, the last heading of the chunks before,
+    where a source the summary read holds it."""
+    if (heading := heading_above(source.chunk, point.start)) is not None:
+        return plain(heading), [source.n]
+    if source.chunk.text[:max(0, point.start - source.chunk.start)].strip():
+        return None, [source.n]  # text above it in its chunk, and no heading
+    before = sorted((c for c in chunks if c.start < source.chunk.start), key=lambda c: c.start, reverse=True)
+    heading = next((h for c in before if (h := last_heading(c.text)) is not None), None)
+    holder = next((src.n for src in sources for s in src.sentences
+                   if heading and is_heading(s.text) and plain(s.text).lstrip("#").strip() == plain(heading)), None)
+    return (plain(heading), sorted({holder, source.n})) if heading and holder is not None else (None, [source.n])
 
 
 def title_of(sources: list[Source]) -> str:
