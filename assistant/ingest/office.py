@@ -254,13 +254,23 @@ def _odf_list(el) -> list[str]:
 def _numbered_list(el) -> bool:
     """Whether a list's style numbers its first level (an automatic style of the file's own)."""
     name = el.get(_q("text:style-name"))
-    if not name:
-        return False
-    for style in el.getroottree().getroot().iter(_q("text:list-style")):
-        if style.get(f"{{{_STYLE_NS}}}name") == name:
+    return bool(name) and _list_styles(el.getroottree().getroot()).get(name, False)
+
+
+_styles_read: tuple = (None, {})  # the last document's root, and its list styles: read once, not per list
+
+
+def _list_styles(root) -> dict[str, bool]:
+    """Each list style of the document by name: whether it numbers its first level."""
+    global _styles_read
+    if _styles_read[0] is not root:
+        numbered = {}
+        for style in root.iter(_q("text:list-style")):
             first = next((c for c in style if isinstance(c.tag, str)), None)
-            return first is not None and first.tag == _q("text:list-level-style-number")
-    return False
+            numbered[style.get(f"{{{_STYLE_NS}}}name")] = first is not None and first.tag == _q(
+                "text:list-level-style-number")
+        _styles_read = (root, numbered)
+    return _styles_read[1]
 
 
 def _heading_marks(heading) -> str:
