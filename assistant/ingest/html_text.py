@@ -149,8 +149,9 @@ def _text_with_marks(soup) -> list[str]:
                 stack.append(_ITEM_END)
                 markers.append(_item_marker(node, numbers))
             elif name in _BLOCK_SET:
-                out.append(_PARA)
-                stack.append(_PARA)
+                brk = _LINE if markers else _PARA  # within a list item, its paragraphs are lines of it
+                out.append(brk)
+                stack.append(brk)
                 if name in _HEADING_LEVEL:  # "## Tickets": a section, as Markdown writes it
                     out.append("#" * _HEADING_LEVEL[name] + " ")
             elif name in ("td", "th"):

@@ -190,7 +190,7 @@ def test_docx_and_html_lists_are_marked_as_markdown_one_block_each(tmp_path):
     (tmp_path / "diary.html").write_text(page, encoding="utf-8")
     assert load(tmp_path / "diary.html").text == (
         "Planted in April:\n\n- Broad beans, row 3.\n- Shallots by the shed.\n\n"
-        "To do next:\n\n4. Net the brassicas.\n\n5. Water the beans.")
+        "To do next:\n\n4. Net the brassicas.\n5. Water the beans.")  # an item's paragraph is a line of it
 
 
 # --- LoadedDocument and helpers ------------------------------------------------------
