@@ -51,6 +51,8 @@ class _Kept:
         item = is_written_item(sentence)
         if not item:
             self.end_of_list()
+            if self.max_sentences and len(self.pieces) >= self.max_sentences:
+                return False  # the list was the last sentence asked for
         if introduces_items(sentence):
             self.intro.append(sentence)  # "The ingredients are:" says nothing until its items
             return True
