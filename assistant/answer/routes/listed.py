@@ -12,7 +12,7 @@ import re
 from ...store.row_types import ChunkRow, SentenceRow
 from ..passages import question_stems
 from ..grounding.sections import heading_above, is_heading_line
-from ..grounding.text import ATTENDANCE_LINE, item_text
+from ..grounding.text import ATTENDANCE_LINE, item_text, said_in_a_row
 
 ITEM_MAX_CHARS = 80
 MAX_ITEMS = 12
@@ -39,8 +39,7 @@ def _shares_a_stem(heading: str, question: str) -> bool:
 
 def said_as_list(items: list[SentenceRow], n: int) -> str:
     """"Early potatoes, broad beans and sweet peas [1]." """
-    words = [" ".join(item_text(s.text).split()).rstrip(".;,") for s in items]
-    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    said = said_in_a_row([" ".join(item_text(s.text).split()).rstrip(".;,") for s in items])
     return f"{said[:1].upper()}{said[1:]} [{n}]."
 
 
