@@ -9,11 +9,12 @@ import dataclasses
 import re
 import time
 from pathlib import PurePath
+from typing import Callable
 
 from ...nlp.sentences import LIST_ITEM
 from ...retrieve.base import Evidence, Hit
 from ...retrieve.scope import Scope
-from ...store.row_types import ChunkRow, SentenceRow
+from ...store.row_types import SentenceRow
 from ..grounding.citations import resolve_citations
 from ..grounding.sections import heading_above, last_heading
 from ..grounding.text import HEADING_LINE, is_heading, item_text, plain
@@ -92,7 +93,7 @@ class Summary:
         sources = [dataclasses.replace(src, n=n) for n, src in enumerate(sources, start=1)]
         answer = Answer(question, "", name, hits=hits, sources=sources, relevance=1.0, context="summary",
                         timings=Timings(retrieve=time.perf_counter() - t0))
-        points = stated([s for s in key_points(parts) if s.id in read], sources, list(chunks.values()))
+        points = stated([s for s in key_points(parts) if s.id in read], sources, one.store.passages.texts_before)
         before = (one.generator.prompt_tokens, one.generator.completion_tokens)
         # Where the points follow, the model's sentence says what the file is; cut by the
         # check, the file's title (or name) says it.
@@ -117,19 +118,21 @@ _SECTION_NUMBER = re.compile(r"^[0-9.]+[.)]?\s+")  # "2. Budget" heads its items
 _LABELLED = re.compile(r"[^:]{1,30}:\s")
 
 
-def stated(points: list[SentenceRow], sources: list[Source], chunks: list[ChunkRow] | None = None) -> str:
+def stated(points: list[SentenceRow], sources: list[Source],
+           texts_before: Callable[[int, str], list[str]] | None = None) -> str:
     """The key points as the summary says them: each sentence plain, with its source's
     marker ("Frank reported a balance of €1,318.75 on 30 April [1]."); a list item with the
     heading it is listed under, which it reads oddly without ("Things we are not sure
     about: Whether to keep the chimney breast [3]."), citing the source that holds the
-    heading too where a chunk begins with the item (the heading ends the `chunks` before)."""
+    heading too where a chunk begins with the item (the heading is then in the chunks before,
+    `texts_before`, as `grounding.sections.add_sections` finds a shown source's section)."""
     source_of = {s.id: src for src in sources for s in src.sentences}
     said = []
     for point in (p for p in points if p.id in source_of):
         source = source_of[point.id]
         text = " ".join(plain(item_text(point.text)).split()).strip("*").rstrip(".")
         labelled = _LABELLED.match(text) is not None  # "First meeting: Tuesday ...": says what it is
-        heading, cited = (_listed_under(point, source, sources, chunks or [])
+        heading, cited = (_listed_under(point, source, sources, texts_before)
                           if LIST_ITEM.match(point.text) and not labelled else (None, [source.n]))
         if heading and text:
             text = f"{_SECTION_NUMBER.sub('', heading).rstrip(':')}: {text}"
@@ -138,7 +141,7 @@ def stated(points: list[SentenceRow], sources: list[Source], chunks: list[ChunkR
 
 
 def _listed_under(point: SentenceRow, source: Source, sources: list[Source],
-                  chunks: list[ChunkRow]) -> tuple[str | None, list[int]]:
+                  texts_before: Callable[[int, str], list[str]] | None) -> tuple[str | None, list[int]]:
     """(The heading a list item is under, the sources to cite for the two): above it in
     its chunk; else, where the chunk begins with it, the last heading of the chunks before,
     where a source the summary read holds it."""
@@ -146,8 +149,8 @@ def _listed_under(point: SentenceRow, source: Source, sources: list[Source],
         return plain(heading), [source.n]
     if source.chunk.text[:max(0, point.start - source.chunk.start)].strip():
         return None, [source.n]  # text above it in its chunk, and no heading
-    before = sorted((c for c in chunks if c.start < source.chunk.start), key=lambda c: c.start, reverse=True)
-    heading = next((h for c in before if (h := last_heading(c.text)) is not None), None)
+    earlier = texts_before(source.chunk.id, "#") if texts_before is not None else []
+    heading = next((h for text in earlier if (h := last_heading(text)) is not None), None)
     holder = next((src.n for src in sources for s in src.sentences
                    if heading and is_heading(s.text) and plain(s.text).lstrip("#").strip() == plain(heading)), None)
     return (plain(heading), sorted({holder, source.n})) if heading and holder is not None else (None, [source.n])
