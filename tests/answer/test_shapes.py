@@ -456,3 +456,24 @@ def test_a_summary_point_that_is_a_list_item_says_its_heading(make_engine, tmp_p
                      r" ((?:\[\d+\])+)\.", answer.text)
     assert said and len(re.findall(r"\d+", said.group(1))) == 2, answer.text
     assert "Timing: First meeting" not in answer.text and all(c.supported for c in answer.checks), answer.text
+
+
+def test_a_list_said_as_one_sentence_is_one_of_the_sentences_asked_for(make_engine, tmp_path, generator):
+    """A summary's opening is one sentence of the model's (its key points follow): where
+    the model opens with a list, the list said as a sentence is that one, and what the
+    model writes after it is not shown. The key points start after the list, not on its
+    last item's line (where they were read as the rest of that item)."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    brief = Path(__file__).resolve().parents[2] / "bench" / "personal2" / "src" / "kitchen-extension-brief.docx.txt"
+    shutil.copy(brief, folder / "kitchen-brief.md")
+    said = ("The brief covers:\n- a single-storey rear extension [1]\n- a total budget of £68,000 [1]\n"
+            "It is draft 2 of 20 October 2024 [1].")
+    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=Written(generator, said))
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("What's kitchen-brief.md about?")
+    # The list is said as one sentence (an item the check cuts left out), and the file's key
+    # points follow as sentences of their own, not read as the rest of the last item.
+    assert re.match(r"The brief covers: [^.\n]*a total budget of £68,000 \[1\]\. Our total budget is £68,000", answer.text), \
+        answer.text
+    assert "draft 2 of" not in answer.text, answer.text

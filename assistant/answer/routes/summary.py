@@ -17,7 +17,7 @@ from ...retrieve.scope import Scope
 from ...store.row_types import SentenceRow
 from ..grounding.citations import resolve_citations
 from ..grounding.sections import heading_above, last_heading
-from ..grounding.text import HEADING_LINE, is_heading, item_text, plain
+from ..grounding.text import HEADING_LINE, is_heading, is_written_item, item_text, plain
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
 from ..records.record import Answer, Timings
@@ -102,7 +102,10 @@ class Summary:
                          OPENING_TOKENS if points else SUMMARY_TOKENS, max_sentences=1 if points else SUMMARY_SENTENCES,
                          fallback=opener if points else opening(sources))
         if points:
-            answer.text, answer.citations = resolve_citations(f"{answer.text.rstrip()} {points}", answer.sources,
+            # After a list the model wrote, the points start a line: on the item's own line
+            # they would be read as the rest of that item.
+            after = "\n" if is_written_item(answer.text.rstrip().rsplit("\n", 1)[-1]) else " "
+            answer.text, answer.citations = resolve_citations(f"{answer.text.rstrip()}{after}{points}", answer.sources,
                                                               one.writer.encode_few)
             if request.on_token:
                 request.on_token(" " + points)
