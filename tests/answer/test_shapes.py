@@ -136,6 +136,31 @@ def test_a_list_item_is_read_with_the_line_that_introduces_it(splitter, embedder
     assert "**Autumn term 2024**" in kept, kept  # whole: its closing "*" is no list marker
 
 
+def test_a_question_about_money_reads_the_line_that_holds_an_amount(make_engine, tmp_path):
+    # Read with the note's title, its "Model: ..." and "Serial number: ..." lines are closer
+    # to "cost" than "Price paid: €549 (reduced from €629, ...)"; without it the model took
+    # a car-service row's amount.
+    from assistant.answer.grounding.context import SelectSettings, grounded_selection
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(PERSONAL / "warranty-washing-machine.txt", folder)
+    engine = make_engine(tmp_path / "ix", config=_no_entities())
+    assert engine.index_paths([folder]).ok
+    store = engine.index.store
+
+    def read(question):
+        hits = engine.retriever().search(question, 3)
+        ids = [h.chunk_id for h in hits]
+        chosen = grounded_selection(question, hits, store.passages.sentences_of(ids), engine.embedder.encode_few,
+                                    SelectSettings(), store.passages.chunks(ids))
+        return [s.text for h in hits for s in chosen[h.chunk_id]]
+
+    assert any(t.startswith("Price paid: €549") for t in read("How much did the washing machine cost?"))
+    # A question that asks for no money is read without an amount brought in for it.
+    assert not any("€" in t for t in read("What is the serial number of the washing machine?"))
+
+
 def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()

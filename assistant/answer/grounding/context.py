@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 from .sections import heading_above, is_heading_line
+from ..money import MONEY
 from ...retrieve.base import Hit
 from ...retrieve.baseline import content_stems
 from ...nlp.sentences import LIST_ITEM, TABLE_ROW
@@ -81,6 +82,7 @@ def select_sentences(
             keep.update(range(int(i), min(len(sentences), int(i) + 1 + settings.following)))
     for i in [i for i in most_words(question, sentences) if i not in keep][: settings.by_words]:
         keep.update(range(i, min(len(sentences), i + 1 + settings.following)))
+    keep.update(closest_amount(question, sentences, sims, keep))
     for i in sorted(keep):
         # A pronoun the resolver left alone needs the sentence before it to be read.
         if i > 0 and not sentences[i].resolved_text and _PRONOUN_START.match(sentences[i].text):
@@ -94,6 +96,27 @@ def select_sentences(
     for i in sorted(keep):
         keep.update(headed_lines(sentences, i))
     return [sentences[i] for i in sorted(keep)]
+
+
+# A question about money ("How much did the washing machine cost?") is answered by a line
+# that holds an amount; the lines closest to it in meaning may be the thing's model and
+# serial number, and "Price paid: €549 (reduced from €629, ...)" reads as neither. ("Who
+# was in charge of ..." asks for a person.)
+_ASKS_MONEY = re.compile(
+    r"\b(?:cost(?:s|ed)?|price[sd]?|paid|pay(?:s|ing)?|spen[dt]|spending|(?<!\bin\s)charge[sd]?|fees?|bills?|rent|"
+    r"deposit|salary|wages?|owe[sd]?|refund(?:ed)?|worth|budget(?:ed)?|fares?|how\s+much\s+money)\b",
+    re.IGNORECASE)
+
+
+def closest_amount(question: str, sentences: list[SentenceRow], sims: np.ndarray, keep: set[int]) -> list[int]:
+    """For a question about money, the chunk's line closest to it that holds an amount,
+    where none of the lines kept holds one; else nothing."""
+    if not _ASKS_MONEY.search(question):
+        return []
+    with_money = [i for i, s in enumerate(sentences) if MONEY.search(s.text)]
+    if not with_money or any(i in keep for i in with_money):
+        return []
+    return [max(with_money, key=lambda i: float(sims[i]))]
 
 
 # Lines listed under a heading without list markers ("PLANTED IN APRIL" / "early

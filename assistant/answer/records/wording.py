@@ -19,10 +19,8 @@ import re
 
 from ...ingest.locator import row_fields
 from ..grounding.citations import append_marker
+from ..money import CURRENCY_CODES, CURRENCY_SYMBOLS
 
-CURRENCY_SYMBOLS = "£€$¥₹"
-CURRENCY_CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK",
-                  "INR", "CNY", "HKD", "SGD", "ZAR")
 _SYMBOL_OF = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥", "INR": "₹"}
 _CODES = "|".join(CURRENCY_CODES)
 # What may follow a number as its unit in a sentence ("45 minutes", "180 °C", "12%").
