@@ -549,6 +549,8 @@ def test_escape_stops_a_search_in_the_question_box(make_engine, example_docs, tm
             await wait_for(pilot, lambda: not app.answering, 120, "the search to stop")
             view = app.query(AnswerView).last()
             assert plain(view.query_one(".answer-text")) == "(stopped)"
+            notes = [str(n.message) for n in app._notifications]
+            assert "stopping the search" in notes and "stopping the answer" not in notes, notes
             assert not view.shown.found
             assert app.history.messages(app.conversation_id)[-1].content == "(stopped)"
 

@@ -39,6 +39,7 @@ class AskController:
         self.conversations = conversations
         self.host = host
         self.answering = False
+        self.searching = False  # the question being answered is a `/search`
         self.stop_event: threading.Event | None = None
 
     def check(self, value: str) -> Question | None:
@@ -60,7 +61,7 @@ class AskController:
 
     def start(self, question: Question, view: AnswerSink) -> None:
         """Answer the question (or list its passages) into view, in an answer worker."""
-        self.answering = True
+        self.answering, self.searching = True, question.search
         self.stop_event = threading.Event()
         conversation_id = self.conversations.conversation_id
         if question.search:
@@ -115,10 +116,10 @@ class AskController:
         self.host.notify(str(exc), title="could not answer", severity="error", markup=False)
 
     def stop(self) -> None:
-        """Esc: the answer being written stops (what it has so far is kept)."""
+        """Esc: the answer being written stops (what it has so far is kept), or the search."""
         if self.answering and self.stop_event is not None:
             self.stop_event.set()
-            self.host.notify("stopping the answer")
+            self.host.notify("stopping the search" if self.searching else "stopping the answer")
 
     def close(self) -> None:
         if self.stop_event is not None:
