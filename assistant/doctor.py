@@ -50,9 +50,11 @@ def run_checks(config: Config, index_override: str | None = None) -> list[Check]
             checks.append(Check(f"{role} model", False, str(exc)))
             continue
         try:
-            detail = _load(role, path)
+            detail, speed = _load(role, path)
             checks.append(Check(f"{role} model", True, f"{name}: {detail}"))
             embedder_ok |= role == "embedder"
+            if speed is not None:
+                checks.append(answer_speed(name, speed, _available(models.SMALL_LLM)))
         except Exception as exc:  # report any loader failure, never crash the doctor
             checks.append(Check(f"{role} model", False, f"{name} at {path}: {type(exc).__name__}: {exc}"))
     checks.extend(index_checks(config, index_override, embedder_ok))
@@ -73,23 +75,51 @@ def _accelerator() -> Check:
     return Check("accelerator", True, "; ".join(parts))
 
 
-def _load(role: str, path: Path) -> str:
+def _available(name: str) -> bool:
+    spec = models.load_registry().get(name)
+    return spec is not None and spec.available()
+
+
+def _load(role: str, path: Path) -> tuple[str, float | None]:
+    """What the model loaded as, and for the answer model its prompt tokens per second."""
     if role == "embedder":
         from .nlp.encoders.embedder import Embedder
 
         e = Embedder(path)
         vec = e.encode_one("a test sentence")
-        return f"{path} ({len(vec)} dimensions)"
+        return f"{path} ({len(vec)} dimensions)", None
     if role == "spacy":
         from .nlp.sentences import load_spacy
 
         nlp = load_spacy(str(path))
-        return f"{path} ({', '.join(nlp.pipe_names)})"
+        return f"{path} ({', '.join(nlp.pipe_names)})", None
     from .nlp.llm import LlamaGenerator
 
-    g = LlamaGenerator(path, n_ctx=256)
+    g = LlamaGenerator(path, n_ctx=512)
     out = "".join(g.stream([{"role": "user", "content": "Say OK."}], max_tokens=4))
-    return f"{path} (generated {out.strip()!r})"
+    return f"{path} (generated {out.strip()!r})", g.prompt_speed()
+
+
+# What a question gives the model to read that it has not read before: its sources (up to
+# `context_tokens`, 400), their labels and the question; the instructions are cached.
+NEW_PROMPT_TOKENS = 450
+FIRST_TOKEN_GOAL_S = 5.0
+
+
+def answer_speed(name: str, tokens_per_s: float, small_installed: bool) -> Check:
+    """How long this CPU makes a person wait for an answer's first word with this model,
+    and, where that is over the goal, the smaller model that would start sooner."""
+    wait = NEW_PROMPT_TOKENS / tokens_per_s
+    detail = (f"{name} reads {tokens_per_s:.0f} prompt tokens/s on this CPU: "
+              f"an answer starts about {wait:.0f} s after the question")
+    if wait <= FIRST_TOKEN_GOAL_S:
+        return Check("answer speed", True, detail)
+    if name != models.SMALL_LLM and small_installed:
+        detail += (f" (over {FIRST_TOKEN_GOAL_S:g} s; `llm = \"{models.SMALL_LLM}\"` in config.toml, or the "
+                   "Settings screen, starts sooner, with less exact answers)")
+    else:
+        detail += f" (over {FIRST_TOKEN_GOAL_S:g} s)"
+    return Check("answer speed", False, detail, warning=True)
 
 
 def index_checks(config: Config, index_override: str | None, embedder_ok: bool) -> list[Check]:

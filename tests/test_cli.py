@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -236,9 +237,25 @@ def test_doctor_on_a_healthy_index(indexed, cli):
     result = cli("doctor", index=ix)
     assert result.exit_code == 0, result.output
     assert "FAIL" not in result.output
-    for check in ("embedder model", "spacy model", "llm model", "index integrity", "index orphans", "index vectors",
-                  "index entity rules"):
+    for check in ("embedder model", "spacy model", "llm model", "answer speed", "index integrity", "index orphans",
+                  "index vectors", "index entity rules"):
         assert check in result.output
+    assert re.search(r"reads \d+ prompt tokens/s on this CPU: an answer starts about \d+ s", result.output), result.output
+
+
+def test_doctor_tells_a_slow_cpu_which_model_starts_answers_sooner():
+    """The 1.5B default reads 40-50 prompt tokens a second on 2 AVX2-only cores: an
+    answer's first word comes after some 10 s, and the person is told what would help."""
+    from assistant import models
+    from assistant.doctor import answer_speed
+
+    slow = answer_speed(models.DEFAULT_LLM, 45.0, small_installed=True)
+    assert slow.warning and not slow.ok
+    assert "about 10 s" in slow.detail and f'llm = "{models.SMALL_LLM}"' in slow.detail
+    assert "config.toml" not in answer_speed(models.DEFAULT_LLM, 45.0, small_installed=False).detail
+    assert "config.toml" not in answer_speed(models.SMALL_LLM, 45.0, small_installed=True).detail
+    fast = answer_speed(models.DEFAULT_LLM, 150.0, small_installed=True)
+    assert fast.ok and not fast.warning and "about 3 s" in fast.detail
 
 
 def test_doctor_reports_a_broken_index(tmp_path, cli, example_docs):
