@@ -161,6 +161,30 @@ def test_a_question_about_money_reads_the_line_that_holds_an_amount(make_engine,
     assert not any("€" in t for t in read("What is the serial number of the washing machine?"))
 
 
+def test_an_amount_line_is_read_alone_and_only_for_a_question_about_money(embedder):
+    # The invoice's lines as the PDF reader gives them (bench/personal2's invoice). Its
+    # "Subtotal" line, brought in with the short lines under the "Bill to:" heading, made
+    # the model answer "How much is still owed" with a row of the table.
+    from assistant.answer.grounding.context import closest_amount
+
+    texts = ["Calder Garden Design", "INVOICE", "Invoice number: CGD-2024-031", "Payment due: 30 July 2024",
+             "Bill to:", "Mr A and Mrs F Okafor", "3 Linden Close", "Stowbridge", "SB4 2NW",
+             "Description Qty Unit price Amount", "Garden design (concept and planting plan) 1 650.00 650.00",
+             "Hard landscaping labour (days) 6 240.00 1,440.00", "Skip hire and green waste removal 1 285.00 285.00",
+             "Subtotal: GBP 4,338.40"]
+    rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(texts)]
+    question = "How much is still owed on the Okafor invoice?"
+    vecs = embedder.encode_few([question] + texts)
+    kept = [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], ["Okafor"])]
+    assert "Subtotal: GBP 4,338.40" in kept, kept
+    assert not any("1,440.00" in t for t in kept), kept
+    # "When was the car loan paid off?" asks for a date: no amount is brought in for it.
+    sims = vecs[1:] @ vecs[0]
+    assert closest_amount("When was the invoice paid?", rows, sims, set()) == []
+    assert closest_amount("Who paid the invoice?", rows, sims, set()) == []
+    assert closest_amount("How much did the Okafors pay?", rows, sims, set()) == [13]
+
+
 def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()

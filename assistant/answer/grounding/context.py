@@ -82,7 +82,6 @@ def select_sentences(
             keep.update(range(int(i), min(len(sentences), int(i) + 1 + settings.following)))
     for i in [i for i in most_words(question, sentences) if i not in keep][: settings.by_words]:
         keep.update(range(i, min(len(sentences), i + 1 + settings.following)))
-    keep.update(closest_amount(question, sentences, sims, keep))
     for i in sorted(keep):
         # A pronoun the resolver left alone needs the sentence before it to be read.
         if i > 0 and not sentences[i].resolved_text and _PRONOUN_START.match(sentences[i].text):
@@ -95,6 +94,10 @@ def select_sentences(
         keep.update(best_list(question, sentences, sims, settings.min_similarity))
     for i in sorted(keep):
         keep.update(headed_lines(sentences, i))
+    # Last, and alone (with a table's header): an amount line bringing the lines around it
+    # buried "Balance due" under the invoice's rows.
+    for i in closest_amount(question, sentences, sims, keep):
+        keep.update(j for j in (i, block_head(sentences, i)) if j is not None)
     return [sentences[i] for i in sorted(keep)]
 
 
@@ -108,10 +111,15 @@ _ASKS_MONEY = re.compile(
     re.IGNORECASE)
 
 
+# "When was the car loan paid off?" asks for a date, "Who paid ..." for a person.
+_ASKS_ANOTHER_THING = re.compile(r"^\W*(?:when|where|who|whom|whose|why)\b|\bwhat\s+(?:date|day|time|year|month)\b",
+                                 re.IGNORECASE)
+
+
 def closest_amount(question: str, sentences: list[SentenceRow], sims: np.ndarray, keep: set[int]) -> list[int]:
     """For a question about money, the chunk's line closest to it that holds an amount,
     where none of the lines kept holds one; else nothing."""
-    if not _ASKS_MONEY.search(question):
+    if not _ASKS_MONEY.search(question) or _ASKS_ANOTHER_THING.search(question):
         return []
     with_money = [i for i, s in enumerate(sentences) if MONEY.search(s.text)]
     if not with_money or any(i in keep for i in with_money):
