@@ -54,7 +54,8 @@ def run_checks(config: Config, index_override: str | None = None) -> list[Check]
             checks.append(Check(f"{role} model", True, f"{name}: {detail}"))
             embedder_ok |= role == "embedder"
             if speed is not None:
-                checks.append(answer_speed(name, speed, _available(models.SMALL_LLM)))
+                checks.append(answer_speed(name, speed, _available(models.SMALL_LLM),
+                                           config.context_tokens + QUESTION_AND_LABEL_TOKENS))
         except Exception as exc:  # report any loader failure, never crash the doctor
             checks.append(Check(f"{role} model", False, f"{name} at {path}: {type(exc).__name__}: {exc}"))
     checks.extend(index_checks(config, index_override, embedder_ok))
@@ -100,16 +101,18 @@ def _load(role: str, path: Path) -> tuple[str, float | None]:
     return f"{path} (generated {out.strip()!r})", g.prompt_speed()
 
 
-# What a question gives the model to read that it has not read before: its sources (up to
-# `context_tokens`, 400), their labels and the question; the instructions are cached.
-NEW_PROMPT_TOKENS = 450
+# What a question gives the model to read that it has not read before is its sources (up
+# to `context_tokens`), their labels and the question (these, about this many tokens on
+# the folder benchmarks); the instructions are cached.
+QUESTION_AND_LABEL_TOKENS = 50
 FIRST_TOKEN_GOAL_S = 5.0
 
 
-def answer_speed(name: str, tokens_per_s: float, small_installed: bool) -> Check:
-    """How long this CPU makes a person wait for an answer's first word with this model,
-    and, where that is over the goal, the smaller model that would start sooner."""
-    wait = NEW_PROMPT_TOKENS / tokens_per_s
+def answer_speed(name: str, tokens_per_s: float, small_installed: bool, new_tokens: int) -> Check:
+    """How long this CPU makes a person wait for an answer's first word with this model
+    (`new_tokens` read first), and, where that is over the goal, the smaller model that
+    would start sooner."""
+    wait = new_tokens / tokens_per_s
     detail = (f"{name} reads {tokens_per_s:.0f} prompt tokens/s on this CPU: "
               f"an answer starts about {wait:.0f} s after the question")
     if wait <= FIRST_TOKEN_GOAL_S:

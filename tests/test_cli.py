@@ -249,13 +249,15 @@ def test_doctor_tells_a_slow_cpu_which_model_starts_answers_sooner():
     from assistant import models
     from assistant.doctor import answer_speed
 
-    slow = answer_speed(models.DEFAULT_LLM, 45.0, small_installed=True)
+    slow = answer_speed(models.DEFAULT_LLM, 45.0, small_installed=True, new_tokens=450)
     assert slow.warning and not slow.ok
     assert "about 10 s" in slow.detail and f'llm = "{models.SMALL_LLM}"' in slow.detail
-    assert "config.toml" not in answer_speed(models.DEFAULT_LLM, 45.0, small_installed=False).detail
-    assert "config.toml" not in answer_speed(models.SMALL_LLM, 45.0, small_installed=True).detail
-    fast = answer_speed(models.DEFAULT_LLM, 150.0, small_installed=True)
+    assert "config.toml" not in answer_speed(models.DEFAULT_LLM, 45.0, small_installed=False, new_tokens=450).detail
+    assert "config.toml" not in answer_speed(models.SMALL_LLM, 45.0, small_installed=True, new_tokens=450).detail
+    fast = answer_speed(models.DEFAULT_LLM, 150.0, small_installed=True, new_tokens=450)
     assert fast.ok and not fast.warning and "about 3 s" in fast.detail
+    # A longer context (context_tokens = 800) is read longer before the first word.
+    assert "about 6 s" in answer_speed(models.DEFAULT_LLM, 150.0, small_installed=True, new_tokens=850).detail
 
 
 def test_doctor_reports_a_broken_index(tmp_path, cli, example_docs):
