@@ -7,7 +7,7 @@ import calendar
 import datetime as dt
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import PurePath
 
 from ...retrieve.base import Evidence, Hit
@@ -16,27 +16,12 @@ from ..grounding.citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
 from ..records.record import Answer
 from .events import WINDOW, Event, EventQuestion, matches, read_event_question, read_events
+from .matching import held_words, spellings, stem
+from .plan import Plan, plan, same_filter, text_columns
 from .question import Computation, read_computation
 from .tables import Column, Row, Table, day, month_number, number, read_tables
 
 RETRIEVER = "table"
-_OUT_COLUMN = re.compile(r"\b(?:debit|paid out|money out|out|withdrawals?|spent|expenses?|outgoings?)\b", re.I)
-_IN_COLUMN = re.compile(r"\b(?:credit|paid in|money in|in|deposits?|income|received)\b", re.I)
-_AMOUNT = re.compile(r"\b(?:amount|total|cost|price|paid|value|sum|spent|payment|fee|charge)\b", re.I)
-
-
-@dataclass
-class Plan:
-    """One table's share of a computation: the rows that pass, the column measured."""
-
-    table: Table
-    rows: list[Row] = field(default_factory=list)
-    values: list[float] = field(default_factory=list)
-    measure: Column | None = None
-    date: Column | None = None
-    terms: list[str] = field(default_factory=list)  # the question's words its rows mention
-    missing: list[str] = field(default_factory=list)  # words of a named table's question no row has
-    notes: list[str] = field(default_factory=list)  # what was chosen where it could be another
 
 
 def computed_answer(store: Store, question: str, admits=lambda path: True,
@@ -69,7 +54,7 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
             best, asked = max(matched, key=lambda pc: (len(pc[0].terms), pc[0].date is None or pc[0].date.kind == "date",
                                                        len(pc[0].rows)))
             text, rows = _result(best, asked)
-            others = [p.table.name for p, _ in matched if p is not best]
+            others = [p.table.name for p, _ in matched if p is not best and same_filter(p, best, asked)]
             after = f" {', '.join(others)} {'has' if len(others) == 1 else 'have'} matching rows too." if others else ""
             return _answer(question, text, rows, t0, after)
     if tried:
@@ -85,6 +70,8 @@ def _no_row_mentions(question: str, tables: list[Table], computation: Computatio
     would take another row's amount."""
     if not (computation.period and computation.terms and computation.operation in ("sum", "count", "average")):
         return None
+    if not (computation.direction or computation.counts_rows):
+        return None  # "How many things should I pack this week?" asks of no money and no rows
     for table in tables:
         covered = plan(table, replace(computation, terms=[], named=[]))
         if covered is not None and covered.rows and covered.date is not None and covered.date.kind == "date":
@@ -96,124 +83,34 @@ def _no_row_mentions(question: str, tables: list[Table], computation: Computatio
 
 def _named(tables: list[Table], computation: Computation) -> list[Table]:
     """The tables the question names ("the Bills sheet", "the bills", "bank-2025"): a sheet's
-    name counts above its file's; the naming words are no filter any more."""
-    asked = {_stem(w) for w in computation.named + computation.terms}
+    name counts above its file's; the naming words no row holds are no filter any more."""
+    asked = {stem(w) for w in computation.named + computation.terms}
 
     def words(table: Table) -> tuple[set[str], set[str]]:
-        stem = {_stem(w) for w in re.findall(r"[a-z]+", PurePath(table.path).stem.lower())}
-        return {_stem(w) for w in re.findall(r"[a-z]+", (table.sheet or "").lower())}, stem
+        file = {stem(w) for w in re.findall(r"[a-z]+", PurePath(table.path).stem.lower())}
+        return {stem(w) for w in re.findall(r"[a-z]+", (table.sheet or "").lower())}, file
 
     def score(table: Table) -> int:
-        sheet, stem = words(table)
-        return 2 * len(asked & sheet) + len(asked & stem)
+        sheet, file = words(table)
+        return 2 * len(asked & sheet) + len(asked & file)
 
     best = max((score(t) for t in tables), default=0)
     if best == 0:
         return []
     chosen = [t for t in tables if score(t) == best]
     used = set().union(*(a | b for a, b in map(words, chosen)))
-    computation.terms = [t for t in computation.terms if _stem(t) not in used]
-    computation.named = computation.named or [w for w in computation.words if _stem(w) in used]
+    # A naming word the rows hold too ("garden" of "Millbrook Garden Centre", in the Garden
+    # sheet) still filters: only a word no row holds is the sheet's name alone.
+    held = {t for table in chosen for t in held_words(table.rows, text_columns(table), computation.terms)}
+    computation.terms = [t for t in computation.terms if stem(t) not in used or t in held]
+    computation.named = computation.named or [w for w in computation.words if stem(w) in used]
     return chosen
-
-
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-def plan(table: Table, computation: Computation) -> Plan | None:
-    """The rows of `table` that pass the computation's filters, or None where the table
-    cannot answer it (no amount to add, no date for a period, none of its words)."""
-    out = Plan(table)
-    out.date = next(iter(table.of_kind("date")), None) or (
-        next(iter(table.of_kind("month")), None) if computation.period and computation.period.one_month else None)
-    if computation.period and out.date is None:
-        return None
-    if computation.operation != "count":
-        out.measure = _measure(table, computation, out.notes)
-        if out.measure is None:
-            return None
-    texts = [c.name for c in table.columns if c.kind == "text"]
-    # A word no row mentions ("times", "visit") filters nothing; a question whose every
-    # word is of that kind is about something else, unless it names the table.
-    out.terms = [t for t in computation.terms if any(_mentions(r, texts, t) for r in table.rows)]
-    if computation.terms and not out.terms:
-        if not computation.named:
-            return None
-        out.missing = computation.terms
-        return out
-    rows = [r for r in table.rows if all(_mentions(r, texts, t) for t in out.terms)]
-    if computation.period:
-        rows = _in_period(rows, out.date, computation, table)
-    if out.measure is not None:
-        rows, out.values = _measured(rows, out.measure, computation.direction, out.notes)
-    out.rows = rows
-    return out
-
-
-def _measure(table: Table, computation: Computation, notes: list[str]) -> Column | None:
-    """The column to add up: one the question names, else the money going the way it
-    asks (Debit for spending), else one called an amount; said which where there was a choice."""
-    columns = table.of_kind("money") or table.of_kind("number")
-    if not columns:
-        return None
-    words = {_stem(w) for w in computation.words}
-    named = [c for c in columns if words & {_stem(w) for w in re.findall(r"[a-z]+", c.name.lower())}]
-    if named:
-        computation.terms = [t for t in computation.terms
-                             if _stem(t) not in {_stem(w) for w in re.findall(r"[a-z]+", named[0].name.lower())}]
-        return named[0]
-    way = _OUT_COLUMN if computation.direction == "out" else _IN_COLUMN if computation.direction == "in" else None
-    chosen = next((c for c in columns if way and way.search(c.name)), None) \
-        or next((c for c in columns if _AMOUNT.search(c.name)), None) or columns[0]
-    if len(columns) > 1:
-        names = [c.name for c in columns]
-        notes.append(f"the {chosen.name} column, of {', '.join(names[:-1])} and {names[-1]}")
-    return chosen
-
-
-def _mentions(row: Row, texts: list[str], term: str) -> bool:
-    stem = term[:-1] if len(term) > 3 and term.endswith("s") else term
-    for name in texts or list(row.cells):
-        for word in re.findall(r"[a-z0-9]+", row.cells.get(name, "").lower()):
-            if word == term or word.rstrip("s") == stem or (len(stem) >= 4 and word.startswith(stem)):
-                return True
-    return False
-
-
-def _in_period(rows: list[Row], date: Column, computation: Computation, table: Table) -> list[Row]:
-    period = computation.period
-    if date.kind == "month":  # a "Month" column of names: the month, whatever the year
-        return [r for r in rows if month_number(r.cells.get(date.name, "")) == period.one_month]
-    dated = [(r, day(r.cells.get(date.name, ""))) for r in rows]
-    if period.month_only:
-        # "in March": the latest March the table has.
-        years = [d.year for _, d in dated if d and d.month == period.month_only]
-        if not years:
-            return []
-        year = max(years)
-        return [r for r, d in dated if d and d.month == period.month_only and d.year == year]
-    return [r for r, d in dated if d and period.holds(d)]
-
-
-def _measured(rows: list[Row], measure: Column, direction: str | None, notes: list[str]) -> tuple[list[Row], list[float]]:
-    """The rows with a value, and the values: where a column holds money both ways
-    (statements: out negative, in positive), only the way the question asks, as amounts."""
-    pairs = [(r, number(r.cells.get(measure.name, ""))) for r in rows]
-    pairs = [(r, n[0]) for r, n in pairs if n is not None]
-    signs = {v < 0 for _, v in pairs if v}
-    if signs == {True, False} and direction in ("out", "in"):
-        pairs = [(r, abs(v)) for r, v in pairs if (v < 0) == (direction == "out")]
-        notes.append("money out only" if direction == "out" else "money in only")
-    elif signs == {True} and direction != "in":  # money out, written negative: as amounts
-        pairs = [(r, -v) for r, v in pairs]
-    return [r for r, _ in pairs], [v for _, v in pairs]
 
 
 def _result(p: Plan, computation: Computation) -> tuple[str, list[Row]]:
     """The answer's text, and the rows it cites, in the order of its markers."""
     op, n = computation.operation, len(p.rows)
-    of = f"{n} row{'s' if n != 1 else ''} of {p.table.name}{_filters(p, computation)}"
+    of = f"{n} row{'s' if n != 1 else ''} of {p.table.name}{_filters(p, computation, singular=n == 1)}"
     how = f" ({'; '.join(p.notes)})" if p.notes else ""
     if computation.group and (groups := _groups(p, computation.group)):
         return _grouped(p, computation, groups, of, how)
@@ -262,7 +159,7 @@ def _groups(p: Plan, group: str) -> dict[str, list[int]]:
             return f"{d:%B %Y}" if group == "month" else str(d.year)
     else:
         column = next((c for c in p.table.columns if c.kind == "text" and
-                       _stem(group) in {_stem(w) for w in re.findall(r"[a-z]+", c.name.lower())}), None)
+                       stem(group) in {stem(w) for w in re.findall(r"[a-z]+", c.name.lower())}), None)
         if column is not None:
             def key(row: Row) -> str | None:
                 return row.cells.get(column.name) or None
@@ -299,8 +196,8 @@ def _grouped(p: Plan, computation: Computation, groups: dict[str, list[int]], of
 
 def _filters(p: Plan, computation: Computation, singular: bool = False) -> str:
     parts = []
-    if p.terms:
-        parts.append(f"that mention{'s' if singular else ''} “{' '.join(p.terms)}”")
+    if p.terms:  # the match as the rows write it ("MILLBROOK CO-OP"), not as the question did
+        parts.append(f"that mention{'s' if singular else ''} {spellings(p.rows, text_columns(p.table), p.terms)}")
     if computation.period:
         parts.append(f"dated {_period_words(p, computation)}")
     return (" " + ", ".join(parts)) if parts else ""

@@ -29,8 +29,9 @@ OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying|yments?)|costs?|expense
                  r"|\b(?:take|takes|took|taken)\b(?=.*\bfrom\b)")
 IN = re.compile(r"\b(?:earn(?:ed|t)?|received?|income|salary|refunds?|paid (?:me|us|in)|got paid|takings)\b")
 AGGREGATE = re.compile(r"\b(?:total|sum|adds? up|added up|altogether|in all|so far|combined)\b")
-COUNTED = re.compile(r"\bhow many times\b|\bhow often\b|\bnumber of times\b|\bhow many (?:\w+ )?(?:payments|transactions|"
-                     r"rows|entries|visits|purchases|bills|orders|lessons|appointments|sessions|deliveries)\b")
+COUNTED = re.compile(r"\bhow many times\b|\bhow often\b|\bnumber of times\b|"
+                     r"\bhow many (?:[\w'-]+ ){0,3}(?:payments|transactions|rows|entries|visits|purchases|bills|"
+                     r"orders|lessons|appointments|sessions|deliveries)\b")
 SECOND_QUESTION = re.compile(r"\band (?:when|what|who|where|why|how|which)\b|\?.+\?")
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -102,19 +103,17 @@ class Computation:
     words: list[str] = field(default_factory=list)  # every content word (a column may be named)
     top: int = 1  # "the three biggest": how many rows a largest or smallest lists
     group: str | None = None  # "each month", "by category": "month", "week", "year" or a column's word
+    counts_rows: bool = False  # "how many times", "how many payments": a count of the rows themselves
+    counted: str | None = None  # the word after "how many" ("how many tesco shops": "tesco")
 
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
     text = " ".join(question.lower().replace("’", "'").split())
     group = _GROUP.search(text)
     group_word = next((g for g in (group.groups() if group else ()) if g), None)
-    operation = next((name for name, cue in OPERATIONS if cue.search(text)), None)
-    if group_word and (operation is None or re.search(r"\b(?:the )?(?:most|least)\b", text)):
-        # "Which month did I spend the most on fuel?": the group with the largest sum.
-        operation = "min" if re.search(r"\bleast\b", text) else "max" if re.search(r"\bmost\b", text) else "sum"
+    direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
     top = _top(text)
-    if operation is None and top > 1:  # "my top 5 expenses"
-        operation = "max"
+    operation = _operation(text, group_word, top, direction)
     if operation is None or SECOND_QUESTION.search(text):
         return None  # a question of two parts is asked part by part (answer/routes/parts.py)
     period, text_left = read_period(text, today)
@@ -122,21 +121,64 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
         text_left = text_left.replace(group.group(0), " ")
     text_left = _TOP.sub(" ", text_left)
     # "How much is the family ticket?" looks one value up: a sum is asked with a word that
-    # adds ("total", "altogether") or as money spent or received over a period; a count,
-    # of times or of things a row records, or over a period.
-    if operation == "sum" and not (AGGREGATE.search(text) or group_word or
-                                   (period and (OUT.search(text) or IN.search(text)))):
+    # adds ("total", "altogether") or as money spent or received over a period or per
+    # group; a count, of times or of things a row records, or over a period.
+    if operation == "sum" and not (AGGREGATE.search(text) or (direction and (period or group_word))):
         return None
     if operation == "count" and not (COUNTED.search(text) or period or group_word):
         return None
     named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
              if w.lower() not in generic_words()]
+    terms = _terms(text_left, name_words(question))
+    return Computation(operation, terms, period, direction, named, list(terms), top, group_word,
+                       counts_rows=bool(COUNTED.search(text)), counted=_word_after(text, ("how many ", "number of ")))
+
+
+def _operation(text: str, group_word: str | None, top: int, direction: str | None) -> str | None:
+    """The operation the question says; or one its grouping or ranking implies, where it
+    speaks of money ("Which month did I spend the most?", "my top 5 expenses"). "What should
+    each child pack?" or "the top 3 things to pack" imply none: they ask for no amount."""
+    said = next((name for name, cue in OPERATIONS if cue.search(text)), None)
+    most, least = re.search(r"\bmost\b", text), re.search(r"\bleast\b", text)
+    if direction and group_word and (said is None or most or least):
+        return "min" if least else "max" if most else "sum"  # the group with the largest sum
+    if said is None and top > 1 and direction:
+        return "max"
+    return said
+
+
+def _terms(text_left: str, names: set[str]) -> list[str]:
+    """The words a row must mention: the question's content words, and the generic ones it
+    writes as part of a name ("Total Fitness")."""
     generic = generic_words()
-    terms = [w for w in (re.sub(r"'s$", "", w.lower().strip("'’-")) for w in _WORD.findall(text_left))
-             if w and w not in generic and w not in MONTHS and not re.fullmatch(r"(?:19|20)\d\d|s", w)]
-    direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
-    terms = list(dict.fromkeys(terms))
-    return Computation(operation, terms, period, direction, named, list(terms), top, group_word)
+    words = (re.sub(r"'s$", "", w.lower().strip("'’-")) for w in _WORD.findall(text_left))
+    return list(dict.fromkeys(w for w in words if w and (w not in generic or w in names) and w not in MONTHS
+                              and not re.fullmatch(r"(?:19|20)\d\d|s", w)))
+
+
+def name_words(question: str) -> set[str]:
+    """The words the question capitalises as part of a name, next to a capitalised word that
+    is no generic word: "total" of "Total Fitness", "first" of "Fitness First". A question
+    in title case ("How Much Did I Spend...") names nothing this way."""
+    # The first word is left out: it is capitalised anyway.
+    words = [w.strip("?!.,;:\"'()") for w in question.replace("’", "'").split()][1:]
+    capital = [w[:1].isupper() and w != "I" for w in words]
+    if 2 * sum(capital) > len(words):
+        return set()
+
+    def content(i: int) -> bool:
+        return 0 <= i < len(words) and capital[i] and words[i].lower() not in generic_words() | MONTH_NUMBER.keys()
+
+    return {w.lower() for i, w in enumerate(words) if capital[i] and (content(i - 1) or content(i + 1))}
+
+
+def _word_after(text: str, cues: tuple[str, ...]) -> str | None:
+    """The word after the first cue the text says ("how many tesco shops": "tesco")."""
+    for cue in cues:
+        if cue in text:
+            rest = text.split(cue, 1)[1].split()
+            return rest[0].strip("?!.,;:'") if rest else None
+    return None
 
 
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
