@@ -1,5 +1,6 @@
-"""Word documents (DOCX: paragraphs, headings as Markdown headings, and tables in document order) and e-books (EPUB: the
-spine's chapters, each a page)."""
+"""Word documents (DOCX: paragraphs, headings as Markdown headings, and tables with their
+header's names beside each row's values, in document order) and e-books (EPUB: the spine's
+chapters, each a page)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 from .html_text import html_to_text
 from .loaders import LoadedDocument, LoadError, first_heading, join_pages, normalise, register
+from .table_text import document_table
 
 
 @register("EPUB", ".epub")
@@ -79,7 +81,8 @@ def _load_docx(data: bytes) -> LoadedDocument:
 
 
 def _table_text(table) -> str:
-    """A table, a line a row, cells joined with " | "; a merged cell once."""
+    """A table with its header's names beside each row's values (`document_table`); a
+    merged cell once."""
     rows = []
     for row in table.rows:
         cells: list[str] = []
@@ -89,13 +92,9 @@ def _table_text(table) -> str:
             if any(cell._tc is tc for tc in seen):
                 continue
             seen.append(cell._tc)
-            cells.append(" ".join(cell.text.split()))
-        while cells and not cells[-1]:
-            cells.pop()
-        line = " | ".join(cells)
-        if line:
-            rows.append(line)
-    return "\n".join(rows)
+            cells.append(cell.text)
+        rows.append(cells)
+    return document_table(rows)
 
 
 _HEADING_STYLE = re.compile(r"(?:Heading|heading)\s*([1-6])$")

@@ -1,5 +1,6 @@
 """HTML as text: BeautifulSoup's tree walked once, its blocks as paragraphs, headings
-marked as Markdown marks them ("## Tickets"), line breaks and table cells kept, scripts,
+marked as Markdown marks them ("## Tickets"), line breaks kept, a table's rows with its
+header's names beside their values (`table_text.document_table`), scripts,
 styles and navigation left out. `html_to_text` serves
 the EPUB chapters and e-mail bodies too.
 
@@ -16,6 +17,7 @@ import re
 import warnings
 
 from .loaders import BOMS, LoadedDocument, LoadError, normalise, looks_binary, register
+from .table_text import document_table
 
 _DROP_TAGS = ("script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "form")
 _BLOCK_TAGS = (
@@ -26,6 +28,7 @@ _BLOCK_TAGS = (
 # Private-use characters mark structure while whitespace from the source is
 # collapsed; they never occur in real prose.
 _PARA, _LINE, _CELL = "\ue000", "\ue001", "\ue002"
+_TABLE_OPEN, _TABLE_CLOSE = "\ue003", "\ue004"
 
 
 def html_to_text(markup: bytes | str) -> tuple[str, str | None]:
@@ -41,6 +44,13 @@ def html_to_text(markup: bytes | str) -> tuple[str, str | None]:
         title = " ".join(soup.title.get_text().split()) or None
     raw = "".join(_text_with_marks(soup))
     paragraphs = []
+    for part, is_table in _table_parts(raw):
+        paragraphs.extend(_table_paragraphs(part) if is_table else _paragraphs(part))
+    return normalise("\n\n".join(paragraphs)), title
+
+
+def _paragraphs(raw: str) -> list[str]:
+    paragraphs = []
     for para in raw.split(_PARA):
         lines = []
         for line in para.split(_LINE):
@@ -50,7 +60,36 @@ def html_to_text(markup: bytes | str) -> tuple[str, str | None]:
                 lines.append(line)
         if lines:
             paragraphs.append("\n".join(lines))
-    return normalise("\n\n".join(paragraphs)), title
+    return paragraphs
+
+
+def _table_parts(raw: str) -> list[tuple[str, bool]]:
+    """`raw` cut into the text outside tables and each outermost table (a table inside a
+    table's cell is text of that cell), with whether the part is a table."""
+    parts: list[tuple[str, bool]] = []
+    depth, start = 0, 0
+    for i, char in enumerate(raw):
+        if char == _TABLE_OPEN:
+            if depth == 0:
+                parts.append((raw[start:i], False))
+                start = i + 1
+            depth += 1
+        elif char == _TABLE_CLOSE and depth:
+            depth -= 1
+            if depth == 0:
+                parts.append((raw[start:i], True))
+                start = i + 1
+    parts.append((raw[start:], depth > 0))
+    return parts
+
+
+def _table_paragraphs(raw: str) -> list[str]:
+    """A table's rows (each <tr> a block, its cells ended by _CELL) with its header's names
+    beside each row's values (`document_table`)."""
+    flat = raw.replace(_TABLE_OPEN, "").replace(_TABLE_CLOSE, "").replace(_LINE, " ")
+    rows = [[" ".join(c.split()) for c in block.split(_CELL)] for block in flat.split(_PARA)]
+    text = document_table([cells for cells in rows if any(cells)])
+    return [text] if text.strip() else []
 
 
 _BLOCK_SET, _DROP_SET = frozenset(_BLOCK_TAGS), frozenset(_DROP_TAGS)
@@ -152,6 +191,9 @@ def _text_with_marks(soup) -> list[str]:
                 brk = _LINE if markers else _PARA  # within a list item, its paragraphs are lines of it
                 out.append(brk)
                 stack.append(brk)
+                if name == "table":  # read as a whole: its rows with its header's names
+                    out.append(_TABLE_OPEN)
+                    stack.append(_TABLE_CLOSE)
                 if name in _HEADING_LEVEL:  # "## Tickets": a section, as Markdown writes it
                     out.append("#" * _HEADING_LEVEL[name] + " ")
             elif name in ("td", "th"):

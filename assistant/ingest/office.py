@@ -27,7 +27,8 @@ import zipfile
 from typing import Iterator
 
 from .loaders import LoadedDocument, decode_bytes, first_heading, join_pages, normalise, register
-from .table_text import MAX_COLUMNS, MAX_ROWS, MAX_SCANNED, MAX_WORKBOOK_ROWS, Row, clean_cell, rows_left_out, table_text
+from .table_text import (MAX_COLUMNS, MAX_ROWS, MAX_SCANNED, MAX_WORKBOOK_ROWS, Row, clean_cell, document_table,
+                         rows_left_out, table_text)
 
 # --- CSV and TSV ------------------------------------------------------------------
 
@@ -280,15 +281,11 @@ def _heading_marks(heading) -> str:
 
 
 def _odf_table(table) -> str:
-    """A table inside a text or a slide: a line a row, cells joined with " | " (as DOCX tables are)."""
-    lines = []
-    for row in table.iter(_ROW):
-        cells = [" ".join(" ".join(_odf_blocks(cell, [])).split()) for cell in row if cell.tag in (_CELL, _COVERED)]
-        while cells and not cells[-1]:
-            cells.pop()
-        if any(cells):
-            lines.append(" | ".join(cells))
-    return "\n".join(lines)
+    """A table inside a text or a slide, with its header's names beside each row's values
+    (`document_table`, as DOCX tables are)."""
+    rows = [[" ".join(_odf_blocks(cell, [])) for cell in row if cell.tag in (_CELL, _COVERED)]
+            for row in table.iter(_ROW)]
+    return document_table(rows)
 
 
 def _odf_body(data: bytes, kind: str, missing: str):
@@ -411,7 +408,7 @@ def _load_ods(data: bytes) -> LoadedDocument:
 
 def _pptx_blocks(shapes, skip_id: int | None) -> Iterator[str]:
     """The text of a slide's shapes in their order: each paragraph of a text frame, each
-    table (a line a row), a chart's title; groups opened."""
+    table (with its header's names), a chart's title; groups opened."""
     from pptx.shapes.group import GroupShape
 
     for shape in shapes:
@@ -422,8 +419,7 @@ def _pptx_blocks(shapes, skip_id: int | None) -> Iterator[str]:
         elif shape.has_text_frame:
             yield from (p.text for p in shape.text_frame.paragraphs if p.text.strip())
         elif getattr(shape, "has_table", False) and shape.has_table:
-            lines = [" | ".join(clean_cell(c.text) for c in row.cells) for row in shape.table.rows]
-            yield "\n".join(line for line in lines if line.strip(" |"))
+            yield document_table([[c.text for c in row.cells] for row in shape.table.rows])
         elif getattr(shape, "has_chart", False) and shape.has_chart and shape.chart.has_title:
             yield "Chart: " + shape.chart.chart_title.text_frame.text
 

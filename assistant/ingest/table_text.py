@@ -1,7 +1,9 @@
 """A table as text: each row a paragraph, each value beside its column's header ("Budget,
 row 14: Date: 2024-03-02; Item: Roof repair; Amount: 1250"), the header found among the
 first rows, and reading stopped past a number of rows (and said so). Serves CSV and TSV,
-XLSX and ODS (office.py)."""
+XLSX and ODS (office.py), and the tables inside documents (DOCX, ODT, PPTX, ODP, HTML:
+`document_table`), so that a row read anywhere carries its column names: a chunk boundary
+after the header, or a row read alone, loses nothing."""
 
 from __future__ import annotations
 
@@ -67,7 +69,8 @@ def _is_header(candidate: list[str], below: list[str] | None) -> bool:
     return any(candidate)
 
 
-def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MAX_ROWS) -> tuple[str, int, int]:
+def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MAX_ROWS,
+               is_header=None) -> tuple[str, int, int]:
     """A table as text, how many of its rows that text holds and how many more rows with
     something in them it has (not read): its title lines, a line naming its columns, then
     each row with its values beside their headers, a paragraph each; empty rows left out,
@@ -81,7 +84,7 @@ def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MA
     blocks += [" ".join(c for c in cells if c) for _, cells in head[:first]]
     header: list[str] = []
     body = head[first:]
-    if body and _is_header(body[0][1], body[1][1] if len(body) > 1 else None):
+    if body and (is_header or _is_header)(body[0][1], body[1][1] if len(body) > 1 else None):
         header = body.pop(0)[1]
         blocks.append("Columns: " + "; ".join(c for c in header if c))
     count = 0
@@ -95,6 +98,51 @@ def table_text(rows: Iterable[Row], sheet: str | None = None, max_rows: int = MA
         count += 1
     more = sum(1 for _ in rows) if count == max_rows else 0
     return "\n\n".join(blocks), count, more
+
+
+def document_table(rows: list[list[str]]) -> str:
+    """A table inside a document, as a spreadsheet's is written when it has a header row
+    (a "Columns:" line, then each row a paragraph with its values beside their headers);
+    without one, a two-column table is label and value ("Subtotal: £40.00"), a wider
+    one a line a row with its cells joined by " | "."""
+    rows = [[clean_cell(c) for c in cells] for cells in rows]
+    rows = [_without_trailing_empties(cells) for cells in rows if any(cells)]
+    # A caption or title above the first row of two cells or more is a line of its own.
+    titles = list(itertools.takewhile(lambda cells: len([c for c in cells if c]) < 2, rows))
+    rows = rows[len(titles):]
+    lines = [" ".join(c for c in cells if c) for cells in titles]
+    return "\n\n".join([*lines, _rows_text(rows)] if rows else lines)
+
+
+def _rows_text(rows: list[list[str]]) -> str:
+    if len(rows) >= 2 and _document_header(rows[0], rows[1:]):
+        return table_text(enumerate(rows, start=1), is_header=lambda *_: True)[0]
+    if rows and max(len(cells) for cells in rows) == 2:
+        return "\n".join(f"{cells[0].rstrip(':')}: {cells[1]}" if len(cells) == 2 and cells[0] and cells[1]
+                         else " ".join(c for c in cells if c) for cells in rows)
+    return "\n".join(" | ".join(cells) for cells in rows)
+
+
+def _without_trailing_empties(cells: list[str]) -> list[str]:
+    while cells and not cells[-1]:
+        cells = cells[:-1]
+    return cells
+
+
+def _document_header(first: list[str], rest: list[list[str]]) -> bool:
+    """Whether a document table's first row names its columns: it holds no value (as a
+    sheet's header), has two cells or more, and is not the first pair of a label-value
+    table ("Member | Ros Hale" above "Membership number | M-7713"): labels end in ":", or
+    the second column below holds values of more than one kind (a name, a number, a date),
+    which a column under one header does not."""
+    if len([c for c in first if c]) < 2 or not _is_header(first, rest[0]):
+        return False
+    if len(first) == 2 and all(len(cells) <= 2 for cells in rest):
+        if first[0].endswith(":") or all(cells[0].endswith(":") for cells in rest if cells):
+            return False
+        kinds = {_looks_like_value(cells[1]) for cells in rest if len(cells) == 2 and cells[1]}
+        return len(kinds) < 2
+    return True
 
 
 def rows_left_out(count: int, more: int, where: str = "") -> str | None:

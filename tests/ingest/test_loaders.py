@@ -101,7 +101,7 @@ def test_html_drops_script_style_nav_and_keeps_paragraphs():
     for hidden in ("SHOULD-NOT-BE-INDEXED", "ALSO-NOT-INDEXED", "trackingId", "font-family", "Contact us"):
         assert hidden not in doc.text
     assert "\n\n## Crossings\n\n" in doc.text  # a heading, marked as Markdown marks it
-    assert "Harrowmere | 51 km" in doc.text
+    assert "Row 2: Place: Harrowmere; Distance from source: 51 km" in doc.text  # a row with its header's names
     assert doc.pages == []
 
 
@@ -139,10 +139,11 @@ def test_docx_paragraphs_and_table_in_order():
     doc = load(DOCS / "council_minutes.docx")
     assert doc.title == "Harrowmere Town Council - Minutes of 12 March 2024"
     assert doc.pages == []
-    row = "Lantern Festival 2024 | £15,500 | Harrowmere Boatmen's Guild"
-    assert "Item | Allocation | Responsible" in doc.text
-    assert row in doc.text
-    assert "Total | £79,000\n" in doc.text  # trailing empty cells are dropped
+    # Each row a paragraph with its header's names beside its values (as a sheet's rows).
+    row = "Row 3: Item: Lantern Festival 2024; Allocation: £15,500; Responsible: Harrowmere Boatmen's Guild"
+    assert "Columns: Item; Allocation; Responsible" in doc.text
+    assert f"\n\n{row}\n\n" in doc.text
+    assert "Row 6: Item: Total; Allocation: £79,000\n" in doc.text  # trailing empty cells are dropped
     assert doc.text.index("Budget allocations for 2024-25") < doc.text.index(row) < doc.text.index("Resolved:")
 
 
@@ -368,7 +369,7 @@ def test_html_deeply_nested_loads_with_its_structure(tmp_path):
     path.write_text(markup, encoding="utf-8")
     doc = load(path)
     assert doc.title == "Nest"
-    assert doc.text == "Deep inside the nest.\n\na | b\nc\n\nAfter it."
+    assert doc.text == "Deep inside the nest.\n\na: b c\n\nAfter it."  # a one-row table: label and value
 
 
 def test_html_character_references_in_plain_text_are_the_characters(tmp_path):

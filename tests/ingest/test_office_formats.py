@@ -411,7 +411,7 @@ def test_pptx_slide_by_slide_with_titles_tables_and_notes(files):
     assert doc.text.startswith("Slide 1: Harbour Festival plan\n\nCommittee meeting, May")
     assert "Slide 2: Stalls and budget\n\nThe brass band costs 600 pounds for the afternoon." in doc.text
     assert "Forty stalls line the quay." in doc.text
-    assert "Stall | Fee\nCake stall | 15 pounds" in doc.text
+    assert "Columns: Stall; Fee\n\nRow 2: Stall: Cake stall; Fee: 15 pounds" in doc.text
     assert "Speaker notes: Remember to book the lifeboat crew." in doc.text
     assert [p for p, _ in doc.pages] == [1, 2]
     assert _page_of(doc, "brass band") == 2 and _page_of(doc, "lifeboat") == 2 and _page_of(doc, "Committee") == 1
@@ -431,7 +431,7 @@ def test_odt_headings_paragraphs_footnotes_lists_and_tables_in_order(files):
     # A list is one block, each item a line marked as Markdown marks it, numbered where its
     # style numbers it: an item is read with the lines before it.
     assert "\n\n- New sluice gate.\n- Repointed millrace wall.\n\n1. Drain the race.\n2. Lift the gate.\n\n" in text
-    assert "Work | Cost\nSluice gate | 3,400 pounds" in text
+    assert "Columns: Work; Cost\n\nRow 2: Work: Sluice gate; Cost: 3,400 pounds" in text
     assert doc.pages == []
 
 
