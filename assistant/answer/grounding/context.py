@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from .amounts import BillAmounts, bill_amounts
 from .sections import heading_above, is_heading_line
 from ..money import MONEY
 from ...retrieve.base import Hit
@@ -94,11 +95,36 @@ def select_sentences(
         keep.update(best_list(question, sentences, sims, settings.min_similarity))
     for i in sorted(keep):
         keep.update(headed_lines(sentences, i))
+    # A bill read for a question about money is read with its total, and without the
+    # figures beside it that such a question is answered with by mistake: its subtotal,
+    # the cash handed over, the change.
+    aside = figures_beside_the_total(question, sentences)
+    if aside and keep & aside.amounts:
+        keep = (keep - aside.beside_the_total) | {aside.total}
     # Last, and alone (with a table's header): an amount line bringing the lines around it
     # buried "Balance due" under the invoice's rows.
-    for i in closest_amount(question, sentences, sims, keep):
+    for i in closest_amount(question, sentences, sims, keep, aside.beside_the_total if aside else frozenset()):
         keep.update(j for j in (i, block_head(sentences, i)) if j is not None)
     return [sentences[i] for i in sorted(keep)]
+
+
+def asks_money(question: str) -> bool:
+    """A question about what something cost, not when, where or who paid it."""
+    return bool(_ASKS_MONEY.search(question)) and not _ASKS_ANOTHER_THING.search(question)
+
+
+def figures_beside_the_total(question: str, sentences: list[SentenceRow]) -> BillAmounts | None:
+    """For a question about money, the chunk's bill amounts (`amounts.bill_amounts`) with
+    the subtotal and payment lines the question names by their label left in place
+    ("How much did I hand over in cash?" reads "CASH 20.00"); None otherwise."""
+    if not asks_money(question):
+        return None
+    found = bill_amounts([s.text for s in sentences])
+    if found.total is None:
+        return None
+    asked = content_stems(question)
+    named = frozenset(i for i in found.beside_the_total if content_stems(sentences[i].text) & asked)
+    return BillAmounts(found.total, found.subtotals - named, found.payment - named, found.amounts)
 
 
 # A question about money ("How much did the washing machine cost?") is answered by a line
@@ -116,12 +142,13 @@ _ASKS_ANOTHER_THING = re.compile(r"^\W*(?:when|where|who|whom|whose|why)\b|\bwha
                                  re.IGNORECASE)
 
 
-def closest_amount(question: str, sentences: list[SentenceRow], sims: np.ndarray, keep: set[int]) -> list[int]:
-    """For a question about money, the chunk's line closest to it that holds an amount,
-    where none of the lines kept holds one; else nothing."""
-    if not _ASKS_MONEY.search(question) or _ASKS_ANOTHER_THING.search(question):
+def closest_amount(question: str, sentences: list[SentenceRow], sims: np.ndarray, keep: set[int],
+                   aside: frozenset[int] = frozenset()) -> list[int]:
+    """For a question about money, the chunk's line closest to it that holds an amount
+    (not one of the figures `aside`), where none of the lines kept holds one; else nothing."""
+    if not asks_money(question):
         return []
-    with_money = [i for i, s in enumerate(sentences) if MONEY.search(s.text)]
+    with_money = [i for i, s in enumerate(sentences) if MONEY.search(s.text) and i not in aside]
     if not with_money or any(i in keep for i in with_money):
         return []
     return [max(with_money, key=lambda i: float(sims[i]))]
