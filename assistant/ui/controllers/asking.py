@@ -1,6 +1,6 @@
 """Asking: a question (or a `/search`) checked before it is sent, answered or searched off
 the UI thread with the answer streamed into its view, kept in the history, and stopped on
-request."""
+request; after the first answer slow to start (ever), what `assistant doctor` advises."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...engine import Accepted, Asked, AskEvent, Drafted, Scope, ScopeError, ShownAnswer, SourcesChosen
+from ... import models
+from ...engine import Accepted, Answer, Asked, AskEvent, Drafted, Scope, ScopeError, ShownAnswer, SourcesChosen
 from ..input_syntax import parse_request
+from ..slow_answers import installed_answer_models, slow_answer_notice
 from .conversations import ConversationsController
 from .host import Host
 from .session import Session
@@ -21,6 +23,10 @@ class AnswerSink(Protocol):
     def add_accepted(self, piece: str) -> None: ...
 
     def set_draft(self, text: str) -> None: ...
+
+
+# The one-off notice after the first answer slow to start (Session.first_time).
+SLOW_ANSWER = "slow answer"
 
 
 @dataclass
@@ -101,10 +107,28 @@ class AskController:
         self.done(view, asked)
 
     def done(self, view: AnswerSink, asked: Asked) -> None:
-        """Shown; the person told where the record could not be kept (the chat goes on)."""
+        """Shown; the person told where the record could not be kept (the chat goes on), and
+        after the first answer slow to start, what `assistant doctor` advises."""
         if asked.unkept is not None:
             self.conversations.not_kept(asked.unkept)
-        self.host.call_from_thread(self.finished, view, asked.text, asked.shown, asked.stopped)
+        try:
+            self.tell_if_slow(asked.answer)
+        finally:  # the answer is shown whatever befell the notice
+            self.host.call_from_thread(self.finished, view, asked.text, asked.shown, asked.stopped)
+
+    def tell_if_slow(self, answer: Answer | None) -> None:
+        """After the first answer (ever) whose first words came later than the goal after
+        its question: how long that was, and what `assistant doctor` advises. The answer's
+        own timing is told; nothing is measured. From any thread."""
+        if answer is None:  # a search
+            return
+        timings = answer.timings  # the first words shown: a step's draft, else the answer's
+        waited = timings.first_shown if timings.first_shown is not None else timings.to_first_token
+        in_use = models.answer_model(self.config.llm)[0]
+        notice = slow_answer_notice(waited, in_use, installed_answer_models())
+        if notice is not None and self.session.first_time(SLOW_ANSWER):
+            self.host.notify_from_any_thread(notice, title="answers start slowly here", severity="warning",
+                                             timeout=30)
 
     def finished(self, view: AnswerSink, text: str, shown: ShownAnswer, stopped: bool) -> None:
         self.answering = False
