@@ -9,7 +9,10 @@ process's peak RSS. Part of `make bench`.
 
 Sets: `personal` (bench/personal: a folder of everyday files written for this project,
 every question shape, follow-ups and questions it cannot answer), `personal2`
-(bench/personal2: a second one, in every file type the loaders read, scans included) and the folder sets of
+(bench/personal2: a second one, in every file type the loaders read, scans included), the
+generated households of bench/generated (`gen_dev`: its development folders, `gen_val`: its
+validation folders, `gen:SEED`: one folder; each folder its own index, rows broken down by
+failure class) and the folder sets of
 ../shared/data (whole documents as files: covidqa_files, leval_nq_files,
 leval_sciqa_files, leval_multidoc_files, emanual_files,
 narrativeqa_files), each through the whole `assistant ask` path with
@@ -105,6 +108,31 @@ def build_personal2(dest: Path) -> Path:
     return module.build(dest)
 
 
+def generated_folders(name: str) -> list[tuple[str, list[dict], Path]]:
+    """The generated folders of set `name` (gen_dev, gen_val or gen:SEED), each written
+    under the cache: its index name, its questions and the folder."""
+    if str(ROOT) not in sys.path:  # bench/generated is a package of the checkout
+        sys.path.insert(0, str(ROOT))
+    module = importlib.import_module("bench.generated.generate")
+    seeds = {"gen_dev": module.DEV_SEEDS, "gen_val": module.VALIDATION_SEEDS}.get(name) or [int(name.split(":")[1])]
+    out = []
+    for seed in seeds:
+        folder = CACHE / f"gen-{seed}-docs"
+        out.append((f"gen-{seed}", module.generate(seed, folder), folder))
+    return out
+
+
+def set_folders(name: str, limit: int) -> list[tuple[str, list[dict], Path]]:
+    """A set's folders: (index name, questions, folder); one folder but for the generated sets."""
+    if name == "personal":
+        return [(name, personal_questions(), build_personal(CACHE / "personal-docs"))]
+    if name == "personal2":
+        return [(name, personal_questions(PERSONAL2), build_personal2(CACHE / "personal2-docs"))]
+    if name.startswith("gen"):
+        return generated_folders(name)
+    return [(name, *folder_questions(name, limit))]
+
+
 def folder_questions(name: str, limit: int) -> tuple[list[dict], Path]:
     """The first `limit` questions of a folder set, and its documents written as files."""
     fmt, questions, corpus = FOLDER_SETS[name]
@@ -161,6 +189,8 @@ def judged_row(engine: Engine, q: dict, answer) -> dict:
         "sources_s": answer.timings.sources_shown,
         "first_shown_s": answer.timings.first_shown, "first_token_s": answer.timings.to_first_token,
         "total_s": answer.timings.total,
+        # A generated folder's question says what it tests and how its file was laid out.
+        **{key: q[key] for key in ("failure_class", "layout") if key in q},
     }
 
 
@@ -177,6 +207,10 @@ def summary(rows: list[dict]) -> dict:
         return round(statistics.median(values), 2) if values else None
 
     answered = [r for r in rows if not r["abstained"]]
+    classes = sorted({r["failure_class"] for r in rows if r.get("failure_class")})  # generated folders only
+    by_class = {"right_by_failure_class": {
+        name: f'{sum(1 for r in group if r.get("right"))}/{len(group)}'
+        for name in classes if (group := [r for r in rows if r.get("failure_class") == name])}} if classes else {}
     return {
         "n": len(rows), "answerable": len(answerable), "unanswerable": len(unanswerable),
         "key_fact_recall": round(100.0 * statistics.mean(r["recall"] for r in with_facts), 1) if with_facts else None,
@@ -201,6 +235,7 @@ def summary(rows: list[dict]) -> dict:
         "by_shape": {shape: round(100.0 * statistics.mean(r["recall"] for r in group), 1)
                      for shape in sorted({r["shape"] for r in with_facts})
                      if (group := [r for r in with_facts if r["shape"] == shape])},
+        **by_class,
     }
 
 
@@ -223,29 +258,27 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for model in args.models.split(","):
         for name in args.sets.split(","):
-            if name == "personal":
-                questions, folder = personal_questions(), build_personal(CACHE / "personal-docs")
-            elif name == "personal2":
-                questions, folder = personal_questions(PERSONAL2), build_personal2(CACHE / "personal2-docs")
-            else:
-                questions, folder = folder_questions(name, args.limit)
-            if args.shapes:
-                questions = [q for q in questions if q.get("shape") in args.shapes.split(",")]
-            engine = engine_for(name, folder, model, args.context)
-            t0 = time.perf_counter()
+            seconds, rows = 0.0, []
+            for index_name, questions, folder in set_folders(name, args.limit):
+                if args.shapes:
+                    questions = [q for q in questions if q.get("shape") in args.shapes.split(",")]
+                engine = engine_for(index_name, folder, model, args.context)
+                t0 = time.perf_counter()  # the asking, not the indexing
 
-            def progress(done, total, row):
-                mark = "ok " if row["recall"] == 1.0 else ("idk" if row["abstained"] else "-- ")
-                print(f"[{name} {model}] {done}/{total} {mark} {row['id']} {row['total_s'] or 0:.1f}s", file=sys.stderr)
+                def progress(done, total, row):
+                    mark = "ok " if row["recall"] == 1.0 else ("idk" if row["abstained"] else "-- ")
+                    print(f"[{index_name} {model}] {done}/{total} {mark} {row['id']} {row['total_s'] or 0:.1f}s",
+                          file=sys.stderr)
 
-            rows = ask_all(engine, questions, progress)
-            result = {"set": name, "model": model, "tag": args.tag, "seconds": round(time.perf_counter() - t0, 1),
+                rows += ask_all(engine, questions, progress)
+                seconds += time.perf_counter() - t0
+                engine.close()
+            result = {"set": name, "model": model, "tag": args.tag, "seconds": round(seconds, 1),
                       "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
                       **summary(rows), "rows": rows}
-            stem = f"{name}__{model}" + (f"__{args.tag}" if args.tag else "")
+            stem = f"{name.replace(':', '-')}__{model}" + (f"__{args.tag}" if args.tag else "")
             (args.out / f"{stem}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
             print(json.dumps({k: v for k, v in result.items() if k != "rows"}, ensure_ascii=False))
-            engine.close()
     return 0
 
 

@@ -1,0 +1,1 @@
+"""Generated personal folders for the answer benchmark (README.md)."""
