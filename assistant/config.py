@@ -92,6 +92,10 @@ class Config:
     # Cut the answer at the first sentence that no source sentence supports (small models
     # drift into invention after a good start).
     strict_grounding: bool = True
+    # A short answer said in a sentence the model writes from the line that states it,
+    # checked against that line ("The repair cost £35.35 [1]."); off: the short answer with
+    # the line that holds it.
+    answer_sentences: bool = True
     # Watched folders (the terminal UI and `assistant watch`); paused ones are not watched.
     folders: list[str] = field(default_factory=list)
     paused_folders: list[str] = field(default_factory=list)

@@ -168,6 +168,7 @@ class Engine:
             answer_tokens=self.config.answer_tokens, min_relevance=self.config.min_relevance,
             strict=self.config.strict_grounding, read_lock=self.index_lock, context=self.config.context,
             context_tokens=self.config.context_tokens, tag=self.tag, chain=self.config.chain_questions,
+            sentences=self.config.answer_sentences,
         )
 
     @cached_property

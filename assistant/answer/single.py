@@ -40,7 +40,7 @@ class OneQuestion:
         answer_tokens: int = 256, min_relevance: float = 0.25, strict: bool = True,
         read_lock: contextlib.AbstractContextManager | None = None, context: str = "sentences",
         context_tokens: int = 400, tag: Callable[[str], list[tuple[str, str, str]]] | None = None,
-        chain: bool = True,
+        chain: bool = True, sentences: bool = True,
     ):
         # Held while retrieving and reading the sources (not while generating), so an
         # answer is drawn from one consistent state of an index that is being updated.
@@ -53,6 +53,7 @@ class OneQuestion:
         self.context_tokens = context_tokens  # the grounded sentences' budget
         self.tag = tag  # (word, lemma, part of speech): the entity check's relation test
         self.chain = chain  # ask a question that needs two facts in a row one fact at a time
+        self.sentences = sentences  # a short answer said in a sentence the model writes, checked
         self.subjects = SubjectIndex(store)  # the document a question names the subject of
 
     @property
@@ -63,7 +64,8 @@ class OneQuestion:
 
     @property
     def span_first(self) -> SpanFirst:
-        return SpanFirst(self.generator, self.embedder.encode_few, self.strict, self.tag, self.document_sentences)
+        return SpanFirst(self.generator, self.embedder.encode_few, self.strict, self.tag, self.document_sentences,
+                         self.sentences)
 
     def document_sentences(self, path: str) -> list[tuple[ChunkRow, SentenceRow]]:
         """Every sentence of the document at `path`, with its chunk, in reading order."""

@@ -45,7 +45,8 @@ def test_a_when_question_opens_with_the_span_highlighted_in_its_sentence(engine)
     drafts: list[str] = []
     answer = engine.ask("When did Harrowmere Halt station open?", on_draft=drafts.append)
     assert answer.short and "1867" in answer.short, answer.text
-    assert answer.text.startswith(answer.short[:1].upper() + answer.short[1:])
+    # Said in a sentence the model writes (routes/sentence.py), the span in it.
+    assert answer.short.lower() in answer.text.lower(), answer.text
     assert drafts, "the span streams as a draft from its first token"
     (c,) = answer.citations
     doc = load(Path(c.path)).text

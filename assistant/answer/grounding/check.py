@@ -152,7 +152,7 @@ def check_sentence(
         if value not in have and number not in verdict.numbers:
             verdict.numbers.append(number)
     if tag is not None and evidence and not verdict.names:
-        verdict.relations = _unstated_verbs(plain, evidence, new_names, tag)
+        verdict.relations = _unstated_verbs(plain, evidence, new_names, tag, question)
     return verdict
 
 
@@ -168,9 +168,14 @@ def spelled_out(acronym: str, text: str) -> bool:
 Tagger = Callable[[str], list[tuple[str, str, str]]]  # text -> (word, lemma, part of speech)
 
 
-def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: Tagger) -> list[str]:
+def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: Tagger,
+                    question: str = "") -> list[str]:
     """The answer's verbs, when none of them is said (by word or lemma stem) in the
-    evidence sentences that state its new names."""
+    evidence sentences that state its new names. Where the answer names no one new and
+    those sentences have no verb of their own (a field, a row, a total line: "TOTAL
+    35.35"), the question's verbs may be said back ("The repair cost 35.35"): such a line
+    states no relation to contradict. (A new name keeps its relation checked: "Director:
+    Dr Okafor" does not say she founded it.)"""
     occurring = {w.lower() for m in _TOOK_PLACE.finditer(plain) for w in m.groups() if w}
     said = [(w.lower(), lemma) for w, lemma, pos in tag(plain)
             if pos == "VERB" and len(lemma) > 2 and lemma not in REPORTING_VERBS | LIGHT_VERBS
@@ -178,10 +183,13 @@ def _unstated_verbs(plain: str, evidence: list[str], new_names: list[str], tag: 
     if not said:
         return []
     where = [e for e in evidence if new_names and set(new_names) & _words(e)] or evidence
-    stems = set()
+    stems, verbless = set(), True
     for e in where:
-        for w, lemma, _ in tag(e):
+        for w, lemma, pos in tag(e):
             stems |= {w.lower()[:RELATION_STEM], lemma[:RELATION_STEM]}
+            verbless = verbless and pos not in ("VERB", "AUX")
+    if verbless and question and not new_names:
+        stems |= {w.lower()[:RELATION_STEM] for w in _WORD.findall(question)}
     if any(w[:RELATION_STEM] in stems or lemma[:RELATION_STEM] in stems for w, lemma in said):
         return []
     for verbs, written in _SAID_AS:

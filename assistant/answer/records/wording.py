@@ -15,6 +15,7 @@ database dump. So:
 
 from __future__ import annotations
 
+import calendar
 import re
 
 from ...ingest.locator import row_fields
@@ -120,6 +121,24 @@ def fuller_name(span: str, sentence: str) -> str:
         return span
     m = re.search(rf"(?<![\w-]){re.escape(span)}((?:\s+{_NAME_WORD.pattern}){{1,2}})", sentence)
     return span + m.group(1) if m else span
+
+
+_MONTH = r"(?:" + "|".join(m[:3] for m in calendar.month_name if m) + r")[a-z]*\.?"
+# A date as a line writes it whole: "5 March 2025", "March 5th, 2025", "2025-03-05", "05/03/2025".
+_WHOLE_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
+                         rf"(?:,?\s+\d{{4}})?|\b\d{{4}}-\d{{2}}-\d{{2}}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}", re.IGNORECASE)
+
+
+def fuller_date(span: str, sentence: str) -> str:
+    """A piece of a date as the sentence writes the date whole: "2025" or "March 2025" in
+    "will report on 5 March 2025" -> "5 March 2025" (a year alone does not say when)."""
+    low = span.strip().lower()
+    if not (re.fullmatch(r"(?:19|20)\d\d", low) or re.search(_MONTH, low, re.IGNORECASE)):
+        return span  # a count or an amount, not a piece of a date
+    for m in _WHOLE_DATE.finditer(sentence):
+        if low and low in m.group().lower() and len(m.group()) > len(span.strip()):
+            return m.group()
+    return span
 
 
 def reads_as_prose(sentence: str) -> bool:

@@ -1,8 +1,11 @@
 """A question answered by what a heading lists. "What did I plant in April?" is asked of
 the heading ("PLANTED IN APRIL"), and the answer is every line under it ("early potatoes",
 "broad beans", "sweet peas"): the short answer finds one of them, and alone it would say
-that one thing was planted. So where the span's sentence is one of two or more short lines
-under a heading that shares a word with the question, the answer lists them all.
+that one thing was planted. So where the span is one of two or more short lines under a
+heading that shares a word with the question, the answer lists them all. The span must be
+the line itself ("early potatoes"), not a value inside it: "14:02" of a receipt's "8 May
+2026 14:02" under "HOLLIS CYCLES" answers no list; and lines are lines, not the sentences
+of one paragraph.
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ ITEM_MAX_CHARS = 80
 MAX_ITEMS = 12
 
 
-def listed_under(question: str, chunk: ChunkRow, sentence: SentenceRow, sentences: list[SentenceRow]) -> list[SentenceRow]:
-    """The lines listed under the heading of `sentence` (which is one of them), when the
-    question asks what that heading lists; [] otherwise."""
+def listed_under(question: str, chunk: ChunkRow, sentence: SentenceRow, sentences: list[SentenceRow],
+                 span: str | None = None) -> list[SentenceRow]:
+    """The lines listed under the heading of `sentence` (which is one of them, and which
+    `span` names whole), when the question asks what that heading lists; [] otherwise."""
     heading = heading_above(chunk, sentence.start)
     if not heading or not _is_item(sentence) or not _shares_a_stem(heading, question):
+        return []
+    if span is not None and not names_the_line(span, sentence.text):
         return []
     items = [s for s in sentences if heading_above(chunk, s.start) == heading and _is_item(s)]
     items = _run_around(items, sentence, chunk)
@@ -35,6 +41,18 @@ def _shares_a_stem(heading: str, question: str) -> bool:
     asked = question_stems(question)
     return any(a.startswith(h) or h.startswith(a) for h in question_stems(heading) for a in asked
                if min(len(a), len(h)) >= 3)
+
+
+# The share of a line's words the span must say for it to name the line, not a value in it.
+NAMED_SHARE = 0.6
+
+
+def names_the_line(span: str, line: str) -> bool:
+    """Whether `span` says most of `line`'s words ("broad beans" of "- broad beans (2 rows)"),
+    rather than one value in it ("14:02" of "8 May 2026 14:02")."""
+    words = re.findall(r"\w+", item_text(line).lower())
+    said = set(re.findall(r"\w+", span.lower()))
+    return bool(words) and sum(w in said for w in words) >= NAMED_SHARE * len(words)
 
 
 def said_as_list(items: list[SentenceRow], n: int) -> str:
@@ -54,7 +72,7 @@ def _run_around(items: list[SentenceRow], sentence: SentenceRow, chunk: ChunkRow
     runs: list[list[SentenceRow]] = []
     for item in sorted(items, key=lambda s: s.start):
         between = chunk.text[runs[-1][-1].end - chunk.start:item.start - chunk.start] if runs else None
-        if runs and between is not None and not between.strip() and between.count("\n") <= 1:
+        if runs and between is not None and not between.strip() and between.count("\n") == 1:
             runs[-1].append(item)
         else:
             runs.append([item])

@@ -22,11 +22,12 @@ from .compare import same_answer, split_comparison
 from ..grounding.context import content_words
 from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
-from ..grounding.sections import is_heading_line
+from ..grounding.sections import heading_above, is_heading_line
 from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
 from .listed import attendance_asked, heading_asked, listed_under, said_as_list
-from ..records.wording import worded
+from ..records.wording import fuller_date, with_unit, worded
+from .sentence import said_in_a_sentence
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
 
@@ -48,12 +49,26 @@ class SpanFirst:
 
     def __init__(self, generator: Generator, embed: Callable[[list[str]], np.ndarray], strict: bool,
                  tag: Tagger | None = None,
-                 read_document: Callable[[str], list[tuple[ChunkRow, SentenceRow]]] | None = None):
+                 read_document: Callable[[str], list[tuple[ChunkRow, SentenceRow]]] | None = None,
+                 sentences: bool = True):
         self.generator = generator
         self.embed = embed
         self.strict = strict
         self.tag = tag
         self.read_document = read_document  # a document's sentences, by its path
+        self.sentences = sentences  # the short answer said in a sentence the model writes
+
+    def said(self, answer: Answer, span: str, sent: SentenceRow, src: Source, on_draft=None) -> str | None:
+        """The short answer in a sentence the model writes and the line backs
+        (`sentence.said_in_a_sentence`, shown as it is written with `on_draft`); None where
+        it fails its check."""
+        t0 = time.perf_counter()
+        evidence = [f"{heading_above(src.chunk, sent.start) or ''} {sent.text} {sent.resolved_text or ''}", src.label()]
+        try:
+            return said_in_a_sentence(self.generator, answer.question, span, with_unit(span, sent.text), sent.text,
+                                      src.n, evidence, self.tag, on_draft=on_draft)
+        finally:
+            answer.timings.generate = (answer.timings.generate or 0.0) + time.perf_counter() - t0
 
     def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
                      not_answers: tuple[str, ...] = (), emit_unknown: bool = True, about: str | None = None) -> bool:
@@ -98,7 +113,7 @@ class SpanFirst:
             answer.unsupported = span  # what the model said, not shown as an answer
             unknown()
             return False
-        return self.state(answer, span, all_sentences, on_token, unknown, about)
+        return self.state(answer, span, all_sentences, on_token, unknown, about, on_draft)
 
     def attendance(self, answer: Answer, all_sentences: dict, on_token) -> bool:
         """"Who was at the committee meeting?" answered by the minutes' "Present:" line,
@@ -132,7 +147,7 @@ class SpanFirst:
         return (src, sent, at if at >= 0 else None), span
 
     def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown,
-              about: str | None = None) -> bool:
+              about: str | None = None, on_draft=None) -> bool:
         """The span said, then the sentence of the sources that states it, cited (a sentence
         found in the rest of a chunk joins its source: the check reads what is quoted)."""
         found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
@@ -148,6 +163,8 @@ class SpanFirst:
             found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
         if found is not None and self.read_document is not None:
             found, span = self.latest(answer, span, found)
+        if found is not None and (whole := fuller_date(span, found[1].text)) != span:
+            span, found = whole, (found[0], found[1], found[1].text.find(whole))  # "2025" of "5 March 2025"
         answer.short = span
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
@@ -180,11 +197,14 @@ class SpanFirst:
             )
             answer.text = worded(span, sent.text, src.n)
             answer.citations = [citation]
-            listed = listed_under(answer.question, src.chunk, sent, all_sentences.get(src.chunk.id, src.sentences))
+            listed = listed_under(answer.question, src.chunk, sent, all_sentences.get(src.chunk.id, src.sentences), span)
             if listed:  # "What did I plant in April?": every line under "PLANTED IN APRIL"
                 answer.text = said_as_list(listed, src.n)
                 answer.citations = [_cited(src, s) for s in listed]
                 src.sentences = sorted({s.id: s for s in [*src.sentences, *listed]}.values(), key=lambda s: s.id)
+            elif self.sentences and (written := self.said(answer, span, sent, src, on_draft)):
+                # Checked against the line it says, as the answer's check would check it.
+                answer.text, answer.checks = written, [SentenceCheck(written, True, "")]
         if on_token:
             on_token(answer.text)
         return True
