@@ -168,13 +168,27 @@ def ask_all(engine: Engine, questions: list[dict], progress) -> list[dict]:
     return rows
 
 
+def held_out_form_faults(text: str, single_fact: bool) -> list[str]:
+    """The faults the held-out folders are scored with (../shared/tools/answer_form.py, the
+    stricter check: the short answer then its line, a figure said twice, capitals pasted),
+    where that tool is beside the checkout; [] where it is not."""
+    tool = ROOT.parent / "shared" / "tools" / "answer_form.py"
+    if not tool.is_file():
+        return []
+    spec = importlib.util.spec_from_file_location("answer_form", tool)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [f"held-out check: {why}" for why in module.dump_reasons(text, single_fact)]
+
+
 def judged_row(engine: Engine, q: dict, answer) -> dict:
     ids = [h.chunk_id for h in answer.hits[: engine.config.k]]
     retrieved = [c.text for c in engine.passages().chunks(ids).values()]
     facts = q.get("key_facts") or []
     verdict = judge(answer.text, facts, [c.text for c in answer.citations], retrieved, q["question"])
     answerable = bool(facts) or q.get("file") is not None
-    faults = [] if verdict.abstained else form_faults(answer.text, q.get("shape") in SINGLE_FACT_SHAPES)
+    single = q.get("shape") in SINGLE_FACT_SHAPES
+    faults = [] if verdict.abstained else form_faults(answer.text, single) + held_out_form_faults(answer.text, single)
     return {
         "id": q["id"], "shape": q.get("shape"), "question": q["question"], "answer": answer.text,
         "reference": q.get("answer"), "key_facts": facts, "answerable": answerable,

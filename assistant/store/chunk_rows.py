@@ -116,6 +116,17 @@ class ChunkRows(Repository):
         with self.lock:
             return self.db.execute("select 1 from chunks_fts where chunks_fts match ? limit 1", [term]).fetchone() is not None
 
+    def mentions_together(self, words: list[str], within: int = 2) -> bool:
+        """Whether one chunk holds all of `words` (each, or a word it begins, after
+        stemming) with at most `within` words between them: "carpet cleaner" is held by
+        "carpet cleaning", not by a chunk that names a carpet and, far off, a cleaner."""
+        terms = " ".join('"' + w.replace('"', "") + '"*' for w in words if w.strip())
+        if not terms:
+            return True
+        with self.lock:
+            return self.db.execute("select 1 from chunks_fts where chunks_fts match ? limit 1",
+                                   [f"NEAR({terms}, {int(within)})"]).fetchone() is not None
+
     def spelled_like(self, word: str) -> bool:
         """Whether the full-text index holds a word one slip of the keyboard from `word`
         after stemming (a letter missing, extra, changed, or two swapped), with the same

@@ -12,6 +12,7 @@ person's own things, owners, nouns that qualify another noun): the attribute ask
 
 from __future__ import annotations
 
+import calendar
 import re
 from typing import Callable
 
@@ -28,10 +29,60 @@ _OWNERS = frozenset("my our your his her their".split())
 
 
 def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
-    """The words that say what the question is about and that no chunk of the index holds."""
+    """The words that say what the question is about and that no chunk of the index holds,
+    and the trades it names ("window cleaner") that no chunk holds together."""
     if tag is None:
         return []
-    return [w for w in _identifying(tag(question)) if not store.passages.mentions(w) and not store.passages.spelled_like(w)]
+    tokens = tag(question)
+    missing = [w for w in _identifying(tokens) if not _mentioned(w, store)]
+    for trade in _trades(tokens):
+        if not any(w in missing for w in trade) and not store.passages.mentions_together([_trade_root(w) for w in trade]):
+            missing.append(" ".join(trade))
+    return missing
+
+
+def _mentioned(word: str, store: Store) -> bool:
+    """Held by a chunk as written, misspelt by one slip, or as the trade it names
+    ("plumber" by "plumbing", "electrician" by "electrical")."""
+    root = _trade_root(word)
+    return store.passages.mentions(word) or store.passages.spelled_like(word) or (
+        root != word and store.passages.mentions(root))
+
+
+# Who does a trade is named by it with a suffix: the plumber's invoice says "plumbing".
+_AGENT_SUFFIXES = ("ician", "ian", "er", "or", "ist")
+_ROOT_MIN = 5  # "tiler" -> "til" would be held by "till" and "Tilbrook": left whole
+
+
+def _trade_root(word: str) -> str:
+    """"plumber" -> "plumb", "electrician" -> "electric", "decorator" -> "decorat"; a word
+    with no such suffix, or too short a root, as it is."""
+    for suffix in _AGENT_SUFFIXES:
+        keep = "ic" if suffix == "ician" else ""
+        if word.endswith(suffix) and len(word) - len(suffix) + len(keep) >= _ROOT_MIN:
+            return word[: len(word) - len(suffix)] + keep
+    return word
+
+
+def _is_agent(word: str) -> bool:
+    return _trade_root(word) != word
+
+
+def _trades(tokens: list[tuple[str, str, str]]) -> list[list[str]]:
+    """The nouns before a word that names who does something ("window cleaner", "piano
+    tuner", "dog walker"; the tagger reads "cleaner" as an adjective as often as not), with
+    it: such a person is named by the words together."""
+    out, run = [], []
+    for word, _lemma, pos in tokens:
+        plain = word.lower()
+        if run and pos in ("NOUN", "ADJ") and plain.isalpha() and _is_agent(plain):
+            out.append([*run, plain])
+            run = []
+        elif pos == "NOUN" and plain.isalpha():
+            run.append(plain)
+        else:
+            run = []
+    return out
 
 
 def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:
@@ -44,6 +95,9 @@ def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:
     for i, (word, _lemma, pos) in enumerate(tokens):
         plain = word.strip(".,;:!?\"'’()[]").lower()
         after = tokens[i + 1] if i + 1 < len(tokens) else ("", "", "")
+        before = tokens[i - 1] if i else ("", "", "")
+        if plain in _TIME_WORDS:
+            continue  # a date: documents write "10 September" as "10/09"
         if word.lower() in _OWNERS:
             owned = True
             continue
@@ -53,9 +107,14 @@ def _identifying(tokens: list[tuple[str, str, str]]) -> list[str]:
         short_name = word.isupper() and len(word) >= 2  # "GP", "EHIC"
         if len(plain) < 3 and not short_name:
             continue
-        if pos == "PROPN" or short_name or owned or after[0] in ("'s", "’s") or after[2] in _LOOKED_UP:
+        # The one who does what the question asks of: "How much did the tiler charge?"
+        does = pos == "NOUN" and after[2] == "VERB" and before[2] in ("DET", "NOUN")
+        if pos == "PROPN" or short_name or owned or does or after[0] in ("'s", "’s") or after[2] in _LOOKED_UP:
             out.append(plain)
     return out
+
+
+_TIME_WORDS = frozenset(w.lower() for w in [*calendar.month_name, *calendar.month_abbr, *calendar.day_name] if w)
 
 
 def not_found(question: str, store: Store, tag: Tagger | None, chunks: dict[int, ChunkRow]) -> str | None:
@@ -75,9 +134,24 @@ def unread_names(question: str, texts: list[str], tag: Tagger | None) -> list[st
     name's words ("Van insurance: Hollybank Insurance") brought them up."""
     if tag is None:
         return []
-    # Word by word, not as a phrase: a name is written in other orders ("Kenji Akinoshu").
-    read = set(re.findall(r"\w+", _folded(" ".join(texts))))
-    return [name for name in _names_of_words(tag(question)) if not set(_folded(name).split()) <= read]
+    # Not as a phrase: a name is written in other orders ("Akinoshu, Kenji"); but its words
+    # near each other in one passage, not "Fernley" in an address and "Swimming Club" in
+    # another club's name.
+    passages = [re.findall(r"\w+", _folded(text)) for text in texts]
+    return [name for name in _names_of_words(tag(question))
+            if not any(_near(_folded(name).split(), words) for words in passages)]
+
+
+NAME_SLACK = 2  # words that may come between a name's words ("Kenji T. Akinoshu")
+
+
+def _near(name: list[str], words: list[str]) -> bool:
+    """Whether every word of `name` is in one window of `words` little wider than the name."""
+    wanted, width = set(name), len(set(name)) + NAME_SLACK
+    for i, word in enumerate(words):
+        if word in wanted and wanted <= set(words[i: i + width]):
+            return True
+    return False
 
 
 def _folded(text: str) -> str:
