@@ -8,6 +8,7 @@ import logging
 import warnings
 
 from .loaders import LoadedDocument, LoadError, NoText, join_pages, one_line, register
+from .pdf_tables import text_and_tables
 
 
 @register("PDF", ".pdf")
@@ -42,7 +43,7 @@ def _read_pdf(data: bytes) -> LoadedDocument:
             raise LoadError("encrypted PDF")
     from . import ocr  # pages with no text layer (scanned) are read from their images
 
-    page_texts, why_empty = ocr.pdf_pages(reader.pages, [page.extract_text() or "" for page in reader.pages])
+    page_texts, why_empty = ocr.pdf_pages(reader.pages, [text_and_tables(page) for page in reader.pages])
     text, pages = join_pages(page_texts)
     if not text.strip():
         raise LoadError(why_empty)

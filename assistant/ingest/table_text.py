@@ -37,7 +37,7 @@ _DATE = re.compile(
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
-def _looks_like_value(cell: str) -> bool:
+def looks_like_value(cell: str) -> bool:
     """A number, an amount, a date or a time: what a data row holds and a header seldom does."""
     return bool(_NUMBER.fullmatch(cell) or _DATE.fullmatch(cell))
 
@@ -60,10 +60,10 @@ def _is_header(candidate: list[str], below: list[str] | None) -> bool:
     """Whether a table's first full row names its columns: nothing in it reads as a value,
     a year standing above a value that is no year excepted ("Item | 2023 | 2024")."""
     for i, cell in enumerate(candidate):
-        if not cell or not _looks_like_value(cell):
+        if not cell or not looks_like_value(cell):
             continue
         under = below[i] if below and i < len(below) else ""
-        if _YEAR.fullmatch(cell) and under and _looks_like_value(under) and not _YEAR.fullmatch(under):
+        if _YEAR.fullmatch(cell) and under and looks_like_value(under) and not _YEAR.fullmatch(under):
             continue
         return False
     return any(candidate)
@@ -140,7 +140,7 @@ def _document_header(first: list[str], rest: list[list[str]]) -> bool:
     if len(first) == 2 and all(len(cells) <= 2 for cells in rest):
         if first[0].endswith(":") or all(cells[0].endswith(":") for cells in rest if cells):
             return False
-        kinds = {_looks_like_value(cells[1]) for cells in rest if len(cells) == 2 and cells[1]}
+        kinds = {looks_like_value(cells[1]) for cells in rest if len(cells) == 2 and cells[1]}
         return len(kinds) < 2
     return True
 

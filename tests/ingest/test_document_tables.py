@@ -1,7 +1,7 @@
-"""A table inside a document (DOCX, ODT, PPTX, HTML) is read as a spreadsheet's is: each row
+"""A table inside a document (DOCX, ODT, PPTX, HTML, PDF) is read as a spreadsheet's is: each row
 a paragraph of its own with its values beside their column's names. A chunk boundary after
 the header, or a row read alone, loses nothing; two rows are never one sentence. Real
-files written with python-docx, odfpy and python-pptx, read by the real loaders, split by
+files written with python-docx, odfpy, python-pptx and fpdf2, read by the real loaders, split by
 the real sentence splitter, chunked by the real chunker."""
 
 from __future__ import annotations
@@ -80,7 +80,24 @@ def _html(path):
     return path
 
 
-WRITERS = {"docx": _docx, "odt": _odt, "pptx": _pptx, "html": _html}
+def _pdf(path):
+    # Each cell drawn where its column is, as office programs and fpdf2 draw a table.
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "The pools we can get to by bus.", new_x="LMARGIN", new_y="NEXT")
+    for cells in [HEADER, *ROWS]:
+        for value, width in zip(cells, (70, 40, 50)):
+            pdf.cell(width, 8, value)
+        pdf.ln(8)
+    pdf.multi_cell(0, 6, "Prices are on each pool's website.", new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path
+
+
+WRITERS = {"docx": _docx, "odt": _odt, "pptx": _pptx, "html": _html, "pdf": _pdf}
 
 
 @pytest.mark.parametrize("kind", sorted(WRITERS))
@@ -93,7 +110,7 @@ def test_every_row_of_a_document_table_carries_its_column_names(tmp_path, kind):
         if kind != "pptx" else True
 
 
-@pytest.mark.parametrize("kind", ["docx", "html"])
+@pytest.mark.parametrize("kind", ["docx", "html", "pdf"])
 def test_a_row_is_a_sentence_of_its_own_and_whole_in_its_chunk(tmp_path, kind, splitter, embedder):
     # A chunk budget so small that the table cannot sit in one chunk: every row still
     # reaches its chunk with the names of its columns, and no sentence holds two rows.
@@ -128,3 +145,25 @@ def test_a_label_value_table_is_read_as_labels_and_values():
 def test_a_wide_table_without_a_header_keeps_its_cells_on_one_line():
     text = document_table([["Mon", "10", "12"], ["Tue", "11", "13"]])
     assert text.splitlines() == ["Mon | 10 | 12", "Tue | 11 | 13"]
+
+
+def test_a_pdf_bill_s_figures_keep_their_columns(tmp_path):
+    # "Gas used 278.69 871.82": this bill's figure or the annual estimate? Read with its
+    # header, each figure says which.
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.cell(0, 8, "Your energy bill", new_x="LMARGIN", new_y="NEXT")
+    for cells in [["Charge", "This bill", "Estimated annual cost"], ["Gas used", "278.69", "871.82"],
+                  ["Gas standing charge", "29.28", "139.03"], ["Total", "307.97", "1,010.85"]]:
+        pdf.cell(80, 8, cells[0])
+        pdf.cell(35, 8, cells[1], align="R")
+        pdf.cell(45, 8, cells[2], align="R")
+        pdf.ln(8)
+    pdf.cell(0, 8, "Amount to pay: GBP 307.97 by Direct Debit", new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "bill.pdf"))
+    text = load(tmp_path / "bill.pdf").text
+    assert "Charge: Gas used; This bill: 278.69; Estimated annual cost: 871.82" in text, text
+    assert "Amount to pay: GBP 307.97 by Direct Debit" in text and "Your energy bill" in text
