@@ -75,7 +75,7 @@ def plan(table: Table, computation: Computation) -> Plan | None:
     if out.dropped:
         out.notes.append(f"no row mentions “{' '.join(out.dropped)}”")
     rows = [r for r in table.rows if holds_all(r, texts, out.terms)]
-    if computation.period:
+    if computation.period and out.date is not None:
         rows = _in_period(rows, out.date, computation, table)
     if out.measure is not None:
         rows, out.values = _measured(rows, out.measure, computation.direction, out.notes)
@@ -117,6 +117,7 @@ def _measure(table: Table, computation: Computation, out: Plan) -> Column | None
 
 def _in_period(rows: list[Row], date: Column, computation: Computation, table: Table) -> list[Row]:
     period = computation.period
+    assert period is not None  # asked only for a question with a period
     if date.kind == "month":  # a "Month" column of names: the month, whatever the year
         return [r for r in rows if month_number(r.cells.get(date.name, "")) == period.one_month]
     dated = [(r, day(r.cells.get(date.name, ""))) for r in rows]
@@ -133,8 +134,8 @@ def _in_period(rows: list[Row], date: Column, computation: Computation, table: T
 def _measured(rows: list[Row], measure: Column, direction: str | None, notes: list[str]) -> tuple[list[Row], list[float]]:
     """The rows with a value, and the values: where a column holds money both ways
     (statements: out negative, in positive), only the way the question asks, as amounts."""
-    pairs = [(r, number(r.cells.get(measure.name, ""))) for r in rows]
-    pairs = [(r, n[0]) for r, n in pairs if n is not None]
+    read = [(r, number(r.cells.get(measure.name, ""))) for r in rows]
+    pairs = [(r, n[0]) for r, n in read if n is not None]
     signs = {v < 0 for _, v in pairs if v}
     if signs == {True, False} and direction in ("out", "in"):
         pairs = [(r, abs(v)) for r, v in pairs if (v < 0) == (direction == "out")]

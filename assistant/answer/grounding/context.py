@@ -99,7 +99,7 @@ def select_sentences(
     # figures beside it that such a question is answered with by mistake: its subtotal,
     # the cash handed over, the change.
     aside = figures_beside_the_total(question, sentences)
-    if aside and keep & aside.amounts:
+    if aside and aside.total is not None and keep & aside.amounts:
         keep = (keep - aside.beside_the_total) | {aside.total}
     # Last, and alone (with a table's header): an amount line bringing the lines around it
     # buried "Balance due" under the invoice's rows.

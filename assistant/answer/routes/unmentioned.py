@@ -72,7 +72,8 @@ def _trades(tokens: list[tuple[str, str, str]]) -> list[list[str]]:
     """The nouns before a word that names who does something ("window cleaner", "piano
     tuner", "dog walker"; the tagger reads "cleaner" as an adjective as often as not), with
     it: such a person is named by the words together."""
-    out, run = [], []
+    out: list[list[str]] = []
+    run: list[str] = []
     for word, _lemma, pos in tokens:
         plain = word.lower()
         if run and pos in ("NOUN", "ADJ") and plain.isalpha() and _is_agent(plain):
