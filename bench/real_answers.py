@@ -203,6 +203,10 @@ def judged_row(engine: Engine, q: dict, answer) -> dict:
         "sources_s": answer.timings.sources_shown,
         "first_shown_s": answer.timings.first_shown, "first_token_s": answer.timings.to_first_token,
         "total_s": answer.timings.total,
+        # What the model read for this answer, all its calls together, and of it what was
+        # not already in llama.cpp's cache (the first token waits for that).
+        "prompt_tokens": (answer.tokens or {}).get("prompt"),
+        "prompt_tokens_cached": (answer.tokens or {}).get("prompt_cached"),
         # A generated folder's question says what it tests and how its file was laid out.
         **{key: q[key] for key in ("failure_class", "layout") if key in q},
     }
@@ -240,6 +244,7 @@ def summary(rows: list[dict]) -> dict:
         "sources_s_p50": median("sources_s"),
         "first_shown_s_p50": median("first_shown_s"), "first_token_s_p50": median("first_token_s"),
         "total_s_p50": median("total_s"),
+        "prompt_tokens_p50": median("prompt_tokens"),
         "total_s_p50_by_shape": {shape: round(statistics.median(r["total_s"] for r in group), 2)
                                  for shape in sorted({r["shape"] for r in rows})
                                  if (group := [r for r in rows if r["shape"] == shape and r.get("total_s") is not None])},
