@@ -16,7 +16,7 @@ from ..grounding.citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
 from ..records.record import Answer
 from .events import WINDOW, Event, EventQuestion, matches, read_event_question, read_events
-from .matching import held_words, spellings, stem
+from .matching import held_words, readable, spellings, stem
 from .plan import Plan, plan, same_filter, text_columns
 from .question import Computation, read_computation
 from .tables import Column, Row, Table, day, month_number, number, read_tables
@@ -208,12 +208,18 @@ def _period_words(p: Plan, computation: Computation) -> str:
     if period.month_only and p.rows and p.date is not None and p.date.kind == "date":
         seen = day(p.rows[0].cells.get(p.date.name, ""))
         return f"{period.words} {seen.year}" if seen else period.words
+    if period.months and p.rows and p.date is not None and p.date.kind == "date":
+        # Months with no year said as the data's: the year of the rows read.
+        dates = [d for r in p.rows if (d := day(r.cells.get(p.date.name, "")))]
+        if dates:
+            first = min(dates)
+            return period.in_year(first.year - (first.month < period.months[0])).words
     return period.words
 
 
 def _about(row: Row, p: Plan) -> str:
     """The row in words: its text values and its date ("Roof repair on 2 March 2025")."""
-    texts = [row.cells[c.name] for c in p.table.columns if c.kind == "text" and row.cells.get(c.name)][:2]
+    texts = [readable(row.cells[c.name]) for c in p.table.columns if c.kind == "text" and row.cells.get(c.name)][:2]
     when = day(row.cells.get(p.date.name, "")) if p.date else None
     return ", ".join(texts) + (f" on {when.day} {when:%B %Y}" if when else "")
 

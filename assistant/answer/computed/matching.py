@@ -87,10 +87,16 @@ def written(row: Row, texts: list[str], terms: list[str]) -> str:
     return ", ".join(parts)
 
 
+def readable(written: str) -> str:
+    """A name a statement writes in capitals ("MILLBROOK CO-OP") as a person writes it
+    ("Millbrook Co-Op"): pasted capitals read as a dump; any other spelling as it is."""
+    return written.title() if written.isupper() else written
+
+
 def spellings(rows: list[Row], texts: list[str], terms: list[str]) -> str:
-    """The match as the rows write it, the commonest first: "“MILLBROOK CO-OP”, “Millbrook
-    Co op” or “MILLBROOK COOP”" (a difference of case alone is no other spelling); the
-    question's words where no row shows them."""
+    """The match as the rows write it, the commonest first: "“Millbrook Co-Op”, “Millbrook
+    Co op” or “Millbrook Coop”" (a difference of case alone is no other spelling, and
+    capitals are said as words are); the question's words where no row shows them."""
     counted: Counter[str] = Counter()
     first: dict[str, str] = {}
     for w in filter(None, (written(r, texts, terms) for r in rows)):
@@ -98,7 +104,7 @@ def spellings(rows: list[Row], texts: list[str], terms: list[str]) -> str:
         first.setdefault(w.casefold(), w)
     if not counted:
         return f"“{' '.join(terms)}”"
-    shown = [f"“{first[w]}”" for w, _ in counted.most_common(SHOWN_SPELLINGS)]
+    shown = [f"“{readable(first[w])}”" for w, _ in counted.most_common(SHOWN_SPELLINGS)]
     more = len(counted) - len(shown)
     if more:
         shown.append(f"{more} other spelling{'s' if more > 1 else ''}")

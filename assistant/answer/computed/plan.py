@@ -128,6 +128,13 @@ def _in_period(rows: list[Row], date: Column, computation: Computation, table: T
             return []
         year = max(years)
         return [r for r, d in dated if d and d.month == period.month_only and d.year == year]
+    if period.months and not any(d and period.holds(d) for _, d in dated):
+        # "between February and April" of a statement of another year: its latest such months.
+        starts = [d.year - (d.month < period.months[0]) for _, d in dated if d and period.in_year(
+            d.year - (d.month < period.months[0])).holds(d)]
+        if not starts:
+            return []
+        period = period.in_year(max(starts))
     return [r for r, d in dated if d and period.holds(d)]
 
 

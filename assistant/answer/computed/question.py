@@ -78,6 +78,14 @@ class Period:
     last: dt.date
     words: str
     month_only: int | None = None  # "in March" with no year: the year is the data's
+    months: tuple[int, int] | None = None  # "between February and April", no year: the data's too
+
+    def in_year(self, year: int) -> Period:
+        """The months of a period said with no year, in `year` (its first month's)."""
+        assert self.months is not None
+        a, b = self.months
+        first, last = _month(year, a).first, _month(year + (b < a), b).last
+        return Period(first, last, f"from {first:%B %Y} to {last:%B %Y}")
 
     @property
     def one_month(self) -> int | None:
@@ -114,9 +122,13 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
     top = _top(text)
     operation = _operation(text, group_word, top, direction)
-    if operation is None or SECOND_QUESTION.search(text):
+    if SECOND_QUESTION.search(text):
         return None  # a question of two parts is asked part by part (answer/routes/parts.py)
     period, text_left = read_period(text, today)
+    if operation is None and direction == "out" and period is not None and _ASKS_WHAT.match(text):
+        operation = "sum"  # "What did the Fernley Co-op cost us in August?": what went out, over a period
+    if operation is None:
+        return None
     if group:
         text_left = text_left.replace(group.group(0), " ")
     text_left = _TOP.sub(" ", text_left)
@@ -132,6 +144,10 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     terms = _terms(text_left, name_words(question))
     return Computation(operation, terms, period, direction, named, list(terms), top, group_word,
                        counts_rows=bool(COUNTED.search(text)), counted=_word_after(text, ("how many ", "number of ")))
+
+
+# A question that asks what, not which or who: "What did X cost us in August?".
+_ASKS_WHAT = re.compile(r"\s*what\b(?!\s+(?:day|date|time|month|year|kind|sort|type)\b)")
 
 
 def _operation(text: str, group_word: str | None, top: int, direction: str | None) -> str | None:
@@ -240,7 +256,8 @@ def _between(m: re.Match, today: dt.date) -> Period:
     yb = int(m["yb"]) if m["yb"] else (int(m["ya"]) if m["ya"] else _latest(b, today))
     ya = int(m["ya"]) if m["ya"] else (yb if a <= b else yb - 1)
     first, last = _month(ya, a).first, _month(yb, b).last
-    return Period(first, last, f"from {first:%B %Y} to {last:%B %Y}")
+    months = None if (m["ya"] or m["yb"]) else (a, b)  # with no year: the latest the data has
+    return Period(first, last, f"from {first:%B %Y} to {last:%B %Y}", months=months)
 
 
 def _since(m: re.Match, today: dt.date) -> Period:
