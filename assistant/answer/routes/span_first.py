@@ -26,7 +26,7 @@ from ..grounding.sections import heading_above, is_heading_line
 from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
 from .listed import attendance_asked, heading_asked, listed_under, said_as_list
-from ..records.wording import fuller_date, with_unit, worded
+from ..records.wording import fuller_date, fuller_name, with_unit, worded
 from .sentence import said_in_a_sentence
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
@@ -163,8 +163,10 @@ class SpanFirst:
             found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
         if found is not None and self.read_document is not None:
             found, span = self.latest(answer, span, found)
-        if found is not None and (whole := fuller_date(span, found[1].text)) != span:
-            span, found = whole, (found[0], found[1], found[1].text.find(whole))  # "2025" of "5 March 2025"
+        if found is not None and (whole := fuller_name(fuller_date(span, found[1].text), found[1].text)) != span:
+            # "2025" of "5 March 2025", "Zara" of "Zara Castell, the landlord": said whole.
+            at = found[1].text.find(whole)
+            span, found = whole, (found[0], found[1], at if at >= 0 else None)
         answer.short = span
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
