@@ -4,7 +4,7 @@ one a file answers should not. No answer model: the refusal is decided from the 
 the index and the passages found (`answer/routes/unmentioned.not_found`, and the
 relevance floor), as `OneQuestion.ask_one` decides it.
 
-    .venv/bin/python bench/generated/refusals.py [--split dev|val] [--show]
+    .venv/bin/python bench/generated/refusals.py [--split dev|val] [--show] [--out FILE.json]
 
 Indexes are the answer benchmark's (bench/real_answers.py, under .cache/real-answers),
 built here when missing. `--show` prints each question's verdict: for the development
@@ -71,11 +71,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=("dev", "val"), default="dev")
     parser.add_argument("--show", action="store_true", help="each question's verdict (development folders only)")
+    parser.add_argument("--out", type=Path, help="also write the counts to this JSON file")
     args = parser.parse_args()
     if args.show and args.split == "val":
         parser.error("--show is for the development folders: the validation folders are not read answer by answer")
     seeds = DEV_SEEDS if args.split == "dev" else VALIDATION_SEEDS
-    print(json.dumps({"split": args.split, **run(seeds, args.show)}))
+    result = {"split": args.split, **run(seeds, args.show)}
+    print(json.dumps(result))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
