@@ -44,7 +44,7 @@ def test_a_yes_or_no_sentence_opens_with_its_answer(tag):
     assert not holds_only("Mungo is microchipped.", "yes", line, "Is Mungo microchipped?", tag)
 
 
-def test_answers_are_sentences_a_person_reads_not_the_span_and_its_line(make_engine, tmp_path):
+def test_answers_are_sentences_a_person_reads_not_the_span_and_its_line(make_engine, tmp_path, monkeypatch):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "lighthouse.md").write_text(
@@ -61,6 +61,14 @@ def test_answers_are_sentences_a_person_reads_not_the_span_and_its_line(make_eng
     # Not "Ada Lind. The last keeper was Ada Lind, who came in 1931 [1]."
     assert answer.text.count("Ada Lind") == 1, answer.text
     assert not form_faults(answer.text, single_fact=True)
+    # A sentence that fails its check (here: every sentence is too long) is not replaced by
+    # the short answer and the line pasted after it, but by the short answer alone.
+    import assistant.answer.routes.sentence as sentence
+
+    monkeypatch.setattr(sentence, "MAX_CHARS", 5)
+    answer = engine.ask("Who was the last keeper of the Skerry Point lighthouse?")
+    assert answer.text.startswith("Ada Lind [") and answer.text.count("Ada Lind") == 1, answer.text
+    monkeypatch.undo()
     # Said without the sentence: the span, then the line that holds it.
     engine.config.answer_sentences = False
     engine.__dict__.pop("answerer", None)

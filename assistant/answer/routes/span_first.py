@@ -26,7 +26,7 @@ from ..grounding.sections import heading_above, is_heading_line
 from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
 from .listed import attendance_asked, heading_asked, listed_under, said_as_list
-from ..records.wording import fuller_date, fuller_name, with_unit, worded
+from ..records.wording import fuller_date, fuller_name, reads_as_prose, with_unit, worded
 from .sentence import said_in_a_sentence
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
@@ -204,9 +204,14 @@ class SpanFirst:
                 answer.text = said_as_list(listed, src.n)
                 answer.citations = [_cited(src, s) for s in listed]
                 src.sentences = sorted({s.id: s for s in [*src.sentences, *listed]}.values(), key=lambda s: s.id)
-            elif self.sentences and (written := self.said(answer, span, sent, src, on_draft)):
-                # Checked against the line it says, as the answer's check would check it.
-                answer.text, answer.checks = written, [SentenceCheck(written, True, "")]
+            elif self.sentences:
+                written = self.said(answer, span, sent, src, on_draft)
+                if written:  # checked against the line it says, as the answer's check would
+                    answer.text, answer.checks = written, [SentenceCheck(written, True, "")]
+                elif reads_as_prose(sent.text):
+                    # Never the short answer and then the sentence that holds it pasted
+                    # ("Ada Lind. The last keeper was Ada Lind, ..."): the answer alone, cited.
+                    answer.text = f"{_capitalise(with_unit(span, sent.text))} [{src.n}]."
         if on_token:
             on_token(answer.text)
         return True
