@@ -42,6 +42,8 @@ def test_a_yes_or_no_sentence_opens_with_its_answer(tag):
     line = ["Microchip: 941000024681357", "pets.md", "yes"]
     assert holds_only("Yes, Mungo is microchipped (941000024681357).", "yes", line, "Is Mungo microchipped?", tag)
     assert not holds_only("Mungo is microchipped.", "yes", line, "Is Mungo microchipped?", tag)
+    # A yes without the field's value leaves the person to open the source.
+    assert not holds_only("Yes, Mungo is microchipped.", "yes", line, "Is Mungo microchipped?", tag)
 
 
 def test_answers_are_sentences_a_person_reads_not_the_span_and_its_line(make_engine, tmp_path, monkeypatch):

@@ -193,6 +193,9 @@ def test_what_went_out_over_a_period_is_a_sum(millbrook):
     answer = ask(millbrook, "What did the Millbrook Co-op cost us in March?")
     assert answer is not None and answer.text.startswith("£85.00"), answer and answer.text
     assert ask(millbrook, "What day did the Millbrook Co-op cost us in March?") is None
+    # Where no row holds the whole name, a receipt may answer it: no "no row" answer.
+    assert ask(millbrook, "What did I spend at the Bramblecombe Garden Centre in March?") is None
+    assert ask(millbrook, "What did the Millbrook Co-op cost us in January?") is None
 
 
 def test_a_span_of_months_with_no_year_is_the_data_s_latest(millbrook):

@@ -48,6 +48,8 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
         plans = [(p, c) for p, c in ((plan(t, replace(asked, terms=list(asked.terms))), asked) for t in group) if p]
         matched = [(p, c) for p, c in plans if p.rows]
         tried += plans
+        if computation.implied:  # every word of the name held by the rows, or no sum
+            matched = [(p, c) for p, c in matched if not p.dropped]
         if matched:
             # The table that matches most of the question's words, then one dated by day (a
             # "Month" column does not say the year), then the one with most rows.
@@ -57,6 +59,10 @@ def computed_answer(store: Store, question: str, admits=lambda path: True,
             others = [p.table.name for p, _ in matched if p is not best and same_filter(p, best, asked)]
             after = f" {', '.join(others)} {'has' if len(others) == 1 else 'have'} matching rows too." if others else ""
             return _answer(question, text, rows, t0, after)
+    if computation.implied:
+        # "What did I spend at the garden centre in March?" is a sum only where rows hold
+        # it; otherwise a receipt may answer it, not a "no row" of a table.
+        return None
     if tried:
         # The question's words are in a table, but no row passes all its filters: said so,
         # never answered 0 as if it were a fact.

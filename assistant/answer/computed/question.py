@@ -113,6 +113,7 @@ class Computation:
     group: str | None = None  # "each month", "by category": "month", "week", "year" or a column's word
     counts_rows: bool = False  # "how many times", "how many payments": a count of the rows themselves
     counted: str | None = None  # the word after "how many" ("how many tesco shops": "tesco")
+    implied: bool = False  # no operation word: a sum only where the rows hold the whole name
 
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
@@ -125,7 +126,8 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     if SECOND_QUESTION.search(text):
         return None  # a question of two parts is asked part by part (answer/routes/parts.py)
     period, text_left = read_period(text, today)
-    if operation is None and direction == "out" and period is not None and _ASKS_WHAT.match(text):
+    implied = operation is None and direction == "out" and period is not None and bool(_ASKS_WHAT.match(text))
+    if implied:
         operation = "sum"  # "What did the Fernley Co-op cost us in August?": what went out, over a period
     if operation is None:
         return None
@@ -143,7 +145,8 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
              if w.lower() not in generic_words()]
     terms = _terms(text_left, name_words(question))
     return Computation(operation, terms, period, direction, named, list(terms), top, group_word,
-                       counts_rows=bool(COUNTED.search(text)), counted=_word_after(text, ("how many ", "number of ")))
+                       counts_rows=bool(COUNTED.search(text)), counted=_word_after(text, ("how many ", "number of ")),
+                       implied=implied)
 
 
 # A question that asks what, not which or who: "What did X cost us in August?".

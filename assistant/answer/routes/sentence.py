@@ -91,13 +91,26 @@ def holds_only(sentence: str, span: str, evidence: list[str], question: str, tag
         return False
     low, said = sentence.lower(), span.lower().strip()
     if said in ("yes", "no"):
-        if not low.startswith(said):
+        # "Yes" of "Microchip: 941000024681357" says the number too: the line's value is
+        # what makes the yes worth reading.
+        if not low.startswith(said) or not _says_the_value(low, evidence):
             return False
     elif said not in low:
         return False
     if _currencies(sentence) - _currencies(" ".join(evidence)):
         return False  # "$35.35" of a receipt that writes no dollar
     return check_sentence(sentence, evidence, question, tag).supported
+
+
+def _says_the_value(low: str, evidence: list[str]) -> bool:
+    """Whether a yes or no holds the value of the field it is read from ("Microchip:
+    941000024681357", "Parking: one off-road space, behind ..."), its first clause; true
+    where the line is no field."""
+    line = evidence[0] if evidence else ""
+    if ": " not in line:
+        return True
+    value = re.split(r"[,;(]", line.split(": ", 1)[1], maxsplit=1)[0].strip().lower()
+    return not value or value in low
 
 
 def _pasted(sentence: str, evidence: list[str], tag: Tagger | None) -> bool:
