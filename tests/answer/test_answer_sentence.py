@@ -76,3 +76,12 @@ def test_answers_are_sentences_a_person_reads_not_the_span_and_its_line(make_eng
     engine.__dict__.pop("answerer", None)
     answer = engine.ask("Who was the last keeper of the Skerry Point lighthouse?")
     assert answer.text.count("Ada Lind") == 2, answer.text
+
+
+def test_a_piece_of_a_date_is_said_as_the_whole_date():
+    from assistant.answer.records.wording import fuller_date
+
+    line = "Agreed: the street party will be on Saturday 13 July 2024, from 2 pm to 8 pm."
+    assert fuller_date("Saturday 13 July", line) == "Saturday 13 July 2024"
+    assert fuller_date("2024", line) == "13 July 2024"
+    assert fuller_date("8", line) == "8"  # a number is no piece of a date

@@ -135,9 +135,12 @@ def fuller_date(span: str, sentence: str) -> str:
     low = span.strip().lower()
     if not (re.fullmatch(r"(?:19|20)\d\d", low) or re.search(_MONTH, low, re.IGNORECASE)):
         return span  # a count or an amount, not a piece of a date
+    at = sentence.lower().find(low)
     for m in _WHOLE_DATE.finditer(sentence):
         if low and low in m.group().lower() and len(m.group()) > len(span.strip()):
             return m.group()
+        if at >= 0 and m.start() >= at and m.start() < at + len(low) < m.end():
+            return sentence[at:m.end()]  # "Saturday 13 July" of "Saturday 13 July 2024"
     return span
 
 

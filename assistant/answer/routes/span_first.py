@@ -204,7 +204,9 @@ class SpanFirst:
                 answer.text = said_as_list(listed, src.n)
                 answer.citations = [_cited(src, s) for s in listed]
                 src.sentences = sorted({s.id: s for s in [*src.sentences, *listed]}.values(), key=lambda s: s.id)
-            elif self.sentences:
+            elif self.sentences and span.lower() not in ("yes", "no"):
+                # (A yes or no keeps the line that says what was asked: "Yes. Bicycles: yes,
+                # up to €1,500 each ..." says more than any sentence the model wrote of it.)
                 written = self.said(answer, span, sent, src, on_draft)
                 if written:  # checked against the line it says, as the answer's check would
                     answer.text, answer.checks = written, [SentenceCheck(written, True, "")]
