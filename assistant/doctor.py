@@ -13,7 +13,6 @@ from . import models
 from .config import Config
 from .safetext import show_path
 from .store.health import fts5_available, index_health
-from .ui.slow_answers import FIRST_TOKEN_GOAL_S, sooner_model
 
 
 @dataclass
@@ -111,14 +110,14 @@ QUESTION_AND_LABEL_TOKENS = 50
 def answer_speed(name: str, tokens_per_s: float, small_installed: bool, new_tokens: int) -> Check:
     """How long this CPU makes a person wait for an answer's first word with this model
     (`new_tokens` read first), and, where that is over the goal, the smaller model that
-    would start sooner (the goal and that advice: ui/slow_answers.py)."""
+    would start sooner (the goal and that advice: models.py)."""
     wait = new_tokens / tokens_per_s
     detail = (f"{name} reads {tokens_per_s:.0f} prompt tokens/s on this CPU: "
               f"an answer starts about {wait:.0f} s after the question")
-    if wait <= FIRST_TOKEN_GOAL_S:
+    if wait <= models.FIRST_TOKEN_GOAL_S:
         return Check("answer speed", True, detail)
-    advice = sooner_model(name, small_installed)  # what the terminal UI tells after a slow answer too
-    detail += f" (over {FIRST_TOKEN_GOAL_S:g} s; {advice})" if advice else f" (over {FIRST_TOKEN_GOAL_S:g} s)"
+    advice = models.sooner_model(name, small_installed)  # what the terminal UI tells after a slow answer too
+    detail += f" (over {models.FIRST_TOKEN_GOAL_S:g} s; {advice})" if advice else f" (over {models.FIRST_TOKEN_GOAL_S:g} s)"
     return Check("answer speed", False, detail, warning=True)
 
 

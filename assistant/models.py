@@ -394,3 +394,16 @@ def _pull_tokenizer(repo: str, into: Path) -> None:
             f"{str(exc).splitlines()[0] if str(exc) else ''} (is there a network connection?)"
         ) from exc
     shutil.rmtree(into / ".cache", ignore_errors=True)
+
+
+# An answer's first word should come within this many seconds of its question.
+FIRST_TOKEN_GOAL_S = 5.0
+
+
+def sooner_model(name: str, small_installed: bool) -> str | None:
+    """The setting that starts answers sooner than the answer model `name` does: the
+    smaller model, where it is installed and not the one in use already; else None."""
+    if name == SMALL_LLM or not small_installed:
+        return None
+    return (f"`llm = \"{SMALL_LLM}\"` in config.toml, or the Settings screen, starts sooner, "
+            "with less exact answers")

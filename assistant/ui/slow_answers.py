@@ -1,26 +1,16 @@
 """An answer slow to start, told once (issue 62): where the wait for an answer's first
 word was over the goal, the person is told how long it was and what `assistant doctor`
-advises, the smaller model where there is one to switch to. The goal and that advice are
-written here once, for the doctor's check (doctor.answer_speed) and for the terminal UI;
-no screen is needed here, and nothing is measured: the answer's own timing is told."""
+advises, the smaller model where there is one to switch to (the goal and that advice:
+models.py, for the doctor's check and the terminal UI alike); no screen is needed here, and nothing is measured: the answer's own timing is told."""
 
 from __future__ import annotations
 
 from typing import Container
 
 from .. import models
+from ..models import FIRST_TOKEN_GOAL_S, sooner_model  # the goal and advice doctor says too
 
-# An answer's first word should come within this many seconds of its question.
-FIRST_TOKEN_GOAL_S = 5.0
-
-
-def sooner_model(name: str, small_installed: bool) -> str | None:
-    """The setting that starts answers sooner than the answer model `name` does: the
-    smaller model, where it is installed and not the one in use already; else None."""
-    if name == models.SMALL_LLM or not small_installed:
-        return None
-    return (f"`llm = \"{models.SMALL_LLM}\"` in config.toml, or the Settings screen, starts sooner, "
-            "with less exact answers")
+__all__ = ["FIRST_TOKEN_GOAL_S", "installed_answer_models", "slow_answer_notice", "sooner_model"]
 
 
 def slow_answer_notice(waited: float | None, llm: str, installed: Container[str]) -> str | None:
