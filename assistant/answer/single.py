@@ -133,7 +133,9 @@ class OneQuestion:
             answer.abstained, answer.timings.total = True, time.perf_counter() - t0
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
-        if answer_shape(question) == "span":
+        if self.span_first.listed(answer, request.on_token):
+            pass  # a question about a list: its lines as the document lays them out
+        elif answer_shape(question) == "span":
             found = self.span_first.first(answer, sentences, request.on_token, request.stop, request.on_draft,
                                           not_answers, emit_unknown=not written, about=search_as)
             if not found and written and not request.stopped:

@@ -79,27 +79,6 @@ def _run_around(items: list[SentenceRow], sentence: SentenceRow, chunk: ChunkRow
     return next((run for run in runs if any(s.id == sentence.id for s in run)), [])
 
 
-def heading_asked(question: str, sources: list, all_sentences: dict) -> tuple[object, list[SentenceRow]] | None:
-    """(the source, the lines listed under its heading) where the question is that heading
-    in other words: every content word of the question is one of the heading's ("What did
-    I sow in May?" of "SOWN IN MAY"), and of the sources' headings only this one is. None
-    otherwise: the model reads the sources as usual."""
-    asked = question_stems(question)
-    found = []
-    for src in sources:
-        sentences = all_sentences.get(src.chunk.id, src.sentences)
-        for at, sent in enumerate(sentences):
-            if not is_heading_line(sent.text) or not asked:
-                continue
-            said = question_stems(sent.text)
-            if all(any(a.startswith(h) or h.startswith(a) for h in said if min(len(a), len(h)) >= 3) for a in asked):
-                under = _run_around([s for s in sentences[at + 1:at + 1 + MAX_ITEMS] if _is_item(s)][:MAX_ITEMS],
-                                    sentences[at + 1], src.chunk) if at + 1 < len(sentences) else []
-                if len(under) >= 2 and under[0].id == sentences[at + 1].id:
-                    found.append((src, under))
-    return found[0] if len(found) == 1 else None
-
-
 # "Who was at the committee meeting?" is answered by the minutes' "Present:" line, which
 # shares no word with the question ("at", "attended" and "present" are not one stem).
 _ATTENDANCE_ASKED = re.compile(

@@ -25,7 +25,8 @@ from ..records.record import Answer, SentenceCheck
 from ..grounding.sections import heading_above, is_heading_line
 from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
-from .listed import attendance_asked, heading_asked, listed_under, said_as_list
+from .list_asked import list_asked, said_as_sections
+from .listed import attendance_asked, listed_under, said_as_list
 from ..records.wording import fuller_date, fuller_name, reads_as_prose, with_unit, worded
 from .sentence import said_in_a_sentence
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
@@ -83,14 +84,6 @@ class SpanFirst:
         blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings.started = t1
-        asked = heading_asked(answer.question, answer.sources, all_sentences)
-        if asked is not None:  # "What did I sow in May?" of "SOWN IN MAY": its lines, no model needed
-            src, items = asked
-            answer.timings.generate = answer.timings.first_token = 0.0
-            emit(answer, said_as_list(items, src.n), on_token)
-            answer.citations = [_cited(src, s) for s in items]
-            src.sentences = sorted({s.id: s for s in [*src.sentences, *items]}.values(), key=lambda s: s.id)
-            return True
         stream = span_stream(self.generator, answer.question, blocks, stop=stop)
         try:
             for piece in stream:
@@ -114,6 +107,38 @@ class SpanFirst:
             unknown()
             return False
         return self.state(answer, span, all_sentences, on_token, unknown, about, on_draft)
+
+    def listed(self, answer: Answer, on_token) -> bool:
+        """A question about a list answered by its lines as the document lays them out
+        (`list_asked`), no model needed: the first source's document that answers it, every
+        line cited. Whether one did."""
+        if self.read_document is None:
+            return False
+        for path in dict.fromkeys(src.chunk.path for src in answer.sources):
+            sections = list_asked(answer.question, self.read_document(path), self.tag, self.embed)
+            if sections:
+                break
+        else:
+            return False
+        items = [item for section in sections for item in section.items]
+        number = {chunk.id: self._source_of(answer, chunk, [sent for c, sent in items if c.id == chunk.id]).n
+                  for chunk, _sent in items}
+        answer.timings.generate = answer.timings.first_token = 0.0
+        emit(answer, said_as_sections(sections, number), on_token)
+        by_chunk = {src.chunk.id: src for src in answer.sources}
+        answer.citations = [_cited(by_chunk[chunk.id], sent) for chunk, sent in items]
+        return True
+
+    @staticmethod
+    def _source_of(answer: Answer, chunk: ChunkRow, sentences: list[SentenceRow]) -> Source:
+        """The source that is `chunk`, holding `sentences` (one added where it is none)."""
+        src = next((s for s in answer.sources if s.chunk.id == chunk.id), None)
+        if src is None:
+            src = Source(len(answer.sources) + 1, Hit(chunk.id, 0.0, answer.retriever, Evidence()), chunk, [],
+                         chunk.text)
+            answer.sources.append(src)
+        src.sentences = sorted({s.id: s for s in [*src.sentences, *sentences]}.values(), key=lambda s: s.id)
+        return src
 
     def attendance(self, answer: Answer, all_sentences: dict, on_token) -> bool:
         """"Who was at the committee meeting?" answered by the minutes' "Present:" line,
