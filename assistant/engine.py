@@ -320,11 +320,11 @@ class Engine:
                 on_token(EMPTY_INDEX)
             return Answer(question, EMPTY_INDEX, retriever or self.config.retriever, abstained=True)
         understood = resolve_followup(question, turns or [], self.persons, self.tag) if turns else None
-        with self.index_lock:  # a sum, a count, a largest over a whole table: no model needed
-            computed = computed_answer(self.index.store, understood or question, (scope or Scope()).admits, today)
+        stop = stop if stop is not None else threading.Event()  # a sum, a count over a table: no model, a time limit
+        with self.index_lock, QuestionBudget(self.config.question_timeout_s, stop) as budget:
+            computed = computed_answer(self.index.store, understood or question, (scope or Scope()).admits, today, stop)
         if computed is not None:
-            return reported(computed, on_sources, on_token)
-        stop = stop if stop is not None else threading.Event()
+            return reported(computed, on_sources, on_token, budget.seconds if budget.expired else None)
         self.generator.llm  # noqa: B018 - loaded (its parts joined, the first time) before the time counts
         with QuestionBudget(self.config.question_timeout_s, stop) as budget:
             answer = self.answerer.ask(understood or question, self.retriever(retriever), k or self.config.k,

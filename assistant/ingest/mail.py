@@ -393,15 +393,86 @@ MAX_EVENTS = 10_000
 
 @register("iCalendar", ".ics")
 def _load_ics(data: bytes) -> LoadedDocument:
+    calendar, dropped = _calendar(data)
+    entries = (c for c in calendar.walk() if c.name in ("VEVENT", "VTODO"))
+    kept, events, records = [], [], []
+    for c in itertools.islice(entries, MAX_EVENTS):
+        try:  # one event the library read but cannot give back (a BYDAY of "XX") costs only itself
+            text = _event_text(c)
+            record = event_record(c, text)
+        except Exception as exc:
+            dropped.append(f"event “{_summary(c)}” ({one_line(str(exc))[:120]})")
+            continue
+        kept.append(c)
+        events.append(text)
+        records += [record] if record else []
+    more = sum(1 for _ in entries)
+    if more:
+        dropped.append(f"events past {MAX_EVENTS:,} ({more:,} more), over the limit of {MAX_EVENTS:,} a calendar")
+    title = " ".join(str(calendar.get("X-WR-CALNAME", "")).split()) or None
+    return LoadedDocument(text=normalise("\n\n".join(events)), pages=[], title=title,
+                          left_out="; ".join(dropped) or None, records=records)
+
+
+def _summary(component) -> str:
+    try:
+        return " ".join(str(component.get("SUMMARY", "")).split())[:80] or "(no title)"
+    except Exception:
+        return "(no title)"
+
+
+def _calendar(data: bytes):
+    """The calendar, and a line for each part left out. icalendar refuses the whole file
+    for one malformed VTIMEZONE (or any property of a part that is not an event): then
+    each part is read on its own, and those it refuses are dropped and named."""
     import icalendar
 
-    calendar = icalendar.Calendar.from_ical(data)
-    entries = (c for c in calendar.walk() if c.name in ("VEVENT", "VTODO"))
-    kept = list(itertools.islice(entries, MAX_EVENTS))
-    events = [_event_text(c) for c in kept]
-    records = [r for r in (event_record(c, text) for c, text in zip(kept, events)) if r]
-    more = sum(1 for _ in entries)
-    left_out = f"events past {MAX_EVENTS:,} ({more:,} more), over the limit of {MAX_EVENTS:,} a calendar" if more else None
-    title = " ".join(str(calendar.get("X-WR-CALNAME", "")).split()) or None
-    return LoadedDocument(text=normalise("\n\n".join(events)), pages=[], title=title, left_out=left_out,
-                          records=records)
+    try:
+        return icalendar.Calendar.from_ical(data), []
+    except ValueError as whole:
+        head, blocks = _blocks(decode_bytes(data))
+        if not blocks:
+            raise whole
+    good, dropped = [], []
+    for block in blocks:  # each on its own: a part's parse does not depend on the others'
+        try:
+            icalendar.Calendar.from_ical(_wrapped(head, [block]))
+            good.append(block)
+        except ValueError as exc:
+            dropped.append(f"{_part_name(block)} ({one_line(str(exc))[:120]})")
+    return icalendar.Calendar.from_ical(_wrapped(head, good)), dropped
+
+
+def _blocks(text: str) -> tuple[list[str], list[str]]:
+    """A calendar's own lines, and its parts (each a VTIMEZONE, VEVENT... with what it
+    holds), time zones first as a calendar writes them; lines unfolded (RFC 5545 3.1)."""
+    lines = re.sub(r"\r?\n[ \t]", "", text).splitlines()
+    head: list[str] = []
+    blocks: list[list[str]] = []
+    depth = 0
+    for line in lines:
+        key = line.strip().upper()
+        if key in ("BEGIN:VCALENDAR", "END:VCALENDAR"):
+            continue
+        if key.startswith("BEGIN:") and depth == 0:
+            blocks.append([])
+        depth += key.startswith("BEGIN:") - key.startswith("END:")
+        (blocks[-1] if blocks and (depth > 0 or key.startswith("END:")) else head).append(line)
+        depth = max(depth, 0)
+    zones_first = sorted(blocks, key=lambda b: not b[0].strip().upper().startswith("BEGIN:VTIMEZONE"))
+    return head, ["\r\n".join(b) for b in zones_first]
+
+
+def _wrapped(head: list[str], blocks: list[str]) -> str:
+    return "\r\n".join(["BEGIN:VCALENDAR", *head, *blocks, "END:VCALENDAR", ""])
+
+
+def _part_name(block: str) -> str:
+    """"time zone Europe/Paris", "event “Piano lesson”": a part as a person finds it."""
+    kind = block.split("\r\n", 1)[0].split(":", 1)[-1].strip().upper()
+    field = "TZID" if kind == "VTIMEZONE" else "SUMMARY"
+    m = re.search(rf"^{field}[^:\r\n]*:(.*)$", block, re.MULTILINE | re.IGNORECASE)
+    name = m.group(1).strip()[:80] if m else ""
+    if kind == "VTIMEZONE":
+        return f"time zone {name or '(no TZID)'}"
+    return f"{'event' if kind == 'VEVENT' else kind.lower()} “{name or '(no title)'}”"

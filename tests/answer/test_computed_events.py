@@ -111,8 +111,10 @@ def test_the_events_move_with_their_file(diary):
         assert engine.index_paths([docs]).ok
 
 
-def test_an_endless_rule_is_expanded_within_bounds():
-    """FREQ=SECONDLY with no end, over three years: a bounded list, at once."""
+def test_an_endless_rule_finer_than_a_minute_is_never_expanded():
+    """FREQ=SECONDLY with no end, over three years: not listed (issue 64), its next start
+    found by arithmetic."""
     event = Event.of("x.ics", {"summary": "tick", "start": "2025-01-01T00:00", "rule": "FREQ=SECONDLY"})
-    starts = event.occurrences(dt.datetime(2025, 1, 1), dt.datetime(2028, 1, 1))
-    assert 0 < len(starts) <= 5_000
+    assert event.occurrences(dt.datetime(2025, 1, 1), dt.datetime(2028, 1, 1)) == []
+    assert event.next_start(dt.datetime(2026, 5, 1, 9, 30, 5)) == dt.datetime(2026, 5, 1, 9, 30, 5)
+    assert event.repeats == "every second"

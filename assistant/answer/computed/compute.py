@@ -6,6 +6,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+import threading
 import time
 from dataclasses import replace
 from pathlib import PurePath
@@ -15,7 +16,8 @@ from ...store import Store
 from ..grounding.citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
 from ..records.record import Answer
-from .events import WINDOW, Event, EventQuestion, matches, read_event_question, read_events
+from .events import WINDOW, Event, EventQuestion, matches, names, read_event_question, read_events
+from .recurrence import RuleError, TooLong
 from .matching import held_words, readable, spellings, stem
 from .plan import Plan, plan, same_filter, text_columns
 from .question import Computation, read_computation
@@ -24,12 +26,16 @@ from .tables import Column, Row, Table, day, month_number, number, read_tables
 RETRIEVER = "table"
 
 
-def computed_answer(store: Store, question: str, admits=lambda path: True,
-                    today: dt.date | None = None) -> Answer | None:
+def computed_answer(store: Store, question: str, admits=lambda path: True, today: dt.date | None = None,
+                    stop: threading.Event | None = None, now: dt.datetime | None = None) -> Answer | None:
     """The answer computed over a table, or None where the question needs no computation,
-    or no table of the index is what it asks about (the usual way answers it then)."""
+    or no table of the index is what it asks about (the usual way answers it then). "Next"
+    counts from `now`: the clock's, or the start of `today` where only that is given."""
     t0 = time.perf_counter()
-    asked_of_calendar = event_answer(store, question, admits, today or dt.date.today(), t0)
+    if now is None and today is None:
+        now = dt.datetime.now()
+    today = today or (now.date() if now else dt.date.today())
+    asked_of_calendar = event_answer(store, question, admits, today, t0, now, stop)
     if asked_of_calendar is not None:
         return asked_of_calendar
     compared = over_budget_answer(store, question, admits, t0)
@@ -268,8 +274,10 @@ def _answer(question: str, text: str, rows: list[Row], t0: float, after: str = "
     return answer
 
 
-def reported(answer: Answer, on_sources=None, on_token=None) -> Answer:
-    """A computed answer handed to the shells as a written one is: its sources, its text."""
+def reported(answer: Answer, on_sources=None, on_token=None, time_limit: float | None = None) -> Answer:
+    """A computed answer handed to the shells as a written one is: its sources, its text;
+    `time_limit` where the question's time limit stopped it."""
+    answer.time_limit = time_limit
     if on_sources:
         on_sources(answer)
     if on_token:
@@ -316,56 +324,104 @@ def _label(row: Row, p: Plan) -> str:
     return ", ".join(x for x in (month, _about(row, p)) if x) or f"row {row.number}"
 
 
-def event_answer(store: Store, question: str, admits, today: dt.date, t0: float) -> Answer | None:
+def event_answer(store: Store, question: str, admits, today: dt.date, t0: float, now: dt.datetime | None = None,
+                 stop: threading.Event | None = None) -> Answer | None:
     """The next or last occurrence of an event, what is on a day or in a week, or how many
-    occurrences are left before a month: computed from every event of the calendars."""
-    asked = read_event_question(question, today)
+    occurrences are left before a month: computed from every event of the calendars. An
+    event that repeats finer than a minute is named, not listed; one that cannot be read or
+    followed is left out and named; once `stop` is set, no answer is made."""
+    asked = read_event_question(question, today, now)
     if asked is None:
         return None
-    events = read_events(store, admits)
+    events, unread = read_events(store, admits)
     chosen = [e for e in events if matches(e, asked.terms)] if asked.terms else events
-    if not events or (asked.terms and not chosen):
-        return None  # no calendar, or none of its events is what the question names
-    found = sorted(((d, e) for e in chosen for d in e.occurrences(asked.first, asked.last)), key=lambda de: de[0])
+    unread_named = [line for name, line in unread if names(name, asked.terms)]
+    if not chosen:  # no calendar, or none of its events is what the question names
+        return _answer(question, _notes(unread_named).strip(), [], t0) if unread_named else None
+    try:
+        found, notes = _found(chosen, asked, stop)
+    except TooLong:  # stopped: the shells say so
+        return Answer(question, "", RETRIEVER, abstained=True)
+    after = _notes(notes + unread_named)
     files = ", ".join(sorted({e.file for e in chosen}))
     what = f"“{' '.join(asked.terms)}”" if asked.terms else "events"
     if not found and asked.operation in ("next", "last"):
-        return _the_other_way(store, question, asked, chosen, t0)
+        return _the_other_way(store, question, asked, chosen, t0, stop, after)
     if not found:
-        return _answer(question, _nothing_on(asked, what, files), [], t0)
+        return _answer(question, _nothing_on(asked, what, files), [], t0, after)
     if asked.operation in ("next", "last"):
         d, e = found[0] if asked.operation == "next" else found[-1]
         repeats = f", {e.repeats}" if e.repeats else ""
         where = f", at {e.location}" if e.location else ""
         text = f"{e.when(d)}{where}: the {asked.operation} {e.summary} ({e.file}{repeats})"
-        return _answer(question, text, _event_rows(store, [e]), t0)
+        return _answer(question, text, _event_rows(store, [e]), t0, after)
     if asked.operation == "count":
-        names = sorted({e.summary for _, e in found})
-        text = f"{len(found)}: the number of “{'” or “'.join(names)}” occurrences {asked.span_words} in {files}"
-        return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0)
+        names_found = sorted({e.summary for _, e in found})
+        text = f"{len(found)}: the number of “{'” or “'.join(names_found)}” occurrences {asked.span_words} in {files}"
+        return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0, after)
     one_day = asked.last - asked.first < dt.timedelta(days=1)
     listed = "; ".join(f"{e.summary}, {_time_of(e, d) if one_day else e.when(d)}" for d, e in found[:12])
     more = f" and {len(found) - 12} more" if len(found) > 12 else ""
     span = asked.span_words
     text = f"{span[0].upper()}{span[1:]}: {listed}{more} (from {files})"
-    return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0)
+    return _answer(question, text, _event_rows(store, list(dict.fromkeys(e for _, e in found))), t0, after)
 
 
-def _the_other_way(store: Store, question: str, asked: EventQuestion, chosen: list[Event], t0: float) -> Answer:
+def _found(chosen: list[Event], asked: EventQuestion, stop: threading.Event | None,
+           span: tuple[dt.datetime, dt.datetime] | None = None) -> tuple[list[tuple[dt.datetime, Event]], list[str]]:
+    """Each occurrence in the span (the question's, or `span`) as (start, event), sorted,
+    and a line for each event not listed: one finer than a minute (its next start given
+    for "next" questions), one whose rule could not be followed. TooLong once stopped."""
+    first, last = span or (asked.first, asked.last)
+    limit = 1 if asked.operation == "next" and span is None else None  # the first of each is enough
+    found, notes = [], []
+    for e in chosen:
+        if e.fine:
+            d = e.next_start(first) if limit else None
+            found += [(d, e)] if d is not None and d <= last else []
+            notes += [] if limit and d is not None else [_fine_note(e, first)]
+            continue
+        try:
+            found += [(d, e) for d in e.occurrences(first, last, stop, limit)]
+        except (TooLong, RuleError) as exc:
+            if stop is not None and stop.is_set():
+                raise TooLong("stopped") from exc
+            notes.append(f"“{e.summary}” in {e.file} was left out: {exc}")
+    return sorted(found, key=lambda de: de[0]), notes
+
+
+def _fine_note(e: Event, first: dt.datetime) -> str:
+    """An event repeating finer than a minute, said once: never listed nor counted."""
+    d = e.next_start(first)
+    at = f"; the next at {d:%H:%M:%S} on {d:%A} {d.day} {d:%B %Y}" if d else ""
+    return f"“{e.summary}” in {e.file} repeats {e.repeats} (from {e.when(e.start)}), so it is not listed one by one{at}"
+
+
+def _notes(lines: list[str]) -> str:
+    return "".join(f" {line[0].upper()}{line[1:]}." for line in lines)
+
+
+def _the_other_way(store: Store, question: str, asked: EventQuestion, chosen: list[Event], t0: float,
+                   stop: threading.Event | None, after: str) -> Answer:
     """No next one: the last there was (or no last one: the next), said as such, since a
     person asking of an old calendar wants its date more than a "no"."""
     now = asked.first if asked.operation == "next" else asked.last
     span = (now - WINDOW, now) if asked.operation == "next" else (now, now + WINDOW)
-    found = sorted(((d, e) for e in chosen for d in e.occurrences(*span)), key=lambda de: de[0])
+    try:
+        found, _ = _found([e for e in chosen if not e.fine], asked, stop, span)
+    except TooLong:
+        return Answer(question, "", RETRIEVER, abstained=True)
     what = f"“{' '.join(asked.terms)}”"
     files = ", ".join(sorted({e.file for e in chosen}))
+    if not found and all(e.fine for e in chosen):  # what the note says is all there is to say
+        return _answer(question, after.strip(), [], t0)
     if not found:
-        return _answer(question, f"No {what} in {files} within three years of today.", [], t0)
+        return _answer(question, f"No {what} in {files} within three years of today.", [], t0, after)
     d, e = found[-1] if asked.operation == "next" else found[0]
     other, none = ("last", "none comes after today") if asked.operation == "next" else ("next", "none came before today")
     where = f", at {e.location}" if e.location else ""
     text = f"{e.when(d)}{where}: the {other} {e.summary}, {none} ({files})"
-    return _answer(question, text, _event_rows(store, [e]), t0)
+    return _answer(question, text, _event_rows(store, [e]), t0, after)
 
 
 def _time_of(event: Event, start: dt.datetime) -> str:

@@ -1,28 +1,27 @@
 """A calendar's events as a question computes over them: "When is my next dentist
 appointment?", "What do I have on Tuesday?", "How many swimming lessons are left before
 July?". Each event is expanded from its recurrence rule in the wall-clock time of its zone
-(a weekly 17:00 lesson stays at 17:00 across a daylight-saving change), within a bounded
-window and a bounded count: an unbounded rule is never expanded forever."""
+(a weekly 17:00 lesson stays at 17:00 across a daylight-saving change), by seeking the span
+asked about with the work bounded (recurrence.py): a rule finer than a minute is never
+expanded, an event whose rule or start cannot be read is left out and named."""
 
 from __future__ import annotations
 
 import calendar
 import datetime as dt
-import itertools
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import PurePath
 from zoneinfo import ZoneInfo
 
-from dateutil.rrule import rrulestr
-
 from ...ingest.mail import when
 from ...store import Store
 from .question import MONTH_NUMBER, MONTHS, generic_words
+from .recurrence import RuleError, fine_step, next_fine, read_rule, seek
 
-# How far from today an event is expanded, and how many occurrences of one event at most.
+# How far from now an event is looked for.
 WINDOW = dt.timedelta(days=3 * 366)
-MAX_OCCURRENCES = 5_000
 WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _ON = re.compile(r"\b(?:what(?:'s| is| do i have| have i got| am i doing| is happening)|anything|am i (?:busy|free))\b")
 _NEXT = re.compile(r"\bnext\b")
@@ -65,20 +64,42 @@ class Event:
     def file(self) -> str:
         return PurePath(self.path).name
 
-    def occurrences(self, first: dt.datetime, last: dt.datetime) -> list[dt.datetime]:
-        """Its starts between first and last (wall-clock), exceptions left out."""
+    def occurrences(self, first: dt.datetime, last: dt.datetime, stop: threading.Event | None = None,
+                    limit: int | None = None) -> list[dt.datetime]:
+        """Its starts between first and last (wall-clock), exceptions left out, at most
+        `limit` of them; none for a rule finer than a minute (`fine`: see `next_start`).
+        RuleError or TooLong, each a line, where its rule cannot be read or followed."""
         if not self.rule:
             return [self.start] if first <= self.start <= last else []
-        try:
-            rule = rrulestr(f"RRULE:{_local_until(self.rule, self.zone)}", dtstart=self.start, ignoretz=True)
-        except (ValueError, TypeError):
-            return [self.start] if first <= self.start <= last else []
+        if self.fine:
+            return []
         skip = set(self.exdates)
-        starts = itertools.takewhile(lambda d: d <= last, rule.xafter(first, inc=True))
-        return [d for d in itertools.islice(starts, MAX_OCCURRENCES) if d not in skip]
+        more = limit + len(skip) if limit else None  # an exception in the first few is passed over
+        starts = seek(_local_until(self.rule, self.zone), self.start, first, last, stop, more)
+        return [d for d in starts if d not in skip][:limit]
+
+    @property
+    def fine(self) -> bool:
+        """Whether it repeats more often than each minute: never listed one by one."""
+        return fine_step(self.rule) is not None
+
+    def next_start(self, after: dt.datetime) -> dt.datetime | None:
+        """The first start at or after `after` of an event that repeats finer than a minute,
+        by arithmetic (None where it has ended or its BY parts filter it)."""
+        return next_fine(_local_until(self.rule or "", self.zone), self.start, after, set(self.exdates))
+
+    def check(self) -> None:
+        """RuleError (a line) where its rule cannot be read."""
+        if self.rule and not self.fine:
+            read_rule(_local_until(self.rule, self.zone), self.start)
 
     @property
     def repeats(self) -> str:
+        """"weekly", or the step of a rule finer than a minute ("every second")."""
+        step = fine_step(self.rule)
+        if step is not None:
+            n, unit = (step.seconds // 60, "minute") if step.seconds % 60 == 0 else (step.seconds, "second")
+            return f"every {unit}" if n == 1 else f"every {n} {unit}s"
         freq = re.search(r"FREQ=(\w+)", self.rule or "")
         return freq.group(1).lower() if freq else ""
 
@@ -109,8 +130,27 @@ def _local_until(rule: str, zone: str) -> str:
     return rule.replace(m.group(0), f"UNTIL={local:%Y%m%dT%H%M%S}")
 
 
-def read_events(store: Store, admits=lambda path: True) -> list[Event]:
-    return [e for e in (Event.of(path, r) for path, r in store.docs.records("event") if admits(path)) if e]
+def read_events(store: Store, admits=lambda path: True) -> tuple[list[Event], list[tuple[str, str]]]:
+    """The calendars' events, and for each left out its summary and a line ("“Piano” in
+    a.ics: its rule FREQ=WEEKLY;BYDAY=XX cannot be read"): one bad event costs no other."""
+    events: list[Event] = []
+    left_out: list[tuple[str, str]] = []
+    for path, record in store.docs.records("event"):
+        if not admits(path):
+            continue
+        event = Event.of(path, record)
+        if event is None:
+            if not record.get("cancelled"):
+                name = str(record.get("summary") or "(no title)")
+                left_out.append((name, f"“{name}” in {PurePath(path).name} was left out: its start cannot be read"))
+            continue
+        try:
+            event.check()
+        except RuleError as exc:
+            left_out.append((event.summary, f"“{event.summary}” in {event.file} was left out: {exc}"))
+            continue
+        events.append(event)
+    return events, left_out
 
 
 @dataclass
@@ -122,9 +162,11 @@ class EventQuestion:
     span_words: str = ""
 
 
-def read_event_question(question: str, today: dt.date) -> EventQuestion | None:
+def read_event_question(question: str, today: dt.date, now: dt.datetime | None = None) -> EventQuestion | None:
+    """What a question asks of the calendars; "next", "last" and "left" count from `now`
+    (an event at 00:00 today is not next at 02:00), the start of `today` where not given."""
     text = " ".join(question.lower().replace("’", "'").split()).rstrip("?")
-    now = dt.datetime.combine(today, dt.time.min)
+    now = now if now is not None else dt.datetime.combine(today, dt.time.min)
     day = _day_named(text, today)
     terms = _terms(text)
     if _COUNT.search(text):
@@ -176,7 +218,12 @@ def _terms(text: str) -> list[str]:
 
 
 def matches(event: Event, terms: list[str]) -> bool:
-    words = set(re.findall(r"[a-z0-9]+", f"{event.summary} {event.location}".lower()))
+    return names(f"{event.summary} {event.location}", terms)
+
+
+def names(text: str, terms: list[str]) -> bool:
+    """Whether `text` holds every one of the question's terms (a plural or a prefix counts)."""
+    words = set(re.findall(r"[a-z0-9]+", text.lower()))
     stems = {w.rstrip("s") for w in words}
     return all(t in words or t.rstrip("s") in stems or any(w.startswith(t) for w in words if len(t) >= 4)
                for t in terms)
