@@ -189,3 +189,27 @@ def test_ctrl_e_writes_the_conversation_in_the_terminal_ui(asked, make_engine, t
     assert QUESTION in text and answer["answer"] in text
     for c in answer["citations"]:
         assert c["path"] in text and f"characters {c['start']}-{c['end']}" in text
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_export_out_is_the_owners_alone_whatever_the_umask(tmp_path, existing):
+    """`export --out` writes 0600, as the index it is read from is (issue 64): the umask
+    (000 here) and a file already there (0644) are overruled."""
+    history = History(Store(tmp_path / "ix" / "index.db"))
+    conversation = history.create()
+    history.add(conversation.id, "user", "Where is the old mill?")
+    out = tmp_path / "chat.md"
+    if existing:
+        out.write_text("an older export")
+        out.chmod(0o644)
+    config = tmp_path / "config.toml"
+    config.write_text('extractor = "none"\n')
+    old = os.umask(0)
+    try:
+        result = CliRunner().invoke(main, ["--config", str(config), "--index", str(tmp_path / "ix"), "export",
+                                           "--out", str(out)], catch_exceptions=False)
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    assert "Where is the old mill?" in out.read_text(encoding="utf-8")
+    assert oct(out.stat().st_mode & 0o777) == oct(0o600)

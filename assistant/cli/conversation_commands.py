@@ -3,6 +3,8 @@ each citation's path, character span and page). Reads the database alone: no mod
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import click
@@ -26,7 +28,18 @@ def export_cmd(obj: Context, conversation_id: int | None, fmt: str, out: Path | 
         click.echo(text, nl=False)
         return
     try:
-        out.write_text(text, encoding="utf-8")
+        _write_private(out, text)
     except OSError as exc:
         fail(f"cannot write {out}: {exc}")
     err_console.print(f"wrote {shown_path(out)}")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write `text` to a file only its owner may read (0600), as the index it comes from is,
+    whatever the umask; a file already there is tightened too. A device or a pipe (--out
+    /dev/stdout) is written to as it is: its mode is not the export's to change."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "w", encoding="utf-8") as f:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, 0o600)
+        f.write(text)
