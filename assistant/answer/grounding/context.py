@@ -315,9 +315,36 @@ def grounded_selection(
     # subject of the next.
     names = sorted({n for h in hits for n in entity_names(h)}, key=len, reverse=True)
     out, at = {}, 0
-    for h in hits:
+    for rank, h in enumerate(hits):
         sents = sentences.get(h.chunk_id, [])
-        out[h.chunk_id] = select_sentences(question, qvec, h, sents, rest[at: at + len(sents)], names, settings)
+        if rank == 0 and laid_out(sents):
+            out[h.chunk_id] = read_whole(question, sents)
+        else:
+            out[h.chunk_id] = select_sentences(question, qvec, h, sents, rest[at: at + len(sents)], names, settings)
         at += len(sents)
     return out
+
+
+# A short document laid out a line a thing (a receipt, a ticket, a label): its lines are
+# alike to the embedding ("TOTAL 65.93", "CASH 80.00", "Till 6"), so the best-ranked one is
+# read whole, not by the lines closest to the question.
+LAID_OUT_MAX_LINES = 30
+LAID_OUT_SHARE = 0.7
+
+
+def laid_out(sentences: list[SentenceRow]) -> bool:
+    """Whether a chunk's sentences are a few short lines, most of them without a full stop."""
+    if not 2 <= len(sentences) <= LAID_OUT_MAX_LINES:
+        return False
+    short = sum(_bare_item(s) or is_heading_line(s.text.strip()) for s in sentences)
+    return short >= LAID_OUT_SHARE * len(sentences)
+
+
+def read_whole(question: str, sentences: list[SentenceRow]) -> list[SentenceRow]:
+    """Every line of a laid-out chunk, but for a question about money the figures beside
+    its total that the question does not name (the cash handed over, the change)."""
+    aside = figures_beside_the_total(question, sentences)
+    if aside is None or aside.total is None:
+        return list(sentences)
+    return [s for i, s in enumerate(sentences) if i not in aside.beside_the_total]
 

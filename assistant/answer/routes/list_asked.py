@@ -186,15 +186,19 @@ def _asked_of(question: str, heads: str, said: str, tag: Tagger | None) -> bool:
     thing "what"/"which" asks for ("what kit", "what are the jobs") in its title, file name
     or headings (`heads`)."""
     said_stems, head_stems = question_stems(said), question_stems(heads)
+    said_words = set(_words(said))
     if tag is None:
         return _shares(question_stems(question), head_stems)
     tokens = tag(question)
     names = [w for w, _l, pos in tokens[1:] if pos == "PROPN" or (w[:1].isupper() and w != "I" and pos != "PRON")]
-    nouns = [w for w, _l, pos in tokens if pos in ("NOUN", "PROPN")]
+    nouns = list(dict.fromkeys([w for w, _l, pos in tokens if pos in ("NOUN", "PROPN")] + names))
     asked = _asked_noun(tokens)
-    covered = sum(_shares(question_stems(n), said_stems) for n in nouns)
-    return (covered > 0 and covered * 2 >= len(nouns)
-            and all(_shares(question_stems(n), said_stems) for n in names)
+
+    def said_by_it(word: str) -> bool:  # "May" is said, though a stop-word list reads the verb
+        return _shares(question_stems(word), said_stems) or word.lower() in said_words
+
+    covered = sum(said_by_it(n) for n in nouns)
+    return (covered > 0 and covered * 2 >= len(nouns) and all(said_by_it(n) for n in names)
             and (asked is None or _shares(question_stems(asked), head_stems)))
 
 
