@@ -12,7 +12,7 @@ from pathlib import Path
 from . import models
 from .config import Config
 from .safetext import show_path
-from .store.health import fts5_available, index_health
+from .store.health import VectorHealth, fts5_available, index_health, vector_health
 
 
 @dataclass
@@ -149,11 +149,12 @@ def index_checks(config: Config, index_override: str | None, embedder_ok: bool) 
         warning=bool(exposed),
     ))
     try:
-        health = index_health(db_path)
+        health, vectors = index_health(db_path), vector_health(db_path)
     except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:  # damage the quick probe did not see
         return [*out, Check("index integrity", False, damaged_message(directory, str(exc)))]
     out.append(Check("index integrity", health.integrity == "ok", f"{db_path}: {health.integrity}"))
     out.append(Check("index orphans", health.orphans == 0, f"{health.orphans} orphan rows"))
+    out.append(_vector_values(vectors, directory))
     n_chunks, n_docs = health.chunks, health.documents
     if embedder_ok:
         from .engine import Engine
@@ -173,6 +174,21 @@ def index_checks(config: Config, index_override: str | None, embedder_ok: bool) 
         finally:
             engine.close()
     return out
+
+
+def _vector_values(vectors: VectorHealth, directory: Path) -> Check:
+    """Whether the stored vectors are what an embedder writes (finite, unit length): a
+    blob of the right length with other values is read without complaint, and ranks by
+    nonsense (a cosine of -7e27). `index --again` keeps a file's vectors, so the advice is
+    a new index."""
+    from .store.damage import assistant_cmd
+
+    if not vectors.bad:
+        return Check("index vector values", True, f"{vectors.checked:,} stored vectors checked: finite, unit length")
+    return Check("index vector values", False,
+                 f"{vectors.bad:,} of {vectors.checked:,} stored vectors checked are not finite or not unit length "
+                 f"(search would rank by damaged values): move {show_path(directory)} aside and run "
+                 f"`{assistant_cmd(directory)} index FOLDER...` to build the index anew")
 
 
 def repair_index(config: Config, index_override: str | None = None) -> str:

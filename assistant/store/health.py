@@ -7,6 +7,19 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from .blobs import decode_vector
+from .damage import DamagedValue
+
+# Where vectors are kept (table, column): every one is stored unit length (the embedder
+# normalises, entity classes are normalised means), or all zeros for a class of none.
+VECTOR_COLUMNS = (("chunks", "embedding"), ("sentences", "vec"), ("entities", "desc_vec"))
+# At most this many vectors of one table read (evenly spread over it): a chunk's is a few
+# hundred bytes, so a whole personal index's chunks are read in well under a second.
+VECTOR_SAMPLE = 50_000
+UNIT_TOLERANCE = 0.05  # int8 steps with their own scale, or float16, keep a norm within 0.01
+
 
 @dataclass
 class Health:
@@ -41,3 +54,48 @@ def index_health(db_path: Path) -> Health:
         )
     finally:
         conn.close()
+
+
+@dataclass
+class VectorHealth:
+    checked: int
+    bad: int  # not finite, or of the wrong length or norm: values no embedder wrote
+
+
+def vector_health(db_path: Path) -> VectorHealth:
+    """The stored vectors (all, or an even sample of a large table's) decoded as search
+    decodes them, and how many are not finite or not unit length."""
+    conn = sqlite3.connect(str(db_path))
+    try:
+        dim_row = conn.execute("select value from meta where key = 'dim'").fetchone()
+        dim = int(dim_row[0]) if dim_row and str(dim_row[0]).isdigit() else 0
+        if not dim:  # no vector written yet, or a size not to be trusted (told elsewhere)
+            return VectorHealth(0, 0)
+        checked = bad = 0
+        for table, column in VECTOR_COLUMNS:
+            for (blob,) in _sample(conn, table, column):
+                checked += 1
+                bad += not _sound(blob, dim)
+        return VectorHealth(checked, bad)
+    finally:
+        conn.close()
+
+
+def _sample(conn: sqlite3.Connection, table: str, column: str) -> list[tuple[bytes]]:
+    try:
+        n = conn.execute(f"select count(*) from {table} where {column} is not null").fetchone()[0]
+        step = max(1, -(-n // VECTOR_SAMPLE))
+        return conn.execute(f"select {column} from {table} where {column} is not null and rowid % ? = 0 limit ?",
+                            [step, VECTOR_SAMPLE]).fetchall()
+    except sqlite3.OperationalError:  # an older index without this table or column
+        return []
+
+
+def _sound(blob: bytes, dim: int) -> bool:
+    try:
+        vector = decode_vector(bytes(blob), dim)
+    except (DamagedValue, ValueError, TypeError):
+        return False
+    with np.errstate(all="ignore"):  # a garbage scale overflows: that is what is being found
+        norm = float(np.linalg.norm(vector.astype(np.float64)))
+    return bool(np.isfinite(vector).all()) and (norm == 0 or abs(norm - 1) <= UNIT_TOLERANCE)
