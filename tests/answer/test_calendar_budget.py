@@ -65,12 +65,14 @@ def ask(engine, question: str, now: dt.datetime = NOW, stop: threading.Event | N
 
 def test_a_rule_every_second_is_named_with_its_next_start_never_expanded(make_engine, tmp_path):
     piano = event("piano", "Piano lesson", "20200101T000000", "FREQ=SECONDLY")
-    engine, _ = indexed(make_engine, tmp_path, ics(piano, WEEKLY_YOGA))
+    ended = event("metronome", "Metronome", "20200101T000000", "FREQ=SECONDLY;UNTIL=20210101T000000Z")
+    engine, _ = indexed(make_engine, tmp_path, ics(piano, ended, WEEKLY_YOGA))
     nxt = ask(engine, "When is my next piano lesson?")
     assert nxt.text.startswith("Thursday 27 March 2025, 02:00: the next Piano lesson (diary.ics, every second)"), nxt.text
     tomorrow = ask(engine, "What do I have tomorrow?")
     assert tomorrow.text.startswith("Tomorrow (Friday 28 March 2025): Yoga class, 18:00"), tomorrow.text
     assert "“Piano lesson” in diary.ics repeats every second" in tomorrow.text
+    assert "Metronome" not in tomorrow.text  # ended years ago: nothing to say of it
     week = ask(engine, "What's on next week?")
     assert "Yoga class, Tuesday 1 April 2025, 18:00; Yoga class, Friday 4 April 2025, 18:00" in week.text, week.text
     assert "Piano lesson, " not in week.text  # named once, not listed

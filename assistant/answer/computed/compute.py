@@ -17,7 +17,7 @@ from ..grounding.citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
 from ..records.record import Answer
 from .events import WINDOW, Event, EventQuestion, matches, names, read_event_question, read_events
-from .recurrence import RuleError, TooLong
+from .recurrence import RuleError, TooLong, filtered
 from .matching import held_words, readable, spellings, stem
 from .plan import Plan, plan, same_filter, text_columns
 from .question import Computation, read_computation
@@ -377,9 +377,11 @@ def _found(chosen: list[Event], asked: EventQuestion, stop: threading.Event | No
     found, notes = [], []
     for e in chosen:
         if e.fine:
-            d = e.next_start(first) if limit else None
-            found += [(d, e)] if d is not None and d <= last else []
-            notes += [] if limit and d is not None else [_fine_note(e, first)]
+            d = e.next_start(first)
+            if d is not None and d <= last and limit:  # "next": its next start is the answer
+                found.append((d, e))
+            elif e.start <= last and (d is not None and d <= last or d is None and filtered(e.rule or "")):
+                notes.append(_fine_note(e, d))  # in the span (or cannot be told): named, not listed
             continue
         try:
             found += [(d, e) for d in e.occurrences(first, last, stop, limit)]
@@ -390,9 +392,9 @@ def _found(chosen: list[Event], asked: EventQuestion, stop: threading.Event | No
     return sorted(found, key=lambda de: de[0]), notes
 
 
-def _fine_note(e: Event, first: dt.datetime) -> str:
-    """An event repeating finer than a minute, said once: never listed nor counted."""
-    d = e.next_start(first)
+def _fine_note(e: Event, d: dt.datetime | None) -> str:
+    """An event repeating finer than a minute, said once with its next start `d` where
+    that is known: never listed nor counted."""
     at = f"; the next at {d:%H:%M:%S} on {d:%A} {d.day} {d:%B %Y}" if d else ""
     return f"“{e.summary}” in {e.file} repeats {e.repeats} (from {e.when(e.start)}), so it is not listed one by one{at}"
 
@@ -413,7 +415,7 @@ def _the_other_way(store: Store, question: str, asked: EventQuestion, chosen: li
         return Answer(question, "", RETRIEVER, abstained=True)
     what = f"“{' '.join(asked.terms)}”"
     files = ", ".join(sorted({e.file for e in chosen}))
-    if not found and all(e.fine for e in chosen):  # what the note says is all there is to say
+    if not found and after and all(e.fine for e in chosen):  # what the note says is all there is to say
         return _answer(question, after.strip(), [], t0)
     if not found:
         return _answer(question, f"No {what} in {files} within three years of today.", [], t0, after)

@@ -180,12 +180,17 @@ def fine_step(rule: str | None) -> dt.timedelta | None:
     return dt.timedelta(seconds=unit * max(interval, 1))
 
 
+def filtered(rule: str) -> bool:
+    """Whether BY parts pick among the rule's steps (BYHOUR=9): no arithmetic says which."""
+    return bool(set(parts(rule)) - {"FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"})
+
+
 def next_fine(rule: str, start: dt.datetime, after: dt.datetime, skip: set[dt.datetime]) -> dt.datetime | None:
     """The first start at or after `after` of a rule finer than a minute, by arithmetic;
     None where it has ended, or where BY parts (BYHOUR=9, BYSETPOS) filter its steps."""
     fields = parts(rule)
     step = fine_step(rule)
-    if step is None or set(fields) - {"FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"}:
+    if step is None or filtered(rule):
         return None
     k = max(math.ceil((after - start) / step), 0)
     until = _until(fields.get("UNTIL", ""))
