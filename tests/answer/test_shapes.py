@@ -466,25 +466,38 @@ LISTED = ("To get to Ljubljana, you need the following documents:\n- [1] passpor
           "- [1] some cash in euros (€150) and the travel card")
 
 
-def test_a_list_the_model_writes_as_bullets_is_said_as_a_sentence(make_engine, tmp_path, generator):
+def test_a_list_the_model_writes_as_bullets_is_said_as_a_sentence():
     """Issue 47: "which documents do I need to take to Ljubljana" was answered with the
     model's bullets pasted, a marker opening each ("- [1] passports ×4"). Each item is
     still checked on its own; the list is then said as a person writes one, its markers
-    once at the end. The model is the real one; only its words are given."""
+    once at the end. (The model's words as it wrote them; the engine now answers this
+    question from the list as laid out: the test below.)"""
+    from assistant.answer.grounding.text import lists_said_inline
+    from assistant.eval.form import form_faults
+
+    said = lists_said_inline(LISTED)
+    assert said == ("To get to Ljubljana, you need the following documents: passports ×4, EHIC cards ×4, "
+                    "travel insurance printout, hotel confirmation + Postojna tickets, parking booking and some "
+                    "cash in euros (€150) and the travel card [1]."), said
+    assert not form_faults(said)
+
+
+def test_a_list_under_its_heading_is_said_whole_without_its_boxes(make_engine, tmp_path, tiny_generator):
+    """Issue 62: the same question answered by the lines under "Documents" as the file lays
+    them out, each cited, the check boxes ("- [ ] passports ×4") left out; no model writes."""
     from assistant.eval.form import form_faults
 
     folder = tmp_path / "docs"
     folder.mkdir()
     shutil.copy(PERSONAL / "packing-list.md", folder / "packing-list.md")
-    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=Written(generator, LISTED))
+    engine = make_engine(tmp_path / "ix", config=_no_entities(), generator=tiny_generator)
     assert engine.index_paths([folder]).ok
     shown: list[str] = []
     answer = engine.ask("which documents do I need to take to Ljubljana", on_token=shown.append)
-    assert answer.text == ("To get to Ljubljana, you need the following documents: passports ×4, EHIC cards ×4, "
-                           "travel insurance printout, hotel confirmation + Postojna tickets, parking booking and some "
-                           "cash in euros (€150) and the travel card [1]."), answer.text
-    assert "".join(shown).strip() == answer.text  # streamed as it reads
-    assert not form_faults(answer.text) and answer.citations[0].path.endswith("packing-list.md")
+    assert answer.text.startswith("Passports ×4, EHIC cards ×4, travel insurance printout"), answer.text
+    assert "[ ]" not in answer.text and "".join(shown).strip() == answer.text
+    assert not form_faults(answer.text) and len(answer.citations) >= 6
+    assert all(c.path.endswith("packing-list.md") for c in answer.citations)
 
 
 def test_a_summary_point_that_is_a_list_item_says_its_heading(make_engine, tmp_path, generator):

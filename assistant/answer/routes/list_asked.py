@@ -241,6 +241,8 @@ def said_as_sections(sections: list[Section], number: dict[int, int]) -> str:
 def _as_written(item: str) -> str:
     """An item in the middle of a sentence: "Walking boots" as "walking boots", a name or
     a code as it is ("NHS card", "iPad")."""
+    while (marker := LIST_ITEM.match(item)) and marker.end() < len(item):  # "- [ ] Passports": a bullet, a box
+        item = item[marker.end():]
     item = " ".join(item.split()).rstrip(".;,")
     first = item.split(" ", 1)[0]
     return item[:1].lower() + item[1:] if first[1:].islower() or len(first) == 1 else item
