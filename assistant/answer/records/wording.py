@@ -123,6 +123,18 @@ def fuller_name(span: str, sentence: str) -> str:
     return span + m.group(1) if m else span
 
 
+def named_in_full(span: str, texts: list[str]) -> tuple[str, int] | None:
+    """(the full name, the index of the text that writes it) where `span` is a first name
+    alone and `texts` (a document's other sentences) write one full form of it: "Zara" of
+    "Zara is also the landlord of number 43" is "Zara Castell" of "Zara Castell, who is
+    secretary of the club, ..."; None where they write none, or two ("Sam Reid", "Sam Cole")."""
+    if not _NAME_WORD.fullmatch(span):
+        return None
+    full = re.compile(rf"(?<![\w-]){re.escape(span)}(?:\s+{_NAME_WORD.pattern}){{1,2}}")
+    found = {m.group(): i for i, text in enumerate(texts) for m in full.finditer(text)}
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
 _MONTH = r"(?:" + "|".join(m[:3] for m in calendar.month_name if m) + r")[a-z]*\.?"
 # A date as a line writes it whole: "5 March 2025", "March 5th, 2025", "2025-03-05", "05/03/2025".
 _WHOLE_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"

@@ -27,7 +27,7 @@ from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
 from .list_asked import list_asked, said_as_sections
 from .listed import attendance_asked, listed_under, said_as_list
-from ..records.wording import fuller_date, fuller_name, reads_as_prose, with_unit, worded
+from ..records.wording import fuller_date, fuller_name, named_in_full, reads_as_prose, with_unit, worded
 from .sentence import said_in_a_sentence
 from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
@@ -59,12 +59,14 @@ class SpanFirst:
         self.read_document = read_document  # a document's sentences, by its path
         self.sentences = sentences  # the short answer said in a sentence the model writes
 
-    def said(self, answer: Answer, span: str, sent: SentenceRow, src: Source, on_draft=None) -> str | None:
+    def said(self, answer: Answer, span: str, sent: SentenceRow, src: Source, on_draft=None,
+             naming: SentenceRow | None = None) -> str | None:
         """The short answer in a sentence the model writes and the line backs
         (`sentence.said_in_a_sentence`, shown as it is written with `on_draft`); None where
         it fails its check."""
         t0 = time.perf_counter()
-        evidence = [f"{heading_above(src.chunk, sent.start) or ''} {sent.text} {sent.resolved_text or ''}", src.label()]
+        evidence = [f"{heading_above(src.chunk, sent.start) or ''} {sent.text} {sent.resolved_text or ''}", src.label(),
+                    *([naming.text] if naming is not None else [])]
         try:
             return said_in_a_sentence(self.generator, answer.question, span, with_unit(span, sent.text), sent.text,
                                       src.n, evidence, self.tag, on_draft=on_draft)
@@ -192,6 +194,14 @@ class SpanFirst:
             # "2025" of "5 March 2025", "Zara" of "Zara Castell, the landlord": said whole.
             at = found[1].text.find(whole)
             span, found = whole, (found[0], found[1], at if at >= 0 else None)
+        naming = None
+        if found is not None:
+            # "Zara" of "Zara is also the landlord": the passage names her in full elsewhere.
+            others = [s for s in all_sentences.get(found[0].chunk.id, found[0].sentences) if s.id != found[1].id]
+            full = named_in_full(span, [s.text for s in others])
+            if full is not None:
+                span, naming = full[0], others[full[1]]
+                found = (found[0], found[1], None)
         answer.short = span
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
@@ -224,6 +234,10 @@ class SpanFirst:
             )
             answer.text = worded(span, sent.text, src.n)
             answer.citations = [citation]
+            if naming is not None:  # the sentence that says the name in full is cited too
+                answer.citations.append(_cited(src, naming))
+                if all(s.id != naming.id for s in src.sentences):
+                    src.sentences = sorted([*src.sentences, naming], key=lambda s: s.id)
             listed = listed_under(answer.question, src.chunk, sent, all_sentences.get(src.chunk.id, src.sentences), span)
             if listed:  # "What did I plant in April?": every line under "PLANTED IN APRIL"
                 answer.text = said_as_list(listed, src.n)
@@ -232,7 +246,7 @@ class SpanFirst:
             elif self.sentences and span.lower() not in ("yes", "no"):
                 # (A yes or no keeps the line that says what was asked: "Yes. Bicycles: yes,
                 # up to €1,500 each ..." says more than any sentence the model wrote of it.)
-                written = self.said(answer, span, sent, src, on_draft)
+                written = self.said(answer, span, sent, src, on_draft, naming)
                 if written:  # checked against the line it says, as the answer's check would
                     answer.text, answer.checks = written, [SentenceCheck(written, True, "")]
                 elif reads_as_prose(sent.text):
