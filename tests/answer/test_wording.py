@@ -91,8 +91,13 @@ def test_a_part_that_points_back_is_searched_both_ways_in_turn():
 def test_a_yes_or_no_says_the_short_line_that_answers_it():
     # "Is Mungo microchipped?" was answered "Yes [2]." by the card's "Microchip:" line.
     text = worded("yes", "Microchip:   941000024681357", 2)
-    assert text == "Yes. Microchip: 941000024681357 [2].", text
+    assert text == "Yes: “Microchip: 941000024681357” [2].", text
     assert form_faults(text, single_fact=True) == []
+    # Quoted as the evidence, not pasted after the answer as if it were a second one
+    # ("No. No payments are due in February and March [1]." reads the answer twice).
+    text = worded("no", "No payments are due in February and March.", 1)
+    assert text == "No: “No payments are due in February and March” [1].", text
+    assert form_faults(text, single_fact=True) == [], text
     # A long line is not pasted after the yes.
     line = "Cover: " + "; ".join(["buildings", "contents", "garden", "bicycles", "legal expenses"] * 3)
     assert worded("yes", line, 1) == "Yes [1].", worded("yes", line, 1)

@@ -53,13 +53,16 @@ def worded(span: str, sentence: str, n: int) -> str:
         about = [value for value in values if value and not _holds(value, span) and not _NUMBER.fullmatch(value)
                  and not _AMOUNT.fullmatch(value)]
         return f"{said} ({', '.join(about[:3])}) [{n}]." if about else f"{said} [{n}]."
+    if span.lower() in ("yes", "no"):
+        # "Is Mungo microchipped?" "Yes: “Microchip: 941000024681357” [1].": the line that
+        # says so, quoted as the evidence (not pasted as a second answer, "Yes. No payments
+        # are due ..."); a yes alone would leave the person to open the source.
+        flat = quoted(sentence).rstrip(" .")
+        limit = PROSE_MAX_CHARS if reads_as_prose(sentence) else CONTEXT_MAX_CHARS
+        return f"{said}: “{flat}” [{n}]." if 0 < len(flat) <= limit else f"{said} [{n}]."
     if reads_as_prose(sentence):
         cited = append_marker(quoted(sentence), n)
         return f"{said}. {cited}" + ("" if cited[-1] in ".!?" else ".")
-    if span.lower() in ("yes", "no") and len(flat := quoted(sentence)) <= CONTEXT_MAX_CHARS:
-        # "Is Mungo microchipped?" "Yes. Microchip: 941000024681357 [1].": the line that
-        # says so, where a yes alone would leave the person to open the source.
-        return f"{said}. {append_marker(flat, n)}" + ("" if flat[-1] in ".!?" else ".")
     if "\n" not in sentence.strip() and len(_LABEL_VALUE.findall(sentence)) < 1:
         return f"{said} [{n}]."  # a long sentence of prose: its clauses say nothing alone
     context = _line_holding(span, sentence)
