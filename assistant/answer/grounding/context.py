@@ -20,6 +20,7 @@ import numpy as np
 from .amounts import BillAmounts, bill_amounts
 from .sections import heading_above, is_heading_line
 from ..money import MONEY
+from .text import dates_written
 from ...retrieve.base import Hit
 from ...retrieve.baseline import content_stems
 from ...nlp.sentences import LIST_ITEM, TABLE_ROW
@@ -105,7 +106,25 @@ def select_sentences(
     # buried "Balance due" under the invoice's rows.
     for i in closest_amount(question, sentences, sims, keep, aside.beside_the_total if aside else frozenset()):
         keep.update(j for j in (i, block_head(sentences, i)) if j is not None)
+    keep.update(closest_dated(question, sentences, sims))
     return [sentences[i] for i in sorted(keep)]
+
+
+def asks_when(question: str) -> bool:
+    """"When is the trip ...?", "What date does ... begin?", "which day ..."."""
+    words = question.lower().replace("?", " ").split()
+    return bool(words) and (words[0] == "when" or (
+        words[0] in ("what", "which", "what's") and len(words) > 1 and words[1] in ("date", "day", "time")))
+
+
+def closest_dated(question: str, sentences: list[SentenceRow], sims: np.ndarray) -> list[int]:
+    """For a question asking when, the chunk's sentence closest to it that writes a date (a
+    message's own "Date:" header aside: "the trip is now on Thursday 15 June 2023", where
+    the e-mail's opening and its header were all that was kept); else nothing."""
+    if not asks_when(question):
+        return []
+    dated = [i for i, s in enumerate(sentences) if dates_written(s.text)]
+    return [max(dated, key=lambda i: float(sims[i]))] if dated else []
 
 
 def asks_money(question: str) -> bool:

@@ -8,6 +8,7 @@ citations, the entity check, the short answer) goes through these.
 
 from __future__ import annotations
 
+import calendar
 import re
 
 from ...nlp.sentences import LIST_ITEM
@@ -280,3 +281,18 @@ def _item_body(item: str) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+MONTH = r"(?:" + "|".join(m[:3] for m in calendar.month_name if m) + r")[a-z]*\.?"
+# A date as a line writes it whole: "5 March 2025", "March 5th, 2025", "2025-03-05", "05/03/2025".
+WHOLE_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH}(?:,?\s+\d{{4}})?|\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
+                         rf"(?:,?\s+\d{{4}})?|\b\d{{4}}-\d{{2}}-\d{{2}}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}", re.IGNORECASE)
+
+
+def dates_written(text: str) -> list[str]:
+    """The whole dates `text` writes ("15 June 2023", "2023-06-15"), but a "Date:" field's:
+    a message's own header says when it was sent, not when what it tells of happens."""
+    return [m.group() for m in WHOLE_DATE.finditer(text) if not _DATE_FIELD.search(text[max(0, m.start() - 16):m.start()])]
+
+
+_DATE_FIELD = re.compile(r"\bDate:\s*(?:[A-Z][a-z]{2},?\s*)?$")  # "Date: Sun, " before "07 May 2023"

@@ -20,6 +20,7 @@ import re
 
 from ...ingest.locator import row_fields
 from ..grounding.citations import append_marker
+from ..grounding.text import MONTH as _MONTH, WHOLE_DATE as _WHOLE_DATE
 from ..money import CURRENCY_CODES, CURRENCY_SYMBOLS
 
 _SYMBOL_OF = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥", "INR": "₹"}
@@ -136,12 +137,6 @@ def named_in_full(span: str, texts: list[str]) -> tuple[str, int] | None:
     full = re.compile(rf"(?<![\w-]){re.escape(span)}(?:\s+{_NAME_WORD.pattern}){{1,2}}")
     found = {m.group(): i for i, text in enumerate(texts) for m in full.finditer(text)}
     return next(iter(found.items())) if len(found) == 1 else None
-
-
-_MONTH = r"(?:" + "|".join(m[:3] for m in calendar.month_name if m) + r")[a-z]*\.?"
-# A date as a line writes it whole: "5 March 2025", "March 5th, 2025", "2025-03-05", "05/03/2025".
-_WHOLE_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
-                         rf"(?:,?\s+\d{{4}})?|\b\d{{4}}-\d{{2}}-\d{{2}}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}", re.IGNORECASE)
 
 
 def fuller_date(span: str, sentence: str) -> str:
