@@ -25,6 +25,7 @@ from .grounding.untrusted import statements_only
 from .prompt import NO_ANSWER, Source, build_sources
 from .records.record import Answer, Timings
 from .request import Request
+from .routes.defined_role import role_asked, with_definition
 from .routes.shape import answer_shape, wants_list
 from .routes.span_first import SpanFirst, emit
 from .routes.subject import SubjectIndex
@@ -161,7 +162,9 @@ class OneQuestion:
             # A part searched with the whole question also by its own words: the whole
             # question's top k can miss the one passage that answers the part.
             hits = interleaved(hits, scoped_search(retriever, self.store, question, k, scope), k)
-        return self.subjects.kept(question, hits, retriever, scope)
+        hits = self.subjects.kept(question, hits, retriever, scope)
+        role = role_asked(question)
+        return with_definition(self.store, hits, role, retriever.name) if role and hits else hits
 
     def finished(self, answer: Answer, t0: float, before: tuple[int, int]) -> Answer:
         """The answer's timings and token counts, once its claims are checked."""

@@ -96,6 +96,18 @@ class ChunkRows(Repository):
                 out[r[1]].append(SentenceRow(*r))
         return out
 
+    def chunks_saying(self, paths: list[str], words: str, limit: int = 400) -> list[tuple[int, str]]:
+        """(chunk id, sentence text) of the documents at `paths`, for their sentences that
+        hold `words` (any case), in reading order."""
+        if not paths:
+            return []
+        marks = ",".join("?" * len(paths))
+        sql = (f"select c.id, {SENTENCE_TEXT} from documents d join chunks c on c.document_id = d.id"
+               f" join sentences s on s.chunk_id = c.id where d.path in ({marks})"
+               f" and instr(lower({SENTENCE_TEXT}), ?) > 0 order by d.path, c.ord, s.ord limit ?")
+        with self.lock:
+            return [(r[0], r[1]) for r in self.db.execute(sql, [*paths, words.lower(), limit])]
+
     def fts_search(self, match: str, limit: int) -> list[tuple[int, float]]:
         """(chunk id, bm25 score) best first; SQLite's bm25() is lower-is-better, so negated."""
         # Ranked inside the FTS table, and only the best joined to their chunks: a join
