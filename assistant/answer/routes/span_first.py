@@ -194,14 +194,7 @@ class SpanFirst:
             # "2025" of "5 March 2025", "Zara" of "Zara Castell, the landlord": said whole.
             at = found[1].text.find(whole)
             span, found = whole, (found[0], found[1], at if at >= 0 else None)
-        naming = None
-        if found is not None:
-            # "Zara" of "Zara is also the landlord": the passage names her in full elsewhere.
-            others = [s for s in all_sentences.get(found[0].chunk.id, found[0].sentences) if s.id != found[1].id]
-            full = named_in_full(span, [s.text for s in others])
-            if full is not None:
-                span, naming = full[0], others[full[1]]
-                found = (found[0], found[1], None)
+        span, found, naming = in_full(span, found, all_sentences)
         answer.short = span
         if found is None:
             # No sentence states it: not shown as an answer (strict), or shown marked.
@@ -256,6 +249,18 @@ class SpanFirst:
         if on_token:
             on_token(answer.text)
         return True
+
+
+def in_full(span: str, found: tuple | None, all_sentences: dict) -> tuple[str, tuple | None, SentenceRow | None]:
+    """(the span, where it is stated, the sentence that names it in full): "Zara" of "Zara
+    is also the landlord" is "Zara Castell", where the passage names her in full elsewhere."""
+    if found is None:
+        return span, found, None
+    others = [s for s in all_sentences.get(found[0].chunk.id, found[0].sentences) if s.id != found[1].id]
+    full = named_in_full(span, [s.text for s in others])
+    if full is None:
+        return span, found, None
+    return full[0], (found[0], found[1], None), others[full[1]]
 
 
 def _cited(src: Source, sent) -> Citation:
