@@ -24,8 +24,11 @@ The routes:
    B?"), each side looked up, then decided (`compare.py` reads the question).
 5. `Whole` (`whole.py`): the question asked whole, from its own sources, kept to the
    document it names (`subject.py`) and refused when it asks of something no document names
-   (`unmentioned.py`) or names nothing and its nouns are not said (`unnamed.py`): the short
-   answer first where a span answers it (`span_first.py`, `short.py`; a list under a
-   heading, `listed.py`), else an answer written in the documents' words (`shape.answer_shape`
-   says which). It always answers.
+   (`unmentioned.py`) or names nothing and its nouns are not said (`unnamed.py`); a question
+   asking who holds a role read where a document defines it (`defined_role.py`); a question
+   about a list answered by the list as its document lays it out, no model needed
+   (`list_asked.py`); else the short answer first where a span answers it (`span_first.py`,
+   `short.py`; one line of a list under a heading brings the rest, `listed.py`), else an
+   answer written in the documents' words (`shape.answer_shape` says which). It always
+   answers.
 """
