@@ -144,3 +144,38 @@ class Written:
 
     def __getattr__(self, name):
         return getattr(self.model, name)
+
+
+class _SourcesChosen(Exception):
+    pass
+
+
+def sources_chosen(engine, question: str):
+    """The answer to `question` as its sources are chosen, before the model writes."""
+    chosen = {}
+
+    def stop(answer) -> None:
+        chosen["answer"] = answer
+        raise _SourcesChosen
+
+    try:
+        engine.ask(question, on_sources=stop)
+    except _SourcesChosen:
+        pass
+    assert "answer" in chosen, f"no sources were chosen for {question!r}"
+    return chosen["answer"]
+
+
+def engine_over_files(root: Path, files: dict[str, str], embedder, splitter, generator):
+    """An Engine over a folder of `files` (name -> text) written under `root`, indexed."""
+    from assistant.config import Config
+    from assistant.engine import Engine
+
+    folder = root / "docs"
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    engine = Engine(Config(), index_dir=root / "ix", embedder=embedder, splitter=splitter, generator=generator)
+    assert engine.index_paths([folder]).ok
+    engine.folder = folder
+    return engine

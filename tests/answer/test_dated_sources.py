@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.answer.grounding.text import dates_written
+from helpers import engine_over_files, sources_chosen
 
 MESSAGE = """From: Niall Jarvis <niall.jarvis@castle-school.example>
 To: Theo Pemberton <theo@homemail.example>
@@ -35,10 +36,6 @@ Niall Jarvis
 """
 
 
-class _Chosen(Exception):
-    pass
-
-
 def test_a_date_field_is_not_a_date_the_message_tells_of():
     assert dates_written("Date: Sun, 07 May 2023 16:05:00 +0100") == []
     assert dates_written("the trip is now on Thursday 15 June 2023") == ["15 June 2023"]
@@ -46,27 +43,12 @@ def test_a_date_field_is_not_a_date_the_message_tells_of():
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, embedder, splitter, tiny_generator):
-    from assistant.config import Config
-    from assistant.engine import Engine
-
-    folder = tmp_path_factory.mktemp("mail") / "docs"
-    folder.mkdir()
-    (folder / "school-trip-glenmore-lodge.eml").write_text(MESSAGE, encoding="utf-8")
-    engine = Engine(Config(), index_dir=tmp_path_factory.mktemp("ix") / "ix", embedder=embedder, splitter=splitter,
-                    generator=tiny_generator)
-    assert engine.index_paths([folder]).ok
+    engine = engine_over_files(tmp_path_factory.mktemp("mail"), {"school-trip-glenmore-lodge.eml": MESSAGE},
+                               embedder, splitter, tiny_generator)
     yield engine
     engine.close()
 
 
 def test_a_question_asking_when_reads_the_dated_sentence(engine):
-    chosen = {}
-
-    def stop(answer) -> None:
-        chosen["answer"] = answer
-        raise _Chosen
-
-    with pytest.raises(_Chosen):
-        engine.ask("When is the trip to Glenmore Lodge?", on_sources=stop)
-    text = " ".join(s.text for s in chosen["answer"].sources)
+    text = " ".join(s.text for s in sources_chosen(engine, "When is the trip to Glenmore Lodge?").sources)
     assert "15 June 2023" in text, text

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import engine_over_files, sources_chosen
+
 RECEIPT = """FOXGLOVE GARDEN CENTRE
 64 Victoria Terrace, Tilbrook
 Tel 01632 960238
@@ -31,36 +33,16 @@ CHANGE                    2.60
 """
 
 
-class _Chosen(Exception):
-    pass
-
-
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, embedder, splitter, tiny_generator):
-    from assistant.config import Config
-    from assistant.engine import Engine
-
-    folder = tmp_path_factory.mktemp("receipts") / "docs"
-    folder.mkdir()
-    (folder / "receipt-foxglove-garden-centre.txt").write_text(RECEIPT, encoding="utf-8")
-    (folder / "receipt-copper-kettle.txt").write_text(OTHER, encoding="utf-8")
-    engine = Engine(Config(), index_dir=tmp_path_factory.mktemp("ix") / "ix", embedder=embedder, splitter=splitter,
-                    generator=tiny_generator)
-    assert engine.index_paths([folder]).ok
+    engine = engine_over_files(tmp_path_factory.mktemp("receipts"), {"receipt-foxglove-garden-centre.txt": RECEIPT,
+                               "receipt-copper-kettle.txt": OTHER}, embedder, splitter, tiny_generator)
     yield engine
     engine.close()
 
 
 def _first_source(engine, question: str) -> str:
-    chosen = {}
-
-    def stop(answer) -> None:
-        chosen["answer"] = answer
-        raise _Chosen
-
-    with pytest.raises(_Chosen):
-        engine.ask(question, on_sources=stop)
-    first = chosen["answer"].sources[0]
+    first = sources_chosen(engine, question).sources[0]
     assert "foxglove" in first.chunk.path, first.chunk.path
     return first.text
 
