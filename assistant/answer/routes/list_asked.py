@@ -82,20 +82,26 @@ def sections_of(rows: list[tuple[ChunkRow, SentenceRow]]) -> list[Section]:
     under the heading just above it (prose between them aside); items next to each other
     have only a line break between them."""
     sections: list[Section] = []
-    heading, run = None, []
-    for at, (chunk, sent) in enumerate([*rows, (None, None)]):
-        joined = run and chunk is not None and chunk.id == run[-1][0].id and _one_break(chunk, run[-1][1], sent)
-        item = sent is not None and is_item(sent) and _own_line(chunk, sent) and not _heads(rows, at)
+    heading: str | None = None
+    run: list[tuple[ChunkRow, SentenceRow]] = []
+
+    def close() -> None:
+        if heading is not None and len(run) >= 2:
+            sections.append(Section(heading, tuple(run[:MAX_ITEMS])))
+
+    for at, (chunk, sent) in enumerate(rows):
+        joined = bool(run) and chunk.id == run[-1][0].id and _one_break(chunk, run[-1][1], sent)
+        item = is_item(sent) and _own_line(chunk, sent) and not _heads(rows, at)
         if item and heading is not None and (not run or joined):
             run.append((chunk, sent))
             continue
-        if heading is not None and len(run) >= 2:
-            sections.append(Section(heading, tuple(run[:MAX_ITEMS])))
-        if sent is not None and _heads(rows, at):
+        close()
+        if _heads(rows, at):
             heading = sent.text.strip().lstrip("#").strip(" *_:")
         elif run:
             heading = None  # what follows a finished run is not under its heading
         run = []
+    close()
     return sections
 
 
