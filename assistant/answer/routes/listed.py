@@ -14,10 +14,10 @@ import re
 
 from ...store.row_types import ChunkRow, SentenceRow
 from ..passages import question_stems
-from ..grounding.sections import heading_above, is_heading_line
+from ..grounding.sections import heading_above
 from ..grounding.text import ATTENDANCE_LINE, item_text, said_in_a_row
+from .list_asked import is_item
 
-ITEM_MAX_CHARS = 80
 MAX_ITEMS = 12
 
 
@@ -26,11 +26,11 @@ def listed_under(question: str, chunk: ChunkRow, sentence: SentenceRow, sentence
     """The lines listed under the heading of `sentence` (which is one of them, and which
     `span` names whole), when the question asks what that heading lists; [] otherwise."""
     heading = heading_above(chunk, sentence.start)
-    if not heading or not _is_item(sentence) or not _shares_a_stem(heading, question):
+    if not heading or not is_item(sentence) or not _shares_a_stem(heading, question):
         return []
     if span is not None and not names_the_line(span, sentence.text):
         return []
-    items = [s for s in sentences if heading_above(chunk, s.start) == heading and _is_item(s)]
+    items = [s for s in sentences if heading_above(chunk, s.start) == heading and is_item(s)]
     items = _run_around(items, sentence, chunk)
     return items[:MAX_ITEMS] if len(items) >= 2 else []
 
@@ -59,11 +59,6 @@ def said_as_list(items: list[SentenceRow], n: int) -> str:
     """"Early potatoes, broad beans and sweet peas [1]." """
     said = said_in_a_row([" ".join(item_text(s.text).split()).rstrip(".;,") for s in items])
     return f"{said[:1].upper()}{said[1:]} [{n}]."
-
-
-def _is_item(sentence: SentenceRow) -> bool:
-    text = sentence.text.strip()
-    return 0 < len(text) <= ITEM_MAX_CHARS and "\n" not in text and not is_heading_line(text)
 
 
 def _run_around(items: list[SentenceRow], sentence: SentenceRow, chunk: ChunkRow) -> list[SentenceRow]:
