@@ -436,7 +436,7 @@ class Engine:
         ids = [h.chunk_id for h in hits]
         with self.index_lock:
             chunks, sentences = self.passages().chunks(ids), self.passages().sentences_of(ids)
-        return self.answerer.sources_for(question, hits, chunks, sentences, "sentences")
+        return self.answerer.sources_for(self.answerer.plan(question), hits, chunks, sentences, "sentences")
 
     def llm_tokens(self) -> int:
         """Tokens the answer model has read and written in this process (0 if never loaded)."""

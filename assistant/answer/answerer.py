@@ -1,6 +1,6 @@
 """Question -> retrieved sources -> grounded, streamed, cited answer.
 
-A question is offered to each route in turn (routes/__init__.py lists them and says why in
+A question is read once, into its plan (question/plan.py), then offered to each route in turn (routes/__init__.py lists them and says why in
 that order); the first that answers it gives the answer, and a route that does not may hand
 the next ones a narrower request. The last route always answers."""
 
@@ -14,6 +14,7 @@ from typing import Callable
 from ..retrieve.base import Retriever
 from ..retrieve.scope import Scope
 from .grounding.text import plain
+from .question.plan import Plan
 from .records.record import Answer
 from .request import Request, Route
 from .routes.chained import Chained
@@ -59,16 +60,17 @@ class Answerer(OneQuestion):
             retriever, k, scope, on_token=(lambda piece: on_token(plain(piece))) if on_token else None,
             on_draft=(lambda piece: on_draft(plain(piece))) if on_draft else None, stop=stop,
             on_sources=sources_chosen, asked_at=time.perf_counter())
-        answer = self.routed(question.strip(), request)
+        answer = self.routed(self.plan(question), request)
         answer.text = plain(answer.text)
         if shown_at:
             answer.timings.sources_shown = shown_at[0]
         return answer
 
-    def routed(self, question: str, request: Request) -> Answer:
-        """The answer of the first route that gives one."""
+    def routed(self, plan: Plan, request: Request) -> Answer:
+        """The answer of the first route that gives one; each reads the question's plan,
+        read once here."""
         for route in self.routes:
-            outcome = route.answer(question, request)
+            outcome = route.answer(plan, request)
             if isinstance(outcome, Answer):
                 return outcome
             request = outcome or request

@@ -13,7 +13,8 @@ from ..retrieve.base import Evidence, Hit
 from ..retrieve.baseline import content_stems
 from ..store.db import ChunkRow, SentenceRow, Store
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# A word: letters and digits, no marks ("co-op" is two).
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
 NAME_WEIGHT = 2.0  # a sentence naming what linked the passage outranks one sharing a word
 
 
@@ -94,7 +95,7 @@ def best_sentence(sentences: list[SentenceRow], words: set[str], names: list[str
 
     def score(s: SentenceRow) -> float:
         text = (s.resolved_text or s.text).lower()
-        shared = {w[:5] for w in (m.lower() for m in _WORD.findall(text))} & words
+        shared = {w[:5] for w in (m.lower() for m in WORD.findall(text))} & words
         return len(shared) + NAME_WEIGHT * sum(1 for n in names if n.lower() in text)
 
     return max(sentences, key=lambda s: (score(s), -s.start))
@@ -102,7 +103,7 @@ def best_sentence(sentences: list[SentenceRow], words: set[str], names: list[str
 
 def marked_spans(text: str, words: set[str], names: list[str]) -> list[tuple[int, int]]:
     """Where the question's words and the linking names stand in `text`, merged."""
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(text) if m.group().lower()[:5] in words]
+    spans = [(m.start(), m.end()) for m in WORD.finditer(text) if m.group().lower()[:5] in words]
     lower = text.lower()
     for name in names:
         at = lower.find(name.lower())

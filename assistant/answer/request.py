@@ -12,6 +12,7 @@ from typing import Callable, Protocol
 
 from ..retrieve.base import Retriever
 from ..retrieve.scope import Scope
+from .question.plan import Plan
 from .records.record import Answer
 
 
@@ -20,7 +21,7 @@ class Bridged(Protocol):
     then asked whole, and `finish` says the bridge where nothing else is found."""
     first: Answer
 
-    def finish(self, question: str, whole: Answer) -> Answer: ...
+    def finish(self, plan: Plan, whole: Answer) -> Answer: ...
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ class Request:
 
 
 class Route(Protocol):
-    """One way a question can be answered. `answer` gives the answer, or a request for the
-    routes after it (narrowed, or carrying what this one found), or None (not its shape)."""
+    """One way a question can be answered, read off its plan. `answer` gives the answer, or
+    a request for the routes after it (narrowed, or carrying what this one found), or None
+    (not its shape)."""
 
-    def answer(self, question: str, request: Request) -> Answer | Request | None: ...
+    def answer(self, plan: Plan, request: Request) -> Answer | Request | None: ...

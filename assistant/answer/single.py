@@ -23,10 +23,10 @@ from .grounding.entities import EntityCheck
 from .grounding.text import lists_said_inline
 from .grounding.untrusted import statements_only
 from .prompt import NO_ANSWER, Source, build_sources
+from .question.plan import Plan, read_plan
 from .records.record import Answer, Timings
 from .request import Request
-from .routes.defined_role import role_asked, with_definition
-from .routes.shape import answer_shape, wants_list
+from .routes.defined_role import with_definition
 from .routes.span_first import SpanFirst, emit
 from .routes.subject import SubjectIndex
 from .routes.unmentioned import not_found
@@ -87,13 +87,17 @@ class OneQuestion:
         q = self.embedder.encode_one(question)
         return float(max(np.dot(q, v) for v in embs.values()))
 
-    def ask_one(self, question: str, request: Request, context_tokens: int | None = None,
+    def plan(self, question: str) -> Plan:
+        """What a question the answerer asks itself (a part, a step) asks: its plan."""
+        return read_plan(question, self.tag)
+
+    def ask_one(self, plan: Plan, request: Request, context_tokens: int | None = None,
             not_answers: tuple[str, ...] = (), search_as: str | None = None, written: bool = True) -> Answer:
         """One question answered from its own sources: the short answer first where a span
         answers it, else (or where no span is found, with `written`) an answer written in
         the documents' words. `search_as` is what retrieves the sources (the whole question,
         for one part of a two-part question)."""
-        t0 = time.perf_counter()
+        t0, question = time.perf_counter(), plan.question
         if request.stopped:
             # Stopped before its sources were sought (a later part or step, or the question
             # asked whole after steps): as a stop before the first sentence leaves it.
@@ -103,7 +107,7 @@ class OneQuestion:
                 return Answer(question, EMPTY_INDEX, request.retriever.name, abstained=True)
             try:
                 with stoppable(request.stop):
-                    hits = self._hits(question, request, search_as)
+                    hits = self._hits(plan, request, search_as)
             except SearchStopped:  # Esc, Ctrl-C or the time limit while the sources were sought
                 return self.stopped(question, request)
             t_retrieve = time.perf_counter() - t0
@@ -125,7 +129,7 @@ class OneQuestion:
         refusal = missing or (NO_ANSWER if relevance < self.min_relevance else None)
         if not refusal:
             answer.context = self.context
-            answer.sources = self.sources_for(question, ordered, chunks, sentences, context_tokens=context_tokens)
+            answer.sources = self.sources_for(plan, ordered, chunks, sentences, context_tokens=context_tokens)
             if answer.sources and request.on_sources:
                 request.on_sources(answer)
             refusal = None if answer.sources else NO_ANSWER  # nothing fits: never answer unsourced
@@ -134,16 +138,16 @@ class OneQuestion:
             answer.abstained, answer.timings.total = True, time.perf_counter() - t0
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
-        if self.span_first.listed(answer, request.on_token):
+        if self.span_first.listed(answer, plan, request.on_token):
             pass  # a question about a list: its lines as the document lays them out
-        elif answer_shape(question) == "span":
-            found = self.span_first.first(answer, sentences, request.on_token, request.stop, request.on_draft,
+        elif not plan.written:
+            found = self.span_first.first(answer, plan, sentences, request.on_token, request.stop, request.on_draft,
                                           not_answers, emit_unknown=not written, about=search_as)
             if not found and written and not request.stopped:
                 # No span a sentence states: the answer may still be said in a sentence or two.
                 answer.short, answer.checks, answer.unsupported = None, [], None
                 self.writer.write(answer, request)
-        elif not self.span_first.attendance(answer, sentences, request.on_token):
+        elif not self.span_first.attendance(answer, plan, sentences, request.on_token):
             self.writer.write(answer, request)
         return self.finished(answer, t0, before)
 
@@ -154,17 +158,16 @@ class OneQuestion:
         emit(answer, NO_ANSWER, request.on_token)
         return answer
 
-    def _hits(self, question: str, request: Request, search_as: str | None) -> list[Hit]:
+    def _hits(self, plan: Plan, request: Request, search_as: str | None) -> list[Hit]:
         """What the question's sources are drawn from, kept to the document it names."""
-        retriever, k, scope = request.retriever, request.k, request.scope
+        retriever, k, scope, question = request.retriever, request.k, request.scope, plan.question
         hits = scoped_search(retriever, self.store, search_as or question, k, scope)
         if search_as and search_as != question:
             # A part searched with the whole question also by its own words: the whole
             # question's top k can miss the one passage that answers the part.
             hits = interleaved(hits, scoped_search(retriever, self.store, question, k, scope), k)
         hits = self.subjects.kept(question, hits, retriever, scope)
-        role = role_asked(question)
-        return with_definition(self.store, hits, role, retriever.name) if role and hits else hits
+        return with_definition(self.store, hits, plan.role, retriever.name) if plan.role and hits else hits
 
     def finished(self, answer: Answer, t0: float, before: tuple[int, int]) -> Answer:
         """The answer's timings and token counts, once its claims are checked."""
@@ -184,15 +187,15 @@ class OneQuestion:
         }
         return answer
 
-    def sources_for(self, question: str, hits: list[Hit], chunks: dict, sentences: dict,
+    def sources_for(self, plan: Plan, hits: list[Hit], chunks: dict, sentences: dict,
                     context: str | None = None, context_tokens: int | None = None) -> list[Source]:
         """The numbered sources the model reads: grounded sentences within context_tokens,
         or whole chunks within what the context window leaves."""
         context = context or self.context
-        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(question) - 400)
+        budget = max(64, self.n_ctx - self.answer_tokens - self.generator.count_tokens(plan.question) - 400)
         if context == "sentences":
-            settings = SelectSettings(whole_lists=wants_list(question))
-            sentences = grounded_selection(question, hits, sentences, self.embedder.encode_few, settings, chunks)
+            settings = SelectSettings.asked(plan)
+            sentences = grounded_selection(plan.question, hits, sentences, self.embedder.encode_few, settings, chunks)
             budget = min(budget, context_tokens or self.context_tokens)
         return build_sources(hits, chunks, sentences, budget, self.generator.count_tokens,
                              resolved=context == "sentences")
@@ -200,7 +203,7 @@ class OneQuestion:
     def step(self, question: str, request: Request) -> Answer | None:
         """One fact about one named thing, on half the context; None unless it is found and
         a source sentence states it."""
-        step = self.ask_one(question, request.drafting(question), context_tokens=max(64, self.context_tokens // 2),
+        step = self.ask_one(self.plan(question), request.drafting(question), context_tokens=max(64, self.context_tokens // 2),
                         written=False)
         if request.stopped or not step.short or not step.citations:
             return None

@@ -209,12 +209,13 @@ def product_answer(engine, retriever: str, question: str) -> tuple[str, dict]:
 
 
 def _timed_short_answer(gen, question: str, passages: list[tuple[str, str]], n_ctx: int) -> tuple[str, dict]:
+    from ..answer.question.plan import read_plan
     from ..answer.routes.short import clean_span, span_blocks, span_stream
 
     max_tokens = 24
     blocks = passages if passages and isinstance(passages[0], str) else span_blocks(gen, question, passages, n_ctx, max_tokens)
     t0, first, pieces = time.perf_counter(), None, []
-    for piece in span_stream(gen, question, blocks, max_tokens):
+    for piece in span_stream(gen, read_plan(question), blocks, max_tokens):
         if first is None:
             first = time.perf_counter() - t0
         pieces.append(piece)

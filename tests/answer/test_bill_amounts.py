@@ -11,6 +11,7 @@ import pytest
 from assistant.answer.grounding.amounts import bill_amounts, line_amount
 from assistant.answer.grounding.context import (SelectSettings, figures_beside_the_total, grounded_selection,
                                                 select_sentences)
+from assistant.answer.question.plan import read_plan
 from assistant.config import Config
 from assistant.retrieve.base import Hit
 from assistant.store.db import SentenceRow
@@ -53,7 +54,8 @@ def _rows(texts):
 
 def _kept(question, texts, embedder):
     vecs = embedder.encode_few([question] + texts)
-    return [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), _rows(texts), vecs[1:], [])]
+    return [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), _rows(texts), vecs[1:], [],
+                                             SelectSettings.asked(read_plan(question)))]
 
 
 def test_a_question_about_cost_reads_the_total_not_the_cash_handed_over(embedder):
@@ -69,7 +71,9 @@ def test_a_figure_the_question_names_by_its_label_is_not_set_aside():
     rows = _rows(INVOICE)
     assert figures_beside_the_total("What did the boiler service cost?", rows).subtotals
     assert not figures_beside_the_total("What did the boiler service cost before VAT, the sub-total?", rows).subtotals
-    assert figures_beside_the_total("When is the boiler invoice due?", rows) is None
+    # A question that asks no money is read without its bill's figures set aside.
+    assert read_plan("What did the boiler service cost?").money
+    assert not read_plan("When is the boiler invoice due?").money
 
 
 def test_a_receipt_in_a_real_index_is_read_with_its_total(make_engine, tmp_path):
@@ -85,7 +89,7 @@ def test_a_receipt_in_a_real_index_is_read_with_its_total(make_engine, tmp_path)
     hits = engine.retriever().search(question, 3)
     ids = [h.chunk_id for h in hits]
     chosen = grounded_selection(question, hits, store.passages.sentences_of(ids), engine.embedder.encode_few,
-                                SelectSettings(), store.passages.chunks(ids))
+                                SelectSettings.asked(read_plan(question)), store.passages.chunks(ids))
     read = [s.text for h in hits for s in chosen[h.chunk_id]]
     assert any("TOTAL 35.35" in t for t in read), read
     assert not any("CASH 40.00" in t or "CHANGE 4.65" in t for t in read), read

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer.routes.defined_role import defines, role_asked
+from assistant.answer.question.reading import role_asked
+from assistant.answer.routes.defined_role import defines
 from helpers import engine_over_files, sources_chosen
 
 CLAUSES = [

@@ -70,7 +70,7 @@ def test_an_of_phrase_stays_with_what_was_asked_about(tagger_engine):
 
 def test_a_later_part_of_a_two_part_question_names_what_the_first_asked_about(tagger_engine):
     from assistant.answer.routes.parts import resolved_parts
-    from assistant.answer.routes.shape import split_parts
+    from assistant.answer.question.reading import split_parts
 
     parts = split_parts("What is the total budget for Atlas, and how much of it is contingency?")
     assert resolved_parts(parts, tagger_engine.tag) == [

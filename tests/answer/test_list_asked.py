@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from docx import Document
 
+from assistant.answer.question.plan import read_plan
 from assistant.answer.routes.list_asked import list_asked
 
 PACKING = """# Packing list: Skye
@@ -126,7 +127,7 @@ def engine(tmp_path_factory, embedder, splitter, tiny_generator):
 
 def _sections(engine, name: str, question: str) -> list[str]:
     rows = engine.answerer.document_sentences(str(engine.folder / name))
-    return [s.heading for s in list_asked(question, rows, engine.tag)]
+    return [s.heading for s in list_asked(read_plan(question), rows, engine.tag)]
 
 
 def test_the_section_a_question_names_is_its_answer(engine):

@@ -119,7 +119,7 @@ def whole_chunk_sources(engine, question: str):
     store = engine.index.store
     hits = engine.retriever().search(question, 8)
     ids = [h.chunk_id for h in hits]
-    return engine.answerer.sources_for(question, hits, store.passages.chunks(ids), store.passages.sentences_of(ids), context="chunks")
+    return engine.answerer.sources_for(engine.answerer.plan(question), hits, store.passages.chunks(ids), store.passages.sentences_of(ids), context="chunks")
 
 
 def test_a_right_answer_citing_the_wrong_source_is_cited_right_not_cut(engine):

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from assistant.answer import routes
+from assistant.answer.question.plan import read_plan
 from assistant.answer.request import Request
 from assistant.config import Config
 from assistant.retrieve.scope import Scope
@@ -38,12 +39,12 @@ def test_a_question_that_names_a_file_is_kept_to_it_by_the_routes_after(make_eng
     engine, folder = _engine(make_engine, tmp_path)
     request = Request(engine.retriever("bm25"), 5, stop=threading.Event())
     summary = engine.answerer.summary
-    narrowed = summary.answer("Who founded the bakery, according to wren_bakery.rst?", request)
+    narrowed = summary.answer(read_plan("Who founded the bakery, according to wren_bakery.rst?"), request)
     assert isinstance(narrowed, Request)
     assert narrowed.scope == Scope(paths=(str(folder / "wren_bakery.rst"),))
     assert (narrowed.retriever, narrowed.k, narrowed.stop) == (request.retriever, request.k, request.stop)
     # A question that names no file is not this route's: nothing is narrowed.
-    assert summary.answer("Who founded the bakery?", request) is None
+    assert summary.answer(read_plan("Who founded the bakery?"), request) is None
 
 
 def test_a_step_is_told_of_nothing_but_its_draft():

@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant.answer.grounding.context import select_sentences
+from assistant.answer.grounding.context import SelectSettings, select_sentences
 from assistant.answer.routes.named import described_in, named_in
 from assistant.answer.routes.parts import renumber
-from assistant.answer.routes.shape import answer_shape, split_parts, wants_explanation, wants_summary
+from assistant.answer.question.plan import read_plan
+from assistant.answer.question.reading import split_parts, wants_account, wants_explanation, wants_list, wants_summary
 from assistant.answer.grounding.text import plain
 from assistant.answer.routes.unmentioned import unmentioned
 from assistant.retrieve.base import Hit
@@ -54,12 +55,12 @@ def test_explanations_and_summaries_are_written_and_lookups_are_spans():
     assert wants_explanation("What did Tavora do with the money from selling the Lisbon warehouse?")
     assert wants_explanation("What were the proceeds of the sale used for?")
     assert wants_explanation("Why was the launch review moved?")
-    assert answer_shape("What were the proceeds of the sale used for?") == "written"
+    assert read_plan("What were the proceeds of the sale used for?").written
     assert wants_summary("What is notes-2024-03-12.md about?")
     assert wants_summary("Summarise the Risks section of the project plan")
-    assert answer_shape("How much do we budget for groceries each month?") == "span"
-    assert answer_shape("When did Harrowmere Halt station open?") == "span"
-    assert answer_shape("Is the boiler covered?") == "span"
+    assert not read_plan("How much do we budget for groceries each month?").written
+    assert not read_plan("When did Harrowmere Halt station open?").written
+    assert not read_plan("Is the boiler covered?").written
 
 
 def test_a_file_is_named_by_its_name_or_its_distinctive_stem():
@@ -109,7 +110,8 @@ def _selected(question, path, splitter, embedder):
     text = path.read_text()
     rows = [SentenceRow(i, 1, s, e, None, text[s:e], None) for i, (s, e) in enumerate(splitter.split(text))]
     vecs = embedder.encode_few([question] + [r.text for r in rows])
-    return [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], [])]
+    return [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], [],
+                                             SelectSettings.asked(read_plan(question)))]
 
 
 def test_a_table_row_is_read_with_its_header_and_found_by_its_rare_word(splitter, embedder):
@@ -153,7 +155,7 @@ def test_a_question_about_money_reads_the_line_that_holds_an_amount(make_engine,
         hits = engine.retriever().search(question, 3)
         ids = [h.chunk_id for h in hits]
         chosen = grounded_selection(question, hits, store.passages.sentences_of(ids), engine.embedder.encode_few,
-                                    SelectSettings(), store.passages.chunks(ids))
+                                    SelectSettings.asked(read_plan(question)), store.passages.chunks(ids))
         return [s.text for h in hits for s in chosen[h.chunk_id]]
 
     assert any(t.startswith("Price paid: €549") for t in read("How much did the washing machine cost?"))
@@ -175,14 +177,17 @@ def test_an_amount_line_is_read_alone_and_only_for_a_question_about_money(embedd
     rows = [SentenceRow(i, 1, 0, 0, None, t, None) for i, t in enumerate(texts)]
     question = "How much is still owed on the Okafor invoice?"
     vecs = embedder.encode_few([question] + texts)
-    kept = [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], ["Okafor"])]
+    settings = SelectSettings.asked(read_plan(question))
+    kept = [r.text for r in select_sentences(question, vecs[0], Hit(1, 1.0, "dense"), rows, vecs[1:], ["Okafor"],
+                                             settings)]
     assert "Subtotal: GBP 4,338.40" in kept, kept
     assert not any("1,440.00" in t for t in kept), kept
     # "When was the car loan paid off?" asks for a date: no amount is brought in for it.
     sims = vecs[1:] @ vecs[0]
-    assert closest_amount("When was the invoice paid?", rows, sims, set()) == []
-    assert closest_amount("Who paid the invoice?", rows, sims, set()) == []
-    assert closest_amount("How much did the Okafors pay?", rows, sims, set()) == [13]
+    assert not read_plan("When was the invoice paid?").money
+    assert not read_plan("Who paid the invoice?").money
+    assert read_plan("How much did the Okafors pay?").money
+    assert closest_amount(rows, sims, set()) == [13]
 
 
 def test_a_question_about_what_no_file_mentions_is_found_out(make_engine, tmp_path):
@@ -244,14 +249,13 @@ def test_a_summary_of_a_named_section_reads_that_section_only():
 
 
 def test_a_question_that_asks_for_several_things_is_written_as_a_list():
-    from assistant.answer.routes.shape import wants_list
 
     assert wants_list("Who attended the Atlas launch review on 6 May?")
     assert wants_list("What ingredients go into the lemon olive oil cake?")
     assert wants_list("which documents do I need to take to Ljubljana")
     assert not wants_list("Which book is the book club reading in October?")
     assert not wants_list("Name the mother of Edward Stafford, 4th Baron Stafford?")
-    assert answer_shape("Who attended the Atlas launch review on 6 May?") == "written"
+    assert read_plan("Who attended the Atlas launch review on 6 May?").written
 
 
 def test_each_answer_sentence_cites_the_sentence_that_holds_its_claims(embedder):
@@ -313,7 +317,6 @@ def _selected_with(question, path, splitter, embedder, settings):
 
 def test_a_question_asking_for_a_list_reads_the_whole_list(splitter, embedder):
     from assistant.answer.grounding.context import SelectSettings
-    from assistant.answer.routes.shape import wants_list
 
     question = "What ingredients go into the lemon olive oil cake?"
     assert wants_list(question)
@@ -355,15 +358,14 @@ def test_a_short_answer_stated_outside_the_sentences_read_keeps_its_sentence_thr
     source = Source(1, Hit(cid, 1.0, "test"), store.passages.chunks([cid])[cid], [row])  # the model read one line
     answer = Answer("Who is running the penetration test on the Atlas app?", "", "test", sources=[source])
     answerer = engine.answerer
-    assert answerer.span_first.state(answer, "Clara Hollis", sentences, None, lambda: None)
+    plan = read_plan(answer.question)
+    assert answerer.span_first.state(answer, plan, "Clara Hollis", sentences, None, lambda: None)
     answerer.grounding.check(answer)
     assert answer.text.startswith("Clara Hollis"), answer.text
     assert "Clara Hollis (product owner)" in answer.citations[0].text, [c.text for c in answer.citations]
 
 
 def test_what_happened_at_an_event_one_file_records_is_that_file_s_summary(make_engine, tmp_path):
-    from assistant.answer.routes.shape import wants_account
-
     folder = tmp_path / "docs"
     folder.mkdir()
     for name in ("residents-association-minutes-2024-05-21.md", "notes-2024-03-12.md", "notes-2024-05-06.md",
@@ -372,12 +374,13 @@ def test_what_happened_at_an_event_one_file_records_is_that_file_s_summary(make_
     engine = make_engine(tmp_path / "ix", config=_no_entities())
     assert engine.index_paths([folder]).ok
     answerer = engine.answerer
-    _, about = answerer.summary.named_files("what happened at the residents' association meeting in May", None)
+    _, about = answerer.summary.named_files(read_plan("what happened at the residents' association meeting in May"),
+                                            None)
     assert about is not None and about.endswith("residents-association-minutes-2024-05-21.md")
     assert wants_account("What was decided at the Atlas kickoff meeting?")
     # Not an account of an event: a question about one thing, or one no file's name describes.
     assert not wants_account("What happened to the deposit?")
-    assert answerer.summary.named_files("What happened at the dentist in June?", None)[1] is None
+    assert answerer.summary.named_files(read_plan("What happened at the dentist in June?"), None)[1] is None
 
 
 def test_a_summary_is_what_the_file_is_then_its_key_points(make_engine, tmp_path, generator):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from assistant.answer.routes.followup import Turn
-from assistant.answer.routes.short import choice_options, clean_span, question_kind
+from assistant.answer.question.reading import choice_options, question_kind
+from assistant.answer.routes.short import clean_span
 from assistant.ingest.loaders import load
 from helpers import sample_engine
 

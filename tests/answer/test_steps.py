@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.routes.chain import split_chain
-from assistant.answer.routes.compare import decided, parse_date, same_answer, split_comparison, split_sameness
+from assistant.answer.question.chain import split_chain
+from assistant.answer.question.compare import decided, parse_date, same_answer, split_comparison, split_sameness
 from assistant.ingest.loaders import load
 from helpers import sample_engine
 
@@ -139,9 +139,10 @@ def test_dates_are_read_and_compared_to_the_day():
     ("Who was born first out of Aivar Kuusmaa and Andy Summers?", "Aivar Kuusmaa", (), False),
 ])
 def test_a_span_that_repeats_the_question_or_its_bridge_answers_nothing(question, span, bridges, rejected):
+    from assistant.answer.question.plan import read_plan
     from assistant.answer.routes.span_first import not_an_answer
 
-    assert not_an_answer(question, span, bridges) is rejected
+    assert not_an_answer(read_plan(question), span, bridges) is rejected
 
 
 def test_a_span_repeats_a_run_of_the_questions_words():
@@ -256,7 +257,7 @@ def test_an_answer_asked_whole_that_states_only_the_first_fact_is_no_answer(cite
     from types import SimpleNamespace
 
     from assistant.answer.routes.chained import states_the_first_fact_only
-    from assistant.answer.routes.chain import split_chain
+    from assistant.answer.question.chain import split_chain
 
     for question in ("Who was the mother of the founder of the Kestrel Hill Observatory?",
                      "Where was the founder of the Kestrel Hill Observatory born?"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.routes.chain import split_chain
+from assistant.answer.question.chain import split_chain
 from assistant.answer.grounding.check import spacy_tagger
 from assistant.answer.routes.subject import Subjects, on_subject
 from assistant.retrieve.base import Hit

@@ -103,18 +103,20 @@ def test_a_number_is_said_by_a_sentence_only_as_a_whole_number(engine, embedder)
     planting plan" was answered "4." from "Prepared for … 20 May 2024": the span was found
     inside the year. A number is said only where it is not part of a longer one."""
     from assistant.answer.prompt import Source
+    from assistant.answer.question.plan import read_plan
     from assistant.answer.routes.span_first import support_for
     from assistant.retrieve.base import Hit
 
     chunk, sentence = sentence_holding(engine, "Prepared for Ade and Funmi Okafor")
     question = "how much is the multi-stem amelanchier on the Okafor planting plan"
     source = Source(1, Hit(chunk.id, 1.0, "test"), chunk, [sentence], sentence.text)
-    held = support_for(question, "4", [source], {chunk.id: [sentence]}, embedder.encode_few)
+    plan = read_plan(question)
+    held = support_for(plan, "4", [source], {chunk.id: [sentence]}, embedder.encode_few)
     assert held is None or "2024" not in held[1].text
     # The same sentence still says a whole number it holds, and a date.
-    assert support_for(question, "20 May 2024", [source], {chunk.id: [sentence]}, embedder.encode_few)[1] == sentence
+    assert support_for(plan, "20 May 2024", [source], {chunk.id: [sentence]}, embedder.encode_few)[1] == sentence
     # Nor is "4" said by a decimal ("the new 2.4 m canes"), as the bench's next run answered.
     chunk, canes = sentence_holding(engine, "2.4 m canes")
     source = Source(1, Hit(chunk.id, 1.0, "test"), chunk, [canes], canes.text)
-    held = support_for(question, "4", [source], {chunk.id: [canes]}, embedder.encode_few)
+    held = support_for(plan, "4", [source], {chunk.id: [canes]}, embedder.encode_few)
     assert held is None or "2.4 m" not in held[1].text

@@ -3,7 +3,7 @@ five-letter stems, the answer's two-step questions read the words whole."""
 
 from __future__ import annotations
 
-from assistant.answer.routes.chain import split_chain
+from assistant.answer.question.chain import split_chain
 from assistant.nlp.lexicon import KIN, MAKERS, PLACE_WORDS
 from assistant.retrieve.baseline import content_stems
 from assistant.retrieve.hop.lexicon import PERSON_ROLES, PLACE_WORDS as PLACE_STEMS

@@ -25,6 +25,7 @@ from ...retrieve.base import Hit
 from ...retrieve.baseline import content_stems
 from ...nlp.sentences import LIST_ITEM, TABLE_ROW
 from ...store.db import SentenceRow
+from ..question.plan import Plan
 from ...store.row_types import ChunkRow
 
 CONTEXT_MODES = ("sentences", "chunks")
@@ -51,6 +52,16 @@ class SelectSettings:
     # For a question that asks for a list ("What ingredients go into the cake?"): a list
     # item kept brings the whole list, so the answer is not two items of nine.
     whole_lists: bool = False
+    # The question asks about money ("How much did the boiler service cost?"): a bill is
+    # read with its total, and a line holding an amount is kept (`question.plan.Plan.money`).
+    money: bool = False
+    # The question asks when: the chunk's dated sentence is kept (`Plan.when`).
+    when: bool = False
+
+    @classmethod
+    def asked(cls, plan: Plan) -> SelectSettings:
+        """The settings for what a question asks (its plan): a list, money, a time."""
+        return cls(whole_lists=plan.listing, money=plan.money, when=plan.when)
 
 
 def entity_names(hit: Hit) -> list[str]:
@@ -99,45 +110,31 @@ def select_sentences(
     # A bill read for a question about money is read with its total, and without the
     # figures beside it that such a question is answered with by mistake: its subtotal,
     # the cash handed over, the change.
-    aside = figures_beside_the_total(question, sentences)
-    if aside and aside.total is not None and keep & aside.amounts:
-        keep = (keep - aside.beside_the_total) | {aside.total}
-    # Last, and alone (with a table's header): an amount line bringing the lines around it
-    # buried "Balance due" under the invoice's rows.
-    for i in closest_amount(question, sentences, sims, keep, aside.beside_the_total if aside else frozenset()):
-        keep.update(j for j in (i, block_head(sentences, i)) if j is not None)
-    keep.update(closest_dated(question, sentences, sims))
+    if settings.money:
+        aside = figures_beside_the_total(question, sentences)
+        if aside and aside.total is not None and keep & aside.amounts:
+            keep = (keep - aside.beside_the_total) | {aside.total}
+        # Last, and alone (with a table's header): an amount line bringing the lines around
+        # it buried "Balance due" under the invoice's rows.
+        for i in closest_amount(sentences, sims, keep, aside.beside_the_total if aside else frozenset()):
+            keep.update(j for j in (i, block_head(sentences, i)) if j is not None)
+    if settings.when:
+        keep.update(closest_dated(sentences, sims))
     return [sentences[i] for i in sorted(keep)]
 
 
-def asks_when(question: str) -> bool:
-    """"When is the trip ...?", "What date does ... begin?", "which day ..."."""
-    words = question.lower().replace("?", " ").split()
-    return bool(words) and (words[0] == "when" or (
-        words[0] in ("what", "which", "what's") and len(words) > 1 and words[1] in ("date", "day", "time")))
-
-
-def closest_dated(question: str, sentences: list[SentenceRow], sims: np.ndarray) -> list[int]:
+def closest_dated(sentences: list[SentenceRow], sims: np.ndarray) -> list[int]:
     """For a question asking when, the chunk's sentence closest to it that writes a date (a
     message's own "Date:" header aside: "the trip is now on Thursday 15 June 2023", where
     the e-mail's opening and its header were all that was kept); else nothing."""
-    if not asks_when(question):
-        return []
     dated = [i for i, s in enumerate(sentences) if dates_written(s.text)]
     return [max(dated, key=lambda i: float(sims[i]))] if dated else []
-
-
-def asks_money(question: str) -> bool:
-    """A question about what something cost, not when, where or who paid it."""
-    return bool(_ASKS_MONEY.search(question)) and not _ASKS_ANOTHER_THING.search(question)
 
 
 def figures_beside_the_total(question: str, sentences: list[SentenceRow]) -> BillAmounts | None:
     """For a question about money, the chunk's bill amounts (`amounts.bill_amounts`) with
     the subtotal and payment lines the question names by their label left in place
     ("How much did I hand over in cash?" reads "CASH 20.00"); None otherwise."""
-    if not asks_money(question):
-        return None
     found = bill_amounts([s.text for s in sentences])
     if found.total is None:
         return None
@@ -146,27 +143,13 @@ def figures_beside_the_total(question: str, sentences: list[SentenceRow]) -> Bil
     return BillAmounts(found.total, found.subtotals - named, found.payment - named, found.amounts)
 
 
-# A question about money ("How much did the washing machine cost?") is answered by a line
-# that holds an amount; the lines closest to it in meaning may be the thing's model and
-# serial number, and "Price paid: €549 (reduced from €629, ...)" reads as neither. ("Who
-# was in charge of ..." asks for a person.)
-_ASKS_MONEY = re.compile(
-    r"\b(?:cost(?:s|ed)?|price[sd]?|paid|pay(?:s|ing)?|spen[dt]|spending|(?<!\bin\s)charge[sd]?|fees?|bills?|rent|"
-    r"deposit|salary|wages?|owe[sd]?|refund(?:ed)?|worth|budget(?:ed)?|fares?|how\s+much\s+money)\b",
-    re.IGNORECASE)
-
-
-# "When was the car loan paid off?" asks for a date, "Who paid ..." for a person.
-_ASKS_ANOTHER_THING = re.compile(r"^\W*(?:when|where|who|whom|whose|why)\b|\bwhat\s+(?:date|day|time|year|month)\b",
-                                 re.IGNORECASE)
-
-
-def closest_amount(question: str, sentences: list[SentenceRow], sims: np.ndarray, keep: set[int],
+def closest_amount(sentences: list[SentenceRow], sims: np.ndarray, keep: set[int],
                    aside: frozenset[int] = frozenset()) -> list[int]:
     """For a question about money, the chunk's line closest to it that holds an amount
-    (not one of the figures `aside`), where none of the lines kept holds one; else nothing."""
-    if not asks_money(question):
-        return []
+    (not one of the figures `aside`), where none of the lines kept holds one; else nothing.
+    A question about money ("How much did the washing machine cost?") is answered by a line
+    that holds an amount; the lines closest to it in meaning may be the thing's model and
+    serial number, and "Price paid: €549 (reduced from €629, ...)" reads as neither."""
     with_money = [i for i, s in enumerate(sentences) if MONEY.search(s.text) and i not in aside]
     if not with_money or any(i in keep for i in with_money):
         return []
@@ -337,7 +320,7 @@ def grounded_selection(
     for rank, h in enumerate(hits):
         sents = sentences.get(h.chunk_id, [])
         if rank == 0 and laid_out(sents):
-            out[h.chunk_id] = read_whole(question, sents)
+            out[h.chunk_id] = read_whole(question, sents, settings.money)
         else:
             out[h.chunk_id] = select_sentences(question, qvec, h, sents, rest[at: at + len(sents)], names, settings)
         at += len(sents)
@@ -359,10 +342,10 @@ def laid_out(sentences: list[SentenceRow]) -> bool:
     return short >= LAID_OUT_SHARE * len(sentences)
 
 
-def read_whole(question: str, sentences: list[SentenceRow]) -> list[SentenceRow]:
-    """Every line of a laid-out chunk, but for a question about money the figures beside
+def read_whole(question: str, sentences: list[SentenceRow], money: bool) -> list[SentenceRow]:
+    """Every line of a laid-out chunk, but for a question about `money` the figures beside
     its total that the question does not name (the cash handed over, the change)."""
-    aside = figures_beside_the_total(question, sentences)
+    aside = figures_beside_the_total(question, sentences) if money else None
     if aside is None or aside.total is None:
         return list(sentences)
     return [s for i, s in enumerate(sentences) if i not in aside.beside_the_total]

@@ -19,40 +19,22 @@ from ...store.row_types import ChunkRow, SentenceRow
 from ..prompt import Source
 from ..records.wording import with_unit
 
-_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<words>(?:[a-z][\w'-]*\s+){0,3})", re.IGNORECASE)
-_ASKING = re.compile(r"(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|must|in|at|on|of|for)$")
 _NOT_COUNTED = re.compile(r"[£€$¥%]|\b(?:gbp|eur|usd|per\s?cent|percent)\b", re.IGNORECASE)
 _LINKING = r"(?:to|of|in|at|on|for|by|from|with|all|the|a|an|our|your|their|his|her|its|and|or|per)"
-_MONEY_NOUNS = re.compile(r"^(?:pounds?|euros?|dollars?|pence|cents?|quid|percent|per|times)$", re.IGNORECASE)
 
 
-def counted_noun(question: str) -> str | None:
-    """What "how many" counts: "members" of "How many members does the co-op have?" (the
-    word before the verb), else the word after "how many"."""
-    m = _HOW_MANY.search(question)
-    if not m:
-        return None
-    words = m["words"].split()
-    ends = [i for i, w in enumerate(words) if _ASKING.match(w.lower())]
-    noun = words[ends[0] - 1] if ends and ends[0] > 0 else (words[0] if words else None)
-    return None if noun is None or _MONEY_NOUNS.match(noun) else noun.lower()
-
-
-def not_a_count(question: str, span: str, text: str, at: int | None) -> bool:
+def not_a_count(counted: str | None, span: str, text: str, at: int | None) -> bool:
     """Is `span`, as `text` writes it at `at`, an amount of money or a share, where the
-    question asks how many things?"""
-    if counted_noun(question) is None:
+    question asks how many things (`counted`, `Plan.counted`)?"""
+    if counted is None:
         return False
     around = span if at is None else text[max(0, at - 4):at + len(span) + 9]
     return bool(_NOT_COUNTED.search(around))
 
 
-def counted_in(question: str, sources: list[Source], all_sentences: dict) -> str | None:
+def counted_in(noun: str, sources: list[Source], all_sentences: dict) -> str | None:
     """The first count the sources write with the question's noun ("1,184 members"), in
     the order they were retrieved, the sentences shown first."""
-    noun = counted_noun(question)
-    if noun is None:
-        return None
     stem = re.escape(noun[:-1] if len(noun) > 3 and noun.endswith("s") else noun)
     # The noun right after the number, or after one word that describes it ("61 new
     # members"), not one that starts another phrase ("22 July 2024 to all members").
@@ -67,11 +49,6 @@ def counted_in(question: str, sources: list[Source], all_sentences: dict) -> str
     return None
 
 
-# "its last service", "the most recent invoice": the latest of a kind of entry. "last year"
-# or "last week" is a period, and "last name" no entry at all.
-_LATEST = re.compile(r"\b(?:the|its|his|her|their|our|my|your|\w+['’]s)\s+(?:last|latest|most\s+recent|newest)\s+"
-                     r"(?P<what>[a-z][\w-]*)", re.IGNORECASE)
-_NOT_ENTRIES = frozenset("year month week day time night weekend summer winter spring autumn name names one ones".split())
 _DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+\d{4}"
                    r"|[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{4})\b")
 _STEM = 5  # "service" meets "serviced", "services"
@@ -88,16 +65,13 @@ def _dated(text: str) -> tuple[dt.date, str] | None:
     return (when, m.group(0)) if when is not None else None
 
 
-def latest_entry(question: str, span: str, sentence: str,
+def latest_entry(kind: str, span: str, sentence: str,
                  entries: list[tuple[ChunkRow, SentenceRow]]) -> tuple[str, ChunkRow, SentenceRow] | None:
     """(the value, its chunk and sentence) that the latest-dated of `entries` (the sentences
-    of the document the span came from) of the asked kind writes in the span's shape: a
-    date, or a number in the span's unit. None where the question asks for no latest entry,
-    or that value is the span."""
-    m = _LATEST.search(question)
-    if not m or m["what"].lower() in _NOT_ENTRIES:
-        return None
-    stem = m["what"].lower()[:_STEM]
+    of the document the span came from) of the `kind` asked for (`Plan.latest`) writes in
+    the span's shape: a date, or a number in the span's unit. None where that value is the
+    span."""
+    stem = kind[:_STEM]
     said = with_unit(span, sentence)
     if _dated(span) is not None:
         value = None  # a date answers: the entry's own date

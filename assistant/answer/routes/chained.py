@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from ..grounding.citations import append_marker
 from ..passages import question_stems
 from ..prompt import NO_ANSWER
+from ..question.chain import Chain
+from ..question.plan import Plan
 from ..records.record import Answer
 from ..request import Request
 from ..single import OneQuestion
-from .chain import Chain, split_chain
 from .parts import combined_answer
 
 
@@ -23,18 +24,18 @@ class Chained:
     def __init__(self, one: OneQuestion):
         self.one = one
 
-    def answer(self, question: str, request: Request) -> Answer | Request | None:
-        chain = split_chain(question, self.one.tag) if self.one.chain else None
+    def answer(self, plan: Plan, request: Request) -> Answer | Request | None:
+        chain = plan.chain if self.one.chain else None
         if chain is None:
             return None
         t0 = time.perf_counter()
         first = self.one.step(chain.inner, request)
         if first is None or not any(c.isupper() for c in first.short or ""):  # a bridge is a name, not "€4.1m"
             return None
-        second = self.one.ask_one(chain.then(first.short or ""), request.quiet(), written=False)
+        second = self.one.ask_one(self.one.plan(chain.then(first.short or "")), request.quiet(), written=False)
         if not second.short or not second.citations:
             return dataclasses.replace(request, bridge=Bridge(self.one, chain, first))
-        answer = combined_answer(question, second.short, [second, first], [first], second)
+        answer = combined_answer(plan.question, second.short, [second, first], [first], second)
         to_first_token = (first.timings.total or 0.0) + (second.timings.to_first_token or 0.0)
         return self.one.finish_steps(answer, t0, to_first_token, first.timings.to_first_token, request)
 
@@ -46,13 +47,13 @@ class Bridge:
     chain: Chain
     first: Answer
 
-    def finish(self, question: str, whole: Answer) -> Answer:
+    def finish(self, plan: Plan, whole: Answer) -> Answer:
         """The answer to the question asked whole; where it is none, or states the first
         fact only, "I don't know" with the bridge and the sentence that states it. Asked
         whole, the bridge is no answer ("George Waggner" to "Where was the director of
         film X born?")."""
         if whole.unknown or whole.abstained or states_the_first_fact_only(whole, self.chain):
-            return self._partial(question, whole)
+            return self._partial(plan.question, whole)
         return whole
 
     def _partial(self, question: str, whole: Answer) -> Answer:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import time
 
+from ..question.compare import Comparison, Sameness, decided, parse_date, same_answer
+from ..question.plan import Plan
 from ..records.record import Answer
 from ..request import Request
 from ..single import OneQuestion
-from .compare import Comparison, Sameness, decided, parse_date, same_answer, split_comparison, split_sameness
 from .parts import combined_answer
 
 
@@ -18,10 +19,10 @@ class Compared:
     def __init__(self, one: OneQuestion):
         self.one = one
 
-    def answer(self, question: str, request: Request) -> Answer | None:
+    def answer(self, plan: Plan, request: Request) -> Answer | None:
         """None when the question compares nothing, a look-up finds nothing or the dates do
         not decide (the question is then asked whole)."""
-        comparison = (split_comparison(question) or split_sameness(question)) if self.one.chain else None
+        comparison = (plan.comparison or plan.sameness) if self.one.chain else None
         if comparison is None:
             return None
         t0 = time.perf_counter()
@@ -41,7 +42,7 @@ class Compared:
                 return None
             # The winner's steps first: its bridge names the option the answer opens with.
             short, shown, base = comparison.options[won], found[won] + found[1 - won], found[won][-1]
-        answer = combined_answer(question, short, shown, found[0] + found[1], base)
+        answer = combined_answer(plan.question, short, shown, found[0] + found[1], base)
         return self.one.finish_steps(answer, t0, time.perf_counter() - t0, found[0][0].timings.to_first_token, request)
 
     def _look_up(self, comparison: Comparison | Sameness, option: str, request: Request) -> list[Answer] | None:

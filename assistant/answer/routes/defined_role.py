@@ -2,7 +2,7 @@
 a tenancy agreement that says "the Landlord" in every clause and names them once, where it
 defines the term: 'between Esme Hallam of 58 Canal Side ("the Landlord") and ...'. Every
 chunk is as close to the question as the next, and the one that names the person was not
-among them. So for a question that asks who holds a role, the passage of a retrieved
+among them. So for a question that asks who holds a role (`Plan.role`), the passage of a retrieved
 document that defines that role in quotes joins the sources first.
 """
 
@@ -13,21 +13,8 @@ import re
 from ...retrieve.base import Evidence, Hit
 from ...store.db import Store
 
-_DETERMINERS = ("the", "our", "my", "your", "their", "his", "her")
 # How many of the retrieved documents are searched for the definition.
 DOCUMENTS_READ = 3
-
-
-def role_asked(question: str) -> str | None:
-    """The role a "who is the X" question asks about ("landlord" of "Who is our landlord?",
-    "who's the borrower"); None for any other question."""
-    words = question.lower().replace("\u2019", "'").replace("?", " ").split()
-    if len(words) < 3 or words[0] not in ("who", "who's"):
-        return None
-    rest = words[1:] if words[0] == "who's" else words[2:] if words[1] in ("is", "are", "was", "were") else []
-    if not rest or rest[0] not in _DETERMINERS or not 1 <= len(rest) - 1 <= 2:
-        return None
-    return " ".join(rest[1:])
 
 
 def defines(text: str, role: str) -> bool:

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Callable
 
+from .unnamed import LETTERS
+
 # What people call the documents they keep, as file names and titles say it.
 KINDS = frozenset("""
 invoice receipt quote quotation estimate bill statement payslip letter email minutes report contract agreement
 lease policy brief booking ticket certificate slides programme itinerary card plan schedule menu recipe
 """.split())
 _MOST = 2  # more documents of the kind mention the name: the question names no one of them
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
 def _singular(word: str) -> str:
@@ -30,7 +31,7 @@ def _singular(word: str) -> str:
 def kind_words(path: str, title: str | None) -> frozenset[str]:
     """The kinds of document a file's name and title say it is ("invoice" of
     "invoice-CGD-2024-031.pdf", "quote" of "Ferncliff-Heating-quote-Q2291.pdf")."""
-    said = _WORD.findall(f"{PurePath(path).stem} {title or ''}".lower())
+    said = LETTERS.findall(f"{PurePath(path).stem} {title or ''}".lower())
     return frozenset(w for w in map(_singular, said) if w in KINDS)
 
 
@@ -43,7 +44,7 @@ class Asked:
 
     @classmethod
     def of(cls, question: str) -> Asked | None:
-        words = _WORD.findall(question)
+        words = LETTERS.findall(question)
         kinds = frozenset(w for w in (_singular(w.lower()) for w in words) if w in KINDS)
         # A name is written with a capital; the question's first word is, whatever it is.
         names = frozenset(w.lower() for w in words[1:] if w[0].isupper() and len(w) >= 3) - kinds

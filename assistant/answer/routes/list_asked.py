@@ -34,16 +34,13 @@ from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.sections import is_heading_line
 from ..grounding.text import item_text, said_in_a_row
 from ..passages import question_stems
-from .shape import wants_summary
+from ..question.plan import Plan
+from ..question.reading import is_negative
 from .unnamed import Tagger
 
 ITEM_MAX_CHARS = 80
 HEADING_MAX_CHARS = 40
 MAX_ITEMS = 40
-# The asking is "what" or "which", and no other asking word ("when", "how much") is in it.
-_OTHER_ASKING = frozenset("when where who whom whose why how".split())
-# A question or heading in the negative ("Do not bring", "shouldn't").
-_NEGATIVE = frozenset("not no never don't dont avoid without nothing".split())
 
 
 @dataclass(frozen=True)
@@ -110,11 +107,12 @@ def _one_break(chunk: ChunkRow, before: SentenceRow, after: SentenceRow) -> bool
     return not between.strip() and between.count("\n") == 1
 
 
-def list_asked(question: str, rows: list[tuple[ChunkRow, SentenceRow]], tag: Tagger | None,
+def list_asked(plan: Plan, rows: list[tuple[ChunkRow, SentenceRow]], tag: Tagger | None,
                embed: Callable[[list[str]], np.ndarray] | None = None) -> list[Section]:
-    """The sections of the document `rows` that answer `question`; [] where the question
-    is not asked of this document's list (module doc)."""
-    if not rows or not _asks_for_things(question) or wants_summary(question):
+    """The sections of the document `rows` that answer the question `plan` reads; [] where
+    the question is not asked of this document's list (module doc)."""
+    question = plan.question
+    if not rows or not plan.things or plan.summary:
         return []
     sections = [s for s in sections_of(rows) if _of_things(s)]
     if not sections:
@@ -128,10 +126,8 @@ def list_asked(question: str, rows: list[tuple[ChunkRow, SentenceRow]], tag: Tag
     # The section is named by a word that does not name the whole document ("party" of
     # "For the party, what are we getting at the butcher?" names the party's list).
     asked = question_stems(question) - question_stems(f"{named_as} {rows[0][1].text}")
-    negative = _negative(question)
-
     def fits(section: Section) -> bool:
-        return _negative(section.heading) == negative
+        return is_negative(section.heading) == plan.negative
 
     named = [s for s in sections if _shares(asked, question_stems(s.heading))]
     chosen = [s for s in named if fits(s)] or [s for s in sections if fits(s)]
@@ -176,15 +172,6 @@ def _field(text: str) -> bool:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[\w']+", text.lower().replace("\u2019", "'"))
-
-
-def _asks_for_things(question: str) -> bool:
-    words = {w.split("'")[0] for w in _words(question)}  # "what's" asks "what"
-    return bool({"what", "which"} & words) and not _OTHER_ASKING & words
-
-
-def _negative(text: str) -> bool:
-    return any(w in _NEGATIVE or w.endswith("n't") for w in _words(text))
 
 
 def _asked_of(question: str, heads: str, said: str, tag: Tagger | None) -> bool:

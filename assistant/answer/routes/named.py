@@ -15,8 +15,8 @@ from pathlib import PurePath
 
 from ...store.row_types import DocumentRow
 from ..grounding.text import HEADING_LINE
+from ..passages import WORD
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of a summary request that say nothing of which file.
 _GENERIC = frozenset(
     "what is was are the a an this that of in on about file document doc notes note summary summarise summarize "
@@ -45,12 +45,12 @@ def _written(name: str, text: str) -> bool:
 def described_in(question: str, documents: list[DocumentRow]) -> str | None:
     """The one document whose name and title words cover the question's specific words
     (at least two of them), for a summary request that names no file; else None."""
-    asked = {w.lower() for w in _WORD.findall(question)} - _GENERIC
+    asked = {w.lower() for w in WORD.findall(question)} - _GENERIC
     if len(asked) < 2:
         return None
     scored = []
     for doc in documents:
-        words = {w.lower() for w in _WORD.findall(PurePath(doc.path).stem + " " + (doc.title or ""))}
+        words = {w.lower() for w in WORD.findall(PurePath(doc.path).stem + " " + (doc.title or ""))}
         scored.append((len(asked & words), doc.path))
     scored.sort(reverse=True)
     if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
@@ -62,12 +62,12 @@ def section_of(question: str, sentence_lists: list[list]) -> list[list]:
     """Each section's sentences, kept only within the heading the question names ("the
     Risks section"): from that heading to the next of its level or above. Unchanged when
     the question names no heading of the file (or only the file's title)."""
-    asked = {w.lower() for w in _WORD.findall(question)}
+    asked = {w.lower() for w in WORD.findall(question)}
     flat = [(i, s) for i, sentences in enumerate(sentence_lists) for s in sentences]
     start = level = None
     for at, (_, sent) in enumerate(flat):
         m = HEADING_LINE.match(sent.text)
-        if m and len(m.group(1)) > 1 and {w.lower() for w in _WORD.findall(m.group(2))} <= asked:
+        if m and len(m.group(1)) > 1 and {w.lower() for w in WORD.findall(m.group(2))} <= asked:
             start, level = at, len(m.group(1))
             break
     if start is None:

@@ -17,12 +17,12 @@ from typing import Callable
 from ..grounding.citations import append_marker
 from .followup import Tagged, Turn, resolve_followup
 from ..prompt import NO_ANSWER
+from ..question.plan import Plan
 from ..records.record import Answer, Step, Timings
 from ..records.wording import with_unit
 from ..grounding.text import MARKER as _MARKER
 from ..request import Request
 from ..single import OneQuestion
-from .shape import split_parts
 
 # "..., and how much of it is contingency?": "it" is what the first part asked about.
 _POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
@@ -35,17 +35,17 @@ class Parts:
     def __init__(self, one: OneQuestion):
         self.one = one
 
-    def answer(self, question: str, request: Request) -> Answer | None:
-        parts = split_parts(question)
-        if parts is None:
+    def answer(self, plan: Plan, request: Request) -> Answer | None:
+        if not plan.parts:
             return None
+        question = plan.question
         t0, answers = time.perf_counter(), []
         # A part that points back ("when did he die?") is still searched with the whole
         # question, which names more ("for Atlas").
-        points_back = [bool(_POINTS_BACK.search(p)) for p in parts]
-        parts = resolved_parts(parts, self.one.tag)
+        points_back = [bool(_POINTS_BACK.search(p)) for p in plan.parts]
+        parts = resolved_parts(list(plan.parts), self.one.tag)
         for part, back in zip(parts, points_back):
-            answers.append(self.one.ask_one(part, request.quiet(), search_as=question if back else None))
+            answers.append(self.one.ask_one(self.one.plan(part), request.quiet(), search_as=question if back else None))
             if request.stopped:
                 break
         answer = merge_parts(question, parts[: len(answers)], answers)

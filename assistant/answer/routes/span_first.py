@@ -18,7 +18,8 @@ from ...retrieve.baseline import content_stems
 from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.check import check_sentence
 from ..grounding.citations import Citation
-from .compare import same_answer, split_comparison
+from ..question.compare import same_answer
+from ..question.plan import Plan
 from ..grounding.context import content_words
 from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
@@ -29,7 +30,7 @@ from .list_asked import list_asked, said_as_sections
 from .listed import attendance_asked, listed_under, said_as_list
 from ..records.wording import fuller_date, fuller_name, named_in_full, reads_as_prose, with_unit, worded
 from .sentence import said_in_a_sentence
-from .short import UNKNOWN, clean_span, mentions_options, question_kind, repeats, span_stream
+from .short import UNKNOWN, clean_span, repeats, span_stream
 from .unnamed import Tagger, not_said_text, question_nouns, unsaid
 
 
@@ -73,7 +74,7 @@ class SpanFirst:
         finally:
             answer.timings.generate = (answer.timings.generate or 0.0) + time.perf_counter() - t0
 
-    def first(self, answer: Answer, all_sentences: dict, on_token, stop, on_draft,
+    def first(self, answer: Answer, plan: Plan, all_sentences: dict, on_token, stop, on_draft,
                      not_answers: tuple[str, ...] = (), emit_unknown: bool = True, about: str | None = None) -> bool:
         """The span, then the source sentence that states it (the span highlighted). A span
         that names what the question asks about, or one of `not_answers`, answers nothing.
@@ -86,7 +87,7 @@ class SpanFirst:
         blocks = source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings.started = t1
-        stream = span_stream(self.generator, answer.question, blocks, stop=stop)
+        stream = span_stream(self.generator, plan, blocks, stop=stop)
         try:
             for piece in stream:
                 if first is None:
@@ -104,20 +105,20 @@ class SpanFirst:
         if not span or span.lower() == UNKNOWN:
             unknown()
             return False
-        if not_an_answer(answer.question, span, not_answers):
+        if not_an_answer(plan, span, not_answers):
             answer.unsupported = span  # what the model said, not shown as an answer
             unknown()
             return False
-        return self.state(answer, span, all_sentences, on_token, unknown, about, on_draft)
+        return self.state(answer, plan, span, all_sentences, on_token, unknown, about, on_draft)
 
-    def listed(self, answer: Answer, on_token) -> bool:
+    def listed(self, answer: Answer, plan: Plan, on_token) -> bool:
         """A question about a list answered by its lines as the document lays them out
         (`list_asked`), no model needed: the first source's document that answers it, every
         line cited. Whether one did."""
         if self.read_document is None:
             return False
         for path in dict.fromkeys(src.chunk.path for src in answer.sources):
-            sections = list_asked(answer.question, self.read_document(path), self.tag, self.embed)
+            sections = list_asked(plan, self.read_document(path), self.tag, self.embed)
             if sections:
                 break
         else:
@@ -142,9 +143,11 @@ class SpanFirst:
         src.sentences = sorted({s.id: s for s in [*src.sentences, *sentences]}.values(), key=lambda s: s.id)
         return src
 
-    def attendance(self, answer: Answer, all_sentences: dict, on_token) -> bool:
+    def attendance(self, answer: Answer, plan: Plan, all_sentences: dict, on_token) -> bool:
         """"Who was at the committee meeting?" answered by the minutes' "Present:" line,
         its names as written, cited; whether a source has one."""
+        if not plan.attendance:
+            return False
         found = attendance_asked(answer.question, answer.sources, all_sentences)
         if found is None:
             return False
@@ -156,12 +159,14 @@ class SpanFirst:
             src.sentences = sorted([*src.sentences, sent], key=lambda s: s.id)
         return True
 
-    def latest(self, answer: Answer, span: str, found: tuple) -> tuple[tuple, str]:
+    def latest(self, answer: Answer, plan: Plan, span: str, found: tuple) -> tuple[tuple, str]:
         """(where it is stated, the span) for "at its last service": the latest-dated entry
         of the document the span came from, where the model copied an earlier one's value;
         its passage joins the sources where it was not one of them."""
         src, sent, _ = found
-        later = latest_entry(answer.question, span, sent.text, self.read_document(src.chunk.path))
+        if plan.latest is None or self.read_document is None:
+            return found, span
+        later = latest_entry(plan.latest, span, sent.text, self.read_document(src.chunk.path))
         if later is None:
             return found, span
         span, chunk, sent = later
@@ -173,23 +178,23 @@ class SpanFirst:
         at = sent.text.find(span)
         return (src, sent, at if at >= 0 else None), span
 
-    def state(self, answer: Answer, span: str, all_sentences: dict, on_token, unknown,
+    def state(self, answer: Answer, plan: Plan, span: str, all_sentences: dict, on_token, unknown,
               about: str | None = None, on_draft=None) -> bool:
         """The span said, then the sentence of the sources that states it, cited (a sentence
         found in the rest of a chunk joins its source: the check reads what is quoted)."""
-        found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
-        if found is not None and not_a_count(answer.question, span, found[1].text, found[2]):
+        found = support_for(plan, span, answer.sources, all_sentences, self.embed)
+        if found is not None and plan.counted and not_a_count(plan.counted, span, found[1].text, found[2]):
             # "How many members does the co-op have?" answered "412,600" of "£412,600": the
             # count the sources write with the question's noun ("1,184 members"), or none.
-            counted = counted_in(answer.question, answer.sources, all_sentences)
+            counted = counted_in(plan.counted, answer.sources, all_sentences)
             if counted is None:
                 answer.unsupported = span
                 unknown()
                 return False
             span = counted
-            found = support_for(answer.question, span, answer.sources, all_sentences, self.embed)
-        if found is not None and self.read_document is not None:
-            found, span = self.latest(answer, span, found)
+            found = support_for(plan, span, answer.sources, all_sentences, self.embed)
+        if found is not None:
+            found, span = self.latest(answer, plan, span, found)
         if found is not None and (whole := fuller_name(fuller_date(span, found[1].text), found[1].text)) != span:
             # "2025" of "5 March 2025", "Zara" of "Zara Castell, the landlord": said whole.
             at = found[1].text.find(whole)
@@ -268,15 +273,14 @@ def _cited(src: Source, sent) -> Citation:
                     end=sent.end, text=sent.text, chunk_id=src.chunk.id, sentence_id=sent.id, attributed=False)
 
 
-def not_an_answer(question: str, span: str, not_answers: tuple[str, ...] = ()) -> bool:
+def not_an_answer(plan: Plan, span: str, not_answers: tuple[str, ...] = ()) -> bool:
     """A span that repeats the question's own name ("Lisbeth Palme" to "What is the place of
     birth of Lisbeth Palme's husband?") or is a known non-answer (a chain's bridge). A
     question that offers options ("X or Y", "out of X and Y", "born first") is answered by
     one of its own words."""
     if any(same_answer(span, other) for other in not_answers if other):
         return True
-    offers_options = mentions_options(question) or split_comparison(question)
-    return question_kind(question) == "short" and not offers_options and repeats(span, question)
+    return plan.kind == "short" and not plan.offers_options and repeats(span, plan.question)
 
 
 def found_in(text: str, needle: str) -> int:
@@ -302,18 +306,18 @@ _NUMBER_GOES_ON_BEFORE = re.compile(r"(?:\d|\d[.,])$")
 _NUMBER_GOES_ON_AFTER = re.compile(r"\d|,\d|\.0*[1-9]")
 
 
-def support_for(question: str, span: str, sources: list[Source], all_sentences: dict, embed):
+def support_for(plan: Plan, span: str, sources: list[Source], all_sentences: dict, embed):
     """(source, sentence, offset of the span in it or None) that best states the short
     answer, among the sentences the model read and then the rest of their chunks: one that
     contains the span; for yes or no, the one closest to the question; else one that states
     every name and number of the span. None when no sentence does."""
-    needle = span.lower()
+    needle, question = span.lower(), plan.question
     pool = []
     for src in sources:
         shown = {s.id for s in src.sentences}
         for sent in sorted(all_sentences.get(src.chunk.id, src.sentences), key=lambda s: s.id not in shown):
             pool.append((src, sent))
-    if question_kind(question) == "yesno" and needle in ("yes", "no"):
+    if plan.kind == "yesno" and needle in ("yes", "no"):
         # A heading ("# Home insurance summary") states nothing to say yes or no by; a
         # field does ("Microchip: 941000024681357" to "Is Mungo microchipped?").
         candidates = [(src, sent, None) for src, sent in pool if not is_heading(sent.text)

@@ -23,9 +23,9 @@ from ...retrieve.base import Hit, Retriever
 from ...retrieve.scope import Scope, scoped_search
 from ...store.db import Store
 from ...store.row_types import ChunkRow
+from ..passages import WORD
 from .kind_named import kind_words, named_by_kind
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words of titles that name no subject: what a document is, not whom it is about.
 _KIND_WORDS = frozenset(
     """a an and the of in on for to at by with from or vs de la le du der und y e
@@ -82,7 +82,7 @@ class Subjects:
         """The documents the question describes by at least _LOWER_WORDS of their title's
         subject words in lower case ("the cider company": "Orchard Lane Cider Company:
         investor update"), where it names none (`named_in`)."""
-        lower = {w for w in _WORD.findall(question) if w.islower()}
+        lower = {w for w in WORD.findall(question) if w.islower()}
         return [] if self.named_in(question) else self._sharing_most(lower, _LOWER_WORDS)
 
     def _sharing_most(self, asked: set[str], least: int) -> list[str]:
@@ -194,8 +194,8 @@ def _title_words(title: str) -> set[str]:
 
 
 def _names(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text) if w[0].isupper()}
+    return {w.lower() for w in WORD.findall(text) if w[0].isupper()}
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in WORD.findall(text)]

@@ -20,11 +20,11 @@ from ..grounding.sections import heading_above, last_heading
 from ..grounding.text import HEADING_LINE, is_heading, is_written_item, item_text, plain
 from ..grounding.untrusted import statements_only
 from ..prompt import Source, summary_messages
+from ..question.plan import Plan
 from ..records.record import Answer, Timings
 from ..request import Request
 from ..single import OneQuestion
 from .named import described_in, named_in, section_of
-from .shape import wants_account, wants_summary
 from .summary_points import key_points, laid_out, main_points, sections
 
 SUMMARY_SENTENCES = 4  # what the prompt asks for: the model often goes on, and each is a second or more
@@ -37,32 +37,31 @@ class Summary:
     def __init__(self, one: OneQuestion):
         self.one = one
 
-    def answer(self, question: str, request: Request) -> Answer | Request | None:
-        named, about = self.named_files(question, request.scope)
+    def answer(self, plan: Plan, request: Request) -> Answer | Request | None:
+        named, about = self.named_files(plan, request.scope)
         if about is not None:
-            return self.summarise(question, about, request)
+            return self.summarise(plan.question, about, request)
         return dataclasses.replace(request, scope=Scope(paths=tuple(named))) if named else None
 
-    def named_files(self, question: str, scope: Scope | None) -> tuple[list[str], str | None]:
+    def named_files(self, plan: Plan, scope: Scope | None) -> tuple[list[str], str | None]:
         """(the files the question names, the one file a summary request is about or None).
         A scope the person chose is kept as it is."""
+        question, asks_summary = plan.question, plan.summary or plan.account
         if scope is not None:
-            return [], self._scoped_summary(question, scope)
+            return [], self._scoped_summary(scope) if asks_summary else None
         with self.one.read_lock:
             documents = [d for d in self.one.store.docs.documents() if d.status != "copy"]
         named = named_in(question, documents)
-        if not (wants_summary(question) or wants_account(question)):
+        if not asks_summary:
             return named, None
         if len(named) == 1:
             return named, named[0]
         return named, None if named else described_in(question, documents)
 
-    def _scoped_summary(self, question: str, scope: Scope) -> str | None:
+    def _scoped_summary(self, scope: Scope) -> str | None:
         """The one file a summary request kept to a scope is about ("What is this file
         about?" with `--in FILE`): the only document the scope admits, or the one it names
         (a message, not its attachments); None otherwise."""
-        if not (wants_summary(question) or wants_account(question)):
-            return None
         with self.one.read_lock:
             admitted = [d.path for d in self.one.store.docs.documents()
                         if d.status != "copy" and scope.admits(d.path)]

@@ -27,13 +27,13 @@ from typing import Callable, Sequence
 from ...nlp.sentences import LIST_ITEM
 from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.text import is_heading, item_text, plain
+from ..passages import WORD
 
 KEY_POINTS = 3  # the points a summary states after what the file is; a long file up to
 MOST_POINTS = 5
 PROSE_SHARE = 0.4  # a file with fewer of its lines sentences (slides, a record) has no points to state
 PER_SECTION = 2  # a section's points: more is a section retold, and the file's others left out
 LEAD = 2.0  # how much more a section's first sentence tells than its others, figures alike
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _FIGURE = re.compile(r"\d(?:[\d,.:/-]*\d)?")
 _LABEL = re.compile(r"^\W*(?:[^\W\d_]+[ '’.-]*){1,3}:\s")
 # Words every file uses, and the greetings of a call or a letter: that a file comes back to
@@ -126,7 +126,7 @@ def _ranked(sections: list[list[SentenceRow]]) -> list[_Point]:
     # The title's words say what the file is, not which of its sentences matter:
     # "OPERATOR: Good afternoon and welcome to the Tavora Foods third quarter 2024 results
     # call." repeats the title of the call's transcript.
-    title = {_key(w) for w in _WORD.findall(plain(sections[0][0].text))} if sections and sections[0] else set()
+    title = {_key(w) for w in WORD.findall(plain(sections[0][0].text))} if sections and sections[0] else set()
     recurring = {w: n for w, n in _recurring_words([s for section in sections for s in section]).items()
                  if w not in title}
     headed = len(sections) > 1 and is_heading(sections[1][0].text)
@@ -148,7 +148,7 @@ def _ranked(sections: list[list[SentenceRow]]) -> list[_Point]:
 def _prose(text: str) -> bool:
     """A statement of five words or more that ends as one does (a question is no point)."""
     said = plain(item_text(text)).strip()
-    return len(_WORD.findall(said)) >= 5 and said.endswith((".", "!"))
+    return len(WORD.findall(said)) >= 5 and said.endswith((".", "!"))
 
 
 def _best_first(said: list[SentenceRow], recurring: dict[str, float], heading: set[str]) -> list[tuple[float, SentenceRow]]:
@@ -156,7 +156,7 @@ def _best_first(said: list[SentenceRow], recurring: dict[str, float], heading: s
     more is most often what it is about ("The petition for speed bumps now has 142
     signatures." before the speed gun's readings), and so is one that says its heading's
     words ("## 5. Green verges": "Irene proposed planting bulbs on the verges")."""
-    lead = next((s.id for s in said if len(_WORD.findall(s.text)) >= 4), None)
+    lead = next((s.id for s in said if len(WORD.findall(s.text)) >= 4), None)
     scored = [(_telling(s.text, recurring, heading) * (LEAD if s.id == lead else 1.0), s) for s in said]
     return sorted(scored, key=lambda pair: -pair[0])
 
@@ -165,7 +165,7 @@ def _recurring_words(sentences: list[SentenceRow]) -> dict[str, float]:
     """The content words that more than one sentence of the file uses, each weighed by how
     many do (log2 of it: a word in eight sentences weighs three, in two one): what the file
     is about."""
-    counts = Counter(w for s in sentences for w in {_key(w) for w in _WORD.findall(plain(_LABEL.sub("", s.text)))} if w)
+    counts = Counter(w for s in sentences for w in {_key(w) for w in WORD.findall(plain(_LABEL.sub("", s.text)))} if w)
     return {w: math.log2(n) for w, n in counts.items() if n > 1}
 
 
@@ -176,7 +176,7 @@ def _key(word: str) -> str:
 
 def _stems(text: str) -> set[str]:
     """A line's content words cut to five letters: "report" and "reported" alike."""
-    return {key[:5] for w in _WORD.findall(plain(text)) if (key := _key(w))}
+    return {key[:5] for w in WORD.findall(plain(text)) if (key := _key(w))}
 
 
 def _telling(text: str, recurring: dict[str, float], heading: frozenset[str] | set[str] = frozenset()) -> float:
@@ -185,7 +185,7 @@ def _telling(text: str, recurring: dict[str, float], heading: frozenset[str] | s
     square root of its length (a long sentence costs what it holds). A label before a
     colon ("Volunteers:", "MARTA SOUSA:") is not counted."""
     said = plain(_LABEL.sub("", text))
-    words = _WORD.findall(said)
+    words = WORD.findall(said)
     if len(words) < 4:
         return 0.0
     keys = {_key(w) for w in words} - {""}

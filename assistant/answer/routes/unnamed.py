@@ -26,7 +26,8 @@ _COUNTING = frozenset("many much".split())
 # Words that point back to an earlier turn: the question's thing is said there.
 _BACK = frozenset("it its they them their this that these those he him his she her".split())
 _PARAGRAPH = re.compile(r"\n\s*\n")
-_WORD = re.compile(r"[^\W\d_]+")
+# A word of letters alone ("2024" and "co-op" say none and two).
+LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def question_nouns(question: str, tag: Tagger) -> list[tuple[str, str]]:
@@ -59,7 +60,7 @@ def unsaid(nouns: list[tuple[str, str]], chunk: ChunkRow, sentence: SentenceRow,
     named = PurePath(chunk.path).stem.replace("-", " ").replace("_", " ")  # "conference-programme"
     context = " ".join(filter(None, [paragraph_of(chunk, sentence), sentence.text, sentence.resolved_text,
                                      heading_above(chunk, sentence.start), chunk.title, named]))
-    words = {w.lower() for w in _WORD.findall(context)}
+    words = {w.lower() for w in LETTERS.findall(context)}
     if any(word in words or lemma in words for word, lemma in nouns):
         return False
     lemmas = {lemma for _word, lemma, _pos in tag(context)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from ..question.plan import Plan
 from ..records.record import Answer
 from ..request import Request
 from ..single import OneQuestion
@@ -15,13 +16,13 @@ class Whole:
     def __init__(self, one: OneQuestion):
         self.one = one
 
-    def answer(self, question: str, request: Request) -> Answer:
+    def answer(self, plan: Plan, request: Request) -> Answer:
         spent = time.perf_counter() - request.asked_at
         bridge = request.bridge
         if bridge is None:
-            return waited(self.one.ask_one(question, request), spent, request.asked_at)
-        whole = self.one.ask_one(question, request.quiet(), not_answers=(bridge.first.short or "",))
-        whole = bridge.finish(question, whole)
+            return waited(self.one.ask_one(plan, request), spent, request.asked_at)
+        whole = self.one.ask_one(plan, request.quiet(), not_answers=(bridge.first.short or "",))
+        whole = bridge.finish(plan, whole)
         if request.on_token:
             request.on_token(whole.text)
         return waited(whole, spent, request.asked_at, bridge.first)

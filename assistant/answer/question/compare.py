@@ -13,18 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .short import choice_options
+from .reading import Words, choice_options
 
-_EARLIEST = re.compile(r"\b(first|earlier|earliest|older|oldest|sooner)\b", re.IGNORECASE)
-_LATEST = re.compile(r"\b(later|latest|last|younger|youngest|more recently|most recently)\b", re.IGNORECASE)
-# The event whose date decides, and how its question is asked of a subject.
-_EVENTS = [
-    (re.compile(r"\bborn\b|\bolder\b|\boldest\b|\byounger\b|\byoungest\b", re.IGNORECASE), "When was {} born?"),
-    (re.compile(r"\bdied\b|\bdeath\b", re.IGNORECASE), "When did {} die?"),
-    (re.compile(r"\bcame out\b", re.IGNORECASE), "When was {} released?"),
-    (re.compile(r"\b(released|premiered|published|aired|established|founded|formed|built|opened|created)\b",
-                re.IGNORECASE), "When was {} {}?"),
-]
+_EARLIEST = ("first", "earlier", "earliest", "older", "oldest", "sooner")
+_LATEST = ("later", "latest", "last", "younger", "youngest", "more recently", "most recently")
+# The event whose date decides, and how its question is asked of a subject ("{} {}": the
+# event's own word, "When was X founded?").
+_EVENTS = (
+    (("born", "older", "oldest", "younger", "youngest"), "When was {} born?"),
+    (("died", "death"), "When did {} die?"),
+    (("came out",), "When was {} released?"),
+    (("released", "premiered", "published", "aired", "established", "founded", "formed", "built", "opened",
+      "created"), "When was {} {}?"),
+)
 # Options the choice pattern does not see: "Was A or B born first?", "... out of A and B?"
 _MORE_OPTIONS = [
     re.compile(r"^\s*(?i:was|were|is|did)\s+(?P<a>[A-Z].+?)\s+or\s+(?P<b>[A-Z].+?)\s+(?:born|die|died|released|founded|"
@@ -73,13 +74,14 @@ def split_comparison(question: str) -> Comparison | None:
             break
     if not options:
         return None
-    earliest, latest = bool(_EARLIEST.search(stem)), bool(_LATEST.search(stem))
+    words = Words.of(stem)
+    earliest, latest = words.says(*_EARLIEST), words.says(*_LATEST)
     if earliest == latest:
         return None  # no direction, or both ("born first but died later")
-    for pattern, asked in _EVENTS:
-        m = pattern.search(stem)
-        if m:
-            date_question = asked.replace("{} {}", "{} " + m.group(0).lower()) if asked.count("{}") == 2 else asked
+    for events, asked in _EVENTS:
+        said = next((w for w in words.all if w in events), None) or next((e for e in events if words.says(e)), None)
+        if said:
+            date_question = asked.replace("{} {}", "{} " + said) if asked.count("{}") == 2 else asked
             break
     else:
         return None
@@ -129,12 +131,12 @@ _SAME_OPTIONS = re.compile(
     r"(?:located|from|of|share|born|have|has|originate|come|the same|in the same)\b",
     re.IGNORECASE,
 )
-_SAME_WHAT = [
-    (re.compile(r"\bsame nationality\b", re.IGNORECASE), "What nationality is {}?"),
-    (re.compile(r"\blocated in the same country\b", re.IGNORECASE), "Which country is {} located in?"),
-    (re.compile(r"\bsame country\b", re.IGNORECASE), "Which country is {} from?"),
-    (re.compile(r"\bborn in the same (?:place|city|town)\b", re.IGNORECASE), "Where was {} born?"),
-]
+_SAME_WHAT = (
+    (("same nationality",), "What nationality is {}?"),
+    (("located in the same country",), "Which country is {} located in?"),
+    (("same country",), "Which country is {} from?"),
+    (("born in the same place", "born in the same city", "born in the same town"), "Where was {} born?"),
+)
 _HAVE_VIA = re.compile(r"\bhave\s+the\s+(?P<rel>director|composer|performer)s?\b", re.IGNORECASE)
 _FILLER = frozenset("the of a an kingdom republic state states people's".split())
 
@@ -161,7 +163,8 @@ def split_sameness(question: str) -> Sameness | None:
     m = _SAME_OPTIONS.search(question)
     if not m:
         return None
-    asked = next((q for pattern, q in _SAME_WHAT if pattern.search(question)), None)
+    words = Words.of(question)
+    asked = next((q for phrases, q in _SAME_WHAT if words.says(*phrases)), None)
     if asked is None:
         return None
     options = [m.group("a").strip(" ,"), m.group("b").strip(" ,")]

@@ -18,7 +18,7 @@ from typing import Callable
 from dataclasses import dataclass
 
 from ...nlp.lexicon import KIN, KIN_THROUGH_ANOTHER, MAKERS, PERSON_TITLES
-from .short import question_kind
+from .reading import question_kind
 
 # A name as questions write it: capitalised words with the small words and marks names
 # contain ("Prince Of Orange", "Gaby: A True Story", "Come Dance With Me (Song)").

@@ -1,0 +1,1 @@
+"""The question, read once, into the plan every route reads (plan.py)."""
