@@ -11,28 +11,33 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Callable
 
 from ...retrieve.baseline import stop_words
+from ..question.reading import Words
 
 # The operation, by the first of these that the question says (an average is asked with
 # "how much" too, and "the total number of" is a count).
 OPERATIONS = (
-    ("average", re.compile(r"\b(?:average|mean|on average|typical(?:ly)?)\b")),
-    ("max", re.compile(r"\b(?:biggest|largest|highest|most expensive|maximum|priciest|dearest|greatest)\b")),
-    ("min", re.compile(r"\b(?:smallest|lowest|cheapest|least expensive|minimum)\b")),
-    ("count", re.compile(r"\bhow many\b|\bnumber of\b|\bhow often\b|\bcount\b")),
-    ("sum", re.compile(r"\bhow much\b|\btotal\b|\bsum\b|\badds? up\b|\badded up\b|\baltogether\b|\bin all\b")),
+    ("average", ("average", "mean", "typical", "typically")),
+    ("max", ("biggest", "largest", "highest", "most expensive", "maximum", "priciest", "dearest", "greatest")),
+    ("min", ("smallest", "lowest", "cheapest", "least expensive", "minimum")),
+    ("count", ("how many", "number of", "how often", "count")),
+    ("sum", ("how much", "total", "sum", "add up", "adds up", "added up", "altogether", "in all")),
 )
-OUT = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id|ying|yments?)|costs?|expenses?|expenditure|bought|buy|purchases?|"
-                 r"outgoings?|owe[ds]?|charged?|bills?|expensive|cheap(?:est)?|debited|withdr[ae]wn?|withdrawals?)\b"
-                 # "How much did the vet take from the joint account?"
-                 r"|\b(?:take|takes|took|taken)\b(?=.*\bfrom\b)")
-IN = re.compile(r"\b(?:earn(?:ed|t)?|received?|income|salary|refunds?|paid (?:me|us|in)|got paid|takings)\b")
-AGGREGATE = re.compile(r"\b(?:total|sum|adds? up|added up|altogether|in all|so far|combined)\b")
-COUNTED = re.compile(r"\bhow many times\b|\bhow often\b|\bnumber of times\b|"
-                     r"\bhow many (?:[\w'-]+ ){0,3}(?:payments|transactions|rows|entries|visits|purchases|bills|"
-                     r"orders|lessons|appointments|sessions|deliveries)\b")
-SECOND_QUESTION = re.compile(r"\band (?:when|what|who|where|why|how|which)\b|\?.+\?")
+# Money going out ("spent", "paid") or coming in ("earned", "paid me").
+OUT = frozenset("""spend spent spending pay paid paying payment payments cost costs expense expenses expenditure
+bought buy purchase purchases outgoing outgoings owe owed owes charge charged bill bills expensive cheap cheapest
+debited withdraw withdrew withdrawn withdrawal withdrawals""".split())
+_TAKEN = frozenset("take takes took taken".split())  # "How much did the vet take from the joint account?"
+IN = frozenset("earn earned earnt receive received income salary refund refunds takings".split())
+_PAID_IN = ("paid me", "paid us", "paid in", "got paid")
+AGGREGATE = ("total", "sum", "add up", "adds up", "added up", "altogether", "in all", "so far", "combined")
+# "how many times", "how many card payments": a count of the rows themselves.
+_TIMES = ("how many times", "how often", "number of times")
+_ROWS_COUNTED = frozenset("payments transactions rows entries visits purchases bills orders lessons appointments "
+                          "sessions deliveries".split())
+_SECOND = tuple(f"and {w}" for w in ("when", "what", "who", "where", "why", "how", "which"))
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 MONTH_NUMBER = dict(MONTHS)  # every name and abbreviation, "may" too
@@ -118,15 +123,17 @@ class Computation:
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
     text = " ".join(question.lower().replace("’", "'").split())
+    words = Words.of(text)
     group = _GROUP.search(text)
     group_word = next((g for g in (group.groups() if group else ()) if g), None)
-    direction = "in" if IN.search(text) else "out" if OUT.search(text) else None
+    direction = _direction(words)
     top = _top(text)
-    operation = _operation(text, group_word, top, direction)
-    if SECOND_QUESTION.search(text):
+    operation = _operation(words, group_word, top, direction)
+    if words.says(*_SECOND) or len(text.split("?")) > 2 and text.split("?")[1]:
         return None  # a question of two parts is asked part by part (answer/routes/parts.py)
     period, text_left = read_period(text, today)
-    implied = operation is None and direction == "out" and period is not None and bool(_ASKS_WHAT.match(text))
+    asks_what = words.at(0) == "what" and words.at(1) not in _NOT_WHAT
+    implied = operation is None and direction == "out" and period is not None and asks_what
     if implied:
         operation = "sum"  # "What did the Fernley Co-op cost us in August?": what went out, over a period
     if operation is None:
@@ -137,28 +144,46 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     # "How much is the family ticket?" looks one value up: a sum is asked with a word that
     # adds ("total", "altogether") or as money spent or received over a period or per
     # group; a count, of times or of things a row records, or over a period.
-    if operation == "sum" and not (AGGREGATE.search(text) or (direction and (period or group_word))):
+    counts_rows = _counts_rows(words)
+    if operation == "sum" and not (words.says(*AGGREGATE) or (direction and (period or group_word))):
         return None
-    if operation == "count" and not (COUNTED.search(text) or period or group_word):
+    if operation == "count" and not (counts_rows or period or group_word):
         return None
     named = [w.lower() for m in _NAMED.finditer(text_left) for w in _WORD.findall(m["name"])
              if w.lower() not in generic_words()]
     terms = _terms(text_left, name_words(question))
     return Computation(operation, terms, period, direction, named, list(terms), top, group_word,
-                       counts_rows=bool(COUNTED.search(text)), counted=_word_after(text, ("how many ", "number of ")),
+                       counts_rows=counts_rows, counted=_word_after(text, ("how many ", "number of ")),
                        implied=implied)
 
 
-# A question that asks what, not which or who: "What did X cost us in August?".
-_ASKS_WHAT = re.compile(r"\s*what\b(?!\s+(?:day|date|time|month|year|kind|sort|type)\b)")
+# A question that asks what, not which or who: "What did X cost us in August?", not "What
+# day ...".
+_NOT_WHAT = frozenset("day date time month year kind sort type".split())
 
 
-def _operation(text: str, group_word: str | None, top: int, direction: str | None) -> str | None:
+def _direction(words: Words) -> str | None:
+    """"in" (earned, received, paid me), "out" (spent, paid, taken from) or None."""
+    if any(w in IN for w in words.all) or words.says(*_PAID_IN):
+        return "in"
+    taken = any(w in _TAKEN and "from" in words.all[i + 1:] for i, w in enumerate(words.all))
+    return "out" if taken or any(w in OUT for w in words.all) else None
+
+
+def _counts_rows(words: Words) -> bool:
+    """"How many times", "how often", "how many card payments": the rows themselves."""
+    if words.says(*_TIMES):
+        return True
+    return any(w == "how" and words.at(i + 1) == "many" and _ROWS_COUNTED & set(words.all[i + 2:i + 6])
+               for i, w in enumerate(words.all))
+
+
+def _operation(words: Words, group_word: str | None, top: int, direction: str | None) -> str | None:
     """The operation the question says; or one its grouping or ranking implies, where it
     speaks of money ("Which month did I spend the most?", "my top 5 expenses"). "What should
     each child pack?" or "the top 3 things to pack" imply none: they ask for no amount."""
-    said = next((name for name, cue in OPERATIONS if cue.search(text)), None)
-    most, least = re.search(r"\bmost\b", text), re.search(r"\bleast\b", text)
+    said = next((name for name, cues in OPERATIONS if words.says(*cues)), None)
+    most, least = "most" in words.all, "least" in words.all
     if direction and group_word and (said is None or most or least):
         return "min" if least else "max" if most else "sum"  # the group with the largest sum
     if said is None and top > 1 and direction:
@@ -216,30 +241,41 @@ def _top(text: str) -> int:
 
 def read_period(text: str, today: dt.date) -> tuple[Period | None, str]:
     """The period the question names, and the question without those words."""
-    year = today.year
-    spans: list[tuple[re.Pattern, callable]] = [
+    spans: list[tuple[re.Pattern, Callable[[re.Match], Period]]] = [
         (_BETWEEN, lambda m: _between(m, today)),
         (_SINCE, lambda m: _since(m, today)),
-        (re.compile(r"\bthis year\b|\bso far this year\b"),
-         lambda m: Period(dt.date(year, 1, 1), dt.date(year, 12, 31), f"in {year}")),
-        (re.compile(r"\blast year\b"),
-         lambda m: Period(dt.date(year - 1, 1, 1), dt.date(year - 1, 12, 31), f"in {year - 1}")),
-        (re.compile(r"\bthis month\b"), lambda m: _month(year, today.month)),
-        (re.compile(r"\blast month\b"),
-         lambda m: _month(year - (today.month == 1), 12 if today.month == 1 else today.month - 1)),
-        (re.compile(r"\bthis week\b"), lambda m: _week(today, "this week")),
-        (re.compile(r"\blast week\b"), lambda m: _week(today - dt.timedelta(days=7), "last week")),
-        (re.compile(r"\btoday\b"), lambda m: Period(today, today, "today")),
-        (re.compile(r"\byesterday\b"), lambda m: Period(today - dt.timedelta(1), today - dt.timedelta(1), "yesterday")),
+        (_RELATIVE, lambda m: _relative(m.group(0), today)),
         (_MONTH, lambda m: _month(int(m["year"]), MONTH_NUMBER[m["month"]]) if m["year"] else
          Period(dt.date.min, dt.date.max, f"in {m['month'].capitalize()}", MONTH_NUMBER[m["month"]])),
         (_YEAR, lambda m: Period(dt.date(int(m["year"]), 1, 1), dt.date(int(m["year"]), 12, 31), f"in {m['year']}")),
     ]
     for pattern, period_of in spans:
-        m = pattern.search(text)
+        # Of a pattern's matches, the one it lists first ("this year" before "last month").
+        m = min(pattern.finditer(text), key=lambda m: _RELATIVE_ORDER.get(m.group(0), 0), default=None)
         if m:
             return period_of(m), text[: m.start()] + " " + text[m.end():]
     return None, text
+
+
+# A period said relative to today, in the order they are read.
+_RELATIVE_ORDER = {words: i for i, words in enumerate((
+    "so far this year", "this year", "last year", "this month", "last month", "this week", "last week", "today",
+    "yesterday"))}
+_RELATIVE = re.compile(r"\b(?:" + "|".join(_RELATIVE_ORDER) + r")\b")
+
+
+def _relative(words: str, today: dt.date) -> Period:
+    """The period "this year", "last month", "yesterday" ... names, asked on `today`."""
+    year, month = today.year, today.month
+    if words.endswith("year"):
+        year -= words == "last year"
+        return Period(dt.date(year, 1, 1), dt.date(year, 12, 31), f"in {year}")
+    if words.endswith("month"):
+        return _month(year, month) if words == "this month" else _month(year - (month == 1), 12 if month == 1 else month - 1)
+    if words.endswith("week"):
+        return _week(today - dt.timedelta(days=7 * (words == "last week")), words)
+    day = today - dt.timedelta(days=words == "yesterday")
+    return Period(day, day, words)
 
 
 _NAMES = "|".join(sorted((m.lower() for m in calendar.month_name if m), key=len, reverse=True))
