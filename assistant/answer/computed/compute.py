@@ -15,6 +15,7 @@ from ...retrieve.base import Evidence, Hit
 from ...store import Store
 from ..grounding.citations import SHOWN_CITATIONS, Citation
 from ..prompt import Source
+from ..question.reading import Words
 from ..records.record import Answer
 from .events import WINDOW, Event, EventQuestion, matches, names, read_event_question, read_events
 from .recurrence import RuleError, TooLong, filtered
@@ -285,22 +286,40 @@ def reported(answer: Answer, on_sources=None, on_token=None, time_limit: float |
     return answer
 
 
-_OVER = re.compile(r"\b(over|under|above|below|within)\s+(?:the\s+|my\s+|our\s+|their\s+)?budget\b|\boverspen[dt]\b")
-_PLANNED = re.compile(r"\b(?:budget(?:ed)?|planned|plan|target|expected|estimated?|estimate|allowance)\b", re.I)
-_ACTUAL = re.compile(r"\b(?:actual|spent|spend|real|outturn|paid)\b", re.I)
+_OVER_WORDS = frozenset("over under above below within".split())
+_OWNERS = frozenset("the my our their".split())
+# A column of what was planned, and one of what was spent, by a word of their names.
+_PLANNED = frozenset("budget budgeted planned plan target expected estimated estimate allowance".split())
+_ACTUAL = frozenset("actual spent spend real outturn paid".split())
+
+
+def _budget_asked(question: str) -> str | None:
+    """"over" ("over budget", "overspent"), "under" ("under / below budget"), "within",
+    or None: a question about a budget's rows."""
+    words = Words.of(question)
+    if words.says("overspend", "overspent"):
+        return "over"
+    for i, word in enumerate(words.all):
+        after = words.at(i + 2) if words.at(i + 1) in _OWNERS else words.at(i + 1)
+        if word in _OVER_WORDS and after == "budget":
+            return "under" if word in ("under", "below") else "within" if word == "within" else "over"
+    return None
+
+
+def _named_by(column: Column, kinds: frozenset[str]) -> bool:
+    return bool(kinds & set(Words.of(column.name).all))
 
 
 def over_budget_answer(store: Store, question: str, admits, t0: float) -> Answer | None:
     """"Which months was I over budget?": the rows of a table with a budget column and an
     actual one where the actual is above it (below, for "under budget"), each cited."""
-    m = _OVER.search(question.lower())
-    if m is None:
+    way = _budget_asked(question)
+    if way is None:
         return None
-    way = "under" if m.group(1) in ("under", "below") else "within" if m.group(1) == "within" else "over"
     for table in read_tables(store, admits):
         numbers = table.of_kind("money", "number")
-        planned = next((c for c in numbers if _PLANNED.search(c.name)), None)
-        actual = next((c for c in numbers if c is not planned and _ACTUAL.search(c.name)), None)
+        planned = next((c for c in numbers if _named_by(c, _PLANNED)), None)
+        actual = next((c for c in numbers if c is not planned and _named_by(c, _ACTUAL)), None)
         if planned is None or actual is None:
             continue
         pairs = [(r, number(r.cells.get(planned.name, "")), number(r.cells.get(actual.name, ""))) for r in table.rows]

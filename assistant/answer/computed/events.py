@@ -17,16 +17,17 @@ from zoneinfo import ZoneInfo
 
 from ...ingest.mail import when
 from ...store import Store
+from ..question.reading import Words
 from .question import MONTH_NUMBER, MONTHS, generic_words
 from .recurrence import RuleError, fine_step, next_fine, read_rule, seek
 
 # How far from now an event is looked for.
 WINDOW = dt.timedelta(days=3 * 366)
 WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-_ON = re.compile(r"\b(?:what(?:'s| is| do i have| have i got| am i doing| is happening)|anything|am i (?:busy|free))\b")
-_NEXT = re.compile(r"\bnext\b")
-_LAST = re.compile(r"\blast\b|\bmost recent\b|\bprevious\b")
-_COUNT = re.compile(r"\bhow many\b")
+# "What's on Tuesday?", "Am I free tomorrow?": what a day holds.
+_ON = ("what s", "what is", "what do i have", "what have i got", "what am i doing", "what is happening", "anything",
+       "am i busy", "am i free")
+_LAST = ("last", "most recent", "previous")
 _UNTIL = re.compile(r"\b(?:before|until|till|by)\s+(?:the\s+)?(?:end of\s+)?(?P<month>" +
                     "|".join(m.lower() for m in calendar.month_name if m) + r")\b")
 EVENT_WORDS = set("""appointment appointments event events meeting meetings session sessions lesson lessons
@@ -169,7 +170,8 @@ def read_event_question(question: str, today: dt.date, now: dt.datetime | None =
     now = now if now is not None else dt.datetime.combine(today, dt.time.min)
     day = _day_named(text, today)
     terms = _terms(text)
-    if _COUNT.search(text):
+    said = Words.of(text)
+    if said.says("how many"):
         until = _UNTIL.search(text)
         if until:
             month = MONTH_NUMBER[until["month"]]
@@ -177,12 +179,12 @@ def read_event_question(question: str, today: dt.date, now: dt.datetime | None =
             return EventQuestion("count", terms, now, dt.datetime.combine(end, dt.time.min) - dt.timedelta(seconds=1),
                                  f"from today to {end - dt.timedelta(days=1):%A %-d %B %Y}")
         return None
-    if day is not None and (_ON.search(text) or not terms):
+    if day is not None and (said.says(*_ON) or not terms):
         first, last, words = day
         return EventQuestion("on", terms, first, last, words)
-    if _NEXT.search(text) and terms:
+    if said.says("next") and terms:
         return EventQuestion("next", terms, now, now + WINDOW)
-    if _LAST.search(text) and terms and re.search(r"\bwhen\b", text):
+    if said.says(*_LAST) and terms and said.says("when"):
         return EventQuestion("last", terms, now - WINDOW, now - dt.timedelta(seconds=1))
     return None
 

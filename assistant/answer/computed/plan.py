@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..question.reading import Words
 from .matching import held_words, holds_all, stem
 from .question import Computation
 from .tables import Column, Row, Table, day, month_number, number
 
-_OUT_COLUMN = re.compile(r"\b(?:debit|paid out|money out|out|withdrawals?|spent|expenses?|outgoings?)\b", re.I)
-_IN_COLUMN = re.compile(r"\b(?:credit|paid in|money in|in|deposits?|income|received)\b", re.I)
-_AMOUNT = re.compile(r"\b(?:amount|total|cost|price|paid|value|sum|spent|payment|fee|charge)\b", re.I)
+# A column of money going out, of money coming in, or of an amount, by a word of its name
+# ("Paid out", "Money in", "Amount").
+_OUT_COLUMN = frozenset("debit out withdrawal withdrawals spent expense expenses outgoing outgoings".split())
+_IN_COLUMN = frozenset("credit in deposit deposits income received".split())
+_AMOUNT = frozenset("amount total cost price paid value sum spent payment fee charge".split())
 
 
 @dataclass
@@ -107,8 +110,8 @@ def _measure(table: Table, computation: Computation, out: Plan) -> Column | None
         out.measure_named = True
         return named[0]
     way = _OUT_COLUMN if computation.direction == "out" else _IN_COLUMN if computation.direction == "in" else None
-    chosen = next((c for c in columns if way and way.search(c.name)), None) \
-        or next((c for c in columns if _AMOUNT.search(c.name)), None) or columns[0]
+    chosen = next((c for c in columns if way and way & set(Words.of(c.name).all)), None) \
+        or next((c for c in columns if _AMOUNT & set(Words.of(c.name).all)), None) or columns[0]
     if len(columns) > 1:
         names = [c.name for c in columns]
         out.notes.append(f"the {chosen.name} column, of {', '.join(names[:-1])} and {names[-1]}")

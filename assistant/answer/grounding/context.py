@@ -29,7 +29,8 @@ from ..question.plan import Plan
 from ...store.row_types import ChunkRow
 
 CONTEXT_MODES = ("sentences", "chunks")
-_PRONOUN_START = re.compile(r"^\W*(he|she|it|they|his|her|its|their|this|these|those|there)\b", re.IGNORECASE)
+# A sentence that opens with one of these points back to the one before it.
+_POINTING_BACK = frozenset("he she it they his her its their this these those there".split())
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.-]*")
 _STOP = frozenset(
     "a an the of in on at to for from by with and or but is are was were be been being do does did "
@@ -62,6 +63,13 @@ class SelectSettings:
     def asked(cls, plan: Plan) -> SelectSettings:
         """The settings for what a question asks (its plan): a list, money, a time."""
         return cls(whole_lists=plan.listing, money=plan.money, when=plan.when)
+
+
+def _opens_pointing_back(text: str) -> bool:
+    """"He left in 1931.", "It's", "(They": the first word a pronoun or "there"."""
+    start = next((i for i, c in enumerate(text) if c.isalnum() or c == "_"), len(text))
+    end = next((i for i in range(start, len(text)) if not (text[i].isalnum() or text[i] == "_")), len(text))
+    return text[start:end].lower() in _POINTING_BACK
 
 
 def entity_names(hit: Hit) -> list[str]:
@@ -97,7 +105,7 @@ def select_sentences(
         keep.update(range(i, min(len(sentences), i + 1 + settings.following)))
     for i in sorted(keep):
         # A pronoun the resolver left alone needs the sentence before it to be read.
-        if i > 0 and not sentences[i].resolved_text and _PRONOUN_START.match(sentences[i].text):
+        if i > 0 and not sentences[i].resolved_text and _opens_pointing_back(sentences[i].text):
             keep.add(i - 1)
         # A table row or list item means nothing without what heads its block.
         head = block_head(sentences, i)

@@ -53,6 +53,7 @@ class Plan:
     kind: str  # "choice", "yesno", "short" or "open": the short answer's form
     options: tuple[str, ...] = ()  # what a choice question offers ("X or Y?")
     parts: tuple[str, ...] = ()  # the questions of a question of two, each ending in "?"
+    parts_point_back: tuple[bool, ...] = ()  # per part: "which room is it in?" points back
     explanation: bool = False
     summary: bool = False
     account: bool = False
@@ -99,9 +100,10 @@ def read_plan(question: str, tag: Tagger | None = None) -> Plan:
     from a noun phrase ("X's operating profit")."""
     question = question.strip()
     kind = reading.question_kind(question)
+    parts = tuple(reading.split_parts(question) or ())
     return Plan(
         question=question, kind=kind, options=tuple(reading.choice_options(question) or ()),
-        parts=tuple(reading.split_parts(question) or ()),
+        parts=parts, parts_point_back=tuple(reading.points_back(p) for p in parts),
         explanation=reading.wants_explanation(question), summary=reading.wants_summary(question),
         account=reading.wants_account(question), listing=reading.wants_list(question),
         when=reading.asks_when(question), money=reading.asks_money(question),

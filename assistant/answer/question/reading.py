@@ -336,3 +336,12 @@ def is_negative(text: str) -> bool:
     """"What is Sam not allowed to take?", "Do not bring", "Don't pack"."""
     words = re.findall(r"[\w']+", text.lower().replace("\u2019", "'"))
     return any(w in _NEGATIVE or w.endswith("n't") for w in words)
+
+
+_POINTING_BACK = frozenset("he she it they him her them his its their that this these those there".split())
+
+
+def points_back(part: str) -> bool:
+    """"..., and how much of it is contingency?": a part that points back to what another
+    part asked about ("it"), and so is searched with the whole question too."""
+    return any(w in _POINTING_BACK for w in Words.of(part).all)

@@ -27,7 +27,6 @@ _LEAD = re.compile(r"^\s*(and|also|so|then|ok(ay)?|but)\b[\s,]*", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.IGNORECASE)
 # A run of capitalised words, with the small words names contain ("Bank of England").
 _NAME = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:of|the|de|van|von|and|&)?\s*[A-Z0-9][\w'’.-]*)*")
-_POSSESSIVE = re.compile(r"\b(his|her|its|their)\b", re.IGNORECASE)
 # "that" and "this" standing for a thing ("where that was decided"), told from the
 # determiner ("that budget") and the conjunction ("said that he") by the word after them.
 _DEMONSTRATIVE = re.compile(r"\b(that|this)\b(?=\s+(?:was|is|were|are|has|had|happened|will|would|did|does|"
@@ -117,7 +116,7 @@ def resolve_followup(question: str, turns: list[Turn], persons: Callable[[str], 
         if not target:
             return word
         changed = True
-        return f"{target}'s" if _POSSESSIVE.fullmatch(word) else target
+        return f"{target}'s" if word.lower() in ("his", "her", "its", "their") else target
 
     rewritten = _DEMONSTRATIVE.sub(replace, _PRONOUN.sub(replace, rest))
     if not changed:

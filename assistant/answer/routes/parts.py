@@ -24,8 +24,6 @@ from ..grounding.text import MARKER as _MARKER
 from ..request import Request
 from ..single import OneQuestion
 
-# "..., and how much of it is contingency?": "it" is what the first part asked about.
-_POINTS_BACK = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|that|this|these|those|there)\b", re.IGNORECASE)
 
 
 class Parts:
@@ -42,9 +40,8 @@ class Parts:
         t0, answers = time.perf_counter(), []
         # A part that points back ("when did he die?") is still searched with the whole
         # question, which names more ("for Atlas").
-        points_back = [bool(_POINTS_BACK.search(p)) for p in plan.parts]
         parts = resolved_parts(list(plan.parts), self.one.tag)
-        for part, back in zip(parts, points_back):
+        for part, back in zip(parts, plan.parts_point_back):
             answers.append(self.one.ask_one(self.one.plan(part), request.quiet(), search_as=question if back else None))
             if request.stopped:
                 break
