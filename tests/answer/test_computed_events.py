@@ -118,3 +118,25 @@ def test_an_endless_rule_finer_than_a_minute_is_never_expanded():
     assert event.occurrences(dt.datetime(2025, 1, 1), dt.datetime(2028, 1, 1)) == []
     assert event.next_start(dt.datetime(2026, 5, 1, 9, 30, 5)) == dt.datetime(2026, 5, 1, 9, 30, 5)
     assert event.repeats == "every second"
+
+
+def test_a_yes_or_no_about_an_event_on_a_day_is_read_from_the_calendar(diary):
+    """Issue 62, yes/no: "Is there a swimming lesson on Tuesday 15 April?" was asked of the
+    model, which read "every Tuesday" and said yes; the day is one of the rule's exceptions.
+    Now it is computed: no, that day is left out; yes, with when, on a day it falls on; a
+    date written without its year is the one the calendar's events are in, not this year's."""
+    engine, _ = diary
+    later = dt.date(2026, 12, 2)  # the calendar is of 2025: "Tuesday 15 April" is 2025's
+    left_out = ask(engine, "Is there a swimming lesson on Tuesday 15 April?", later)
+    assert left_out.text.startswith("No: Tuesday 15 April 2025 is left out of the weekly Swimming lesson"), left_out.text
+    assert left_out.citations and left_out.citations[0].text.startswith("Event: Swimming lesson")
+    on = ask(engine, "Is there a swimming lesson on Tuesday 8 April?", later)
+    assert on.text.startswith("Yes: Swimming lesson, Tuesday 8 April 2025, 17:00 to 17:45 (BST)"), on.text
+    other = ask(engine, "Do we have a dentist check-up on 10 April 2025?", later)
+    assert other.text.startswith("No: no “Dentist check-up” on Thursday 10 April 2025 in family.ics"), other.text
+
+
+def test_what_is_on_a_date_written_out_is_that_date_not_the_next_such_weekday(diary):
+    engine, _ = diary
+    answer = ask(engine, "What's on Thursday 3 April?", dt.date(2026, 12, 2))
+    assert "Dentist check-up" in answer.text and "Thursday 3 April 2025" in answer.text, answer.text

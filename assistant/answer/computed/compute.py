@@ -357,6 +357,7 @@ def event_answer(store: Store, question: str, admits, today: dt.date, t0: float,
     unread_named = [line for name, line in unread if names(name, asked.terms)]
     if not chosen:  # no calendar, or none of its events is what the question names
         return _answer(question, _notes(unread_named).strip(), [], t0) if unread_named else None
+    asked = asked.in_year_of(chosen)
     try:
         found, notes = _found(chosen, asked, stop)
     except TooLong:  # stopped: the shells say so
@@ -364,6 +365,8 @@ def event_answer(store: Store, question: str, admits, today: dt.date, t0: float,
     after = _notes(notes + unread_named)
     files = ", ".join(sorted({e.file for e in chosen}))
     what = f"“{' '.join(asked.terms)}”" if asked.terms else "events"
+    if asked.operation == "is on":
+        return _answer(question, _is_on(asked, found, chosen), _event_rows(store, chosen), t0, after)
     if not found and asked.operation in ("next", "last"):
         return _the_other_way(store, question, asked, chosen, t0, stop, after)
     if not found:
@@ -449,6 +452,23 @@ def _time_of(event: Event, start: dt.datetime) -> str:
     """An occurrence's time on its day ("17:00 to 17:45 (BST)"), or "all day"."""
     when = event.when(start)
     return when.split(", ", 1)[1] if ", " in when else "all day"
+
+
+def _is_on(asked: EventQuestion, found: list[tuple[dt.datetime, Event]], chosen: list[Event]) -> str:
+    """Yes, with when; or no, with the day left out of a repeating event where it is one
+    of its exceptions ("Does Esme have gymnastics on Wednesday 10 September?")."""
+    if found:
+        d, e = found[0]
+        repeats = f", {e.repeats}" if e.repeats else ""
+        return f"Yes: {e.summary}, {e.when(d)} ({e.file}{repeats})"
+    day = asked.first.date()
+    left_out = next((e for e in chosen if any(x.date() == day for x in e.exdates)), None)
+    if left_out is not None:
+        repeats = f"{left_out.repeats} " if left_out.repeats else ""
+        return (f"No: {asked.span_words[3:]} is left out of the {repeats}{left_out.summary} "
+                f"({left_out.file}, from {left_out.when(left_out.start)})")
+    names_chosen = "” or “".join(sorted({e.summary for e in chosen}))
+    return f"No: no “{names_chosen}” {asked.span_words} in {', '.join(sorted({e.file for e in chosen}))}"
 
 
 def _nothing_on(asked: EventQuestion, what: str, files: str) -> str:

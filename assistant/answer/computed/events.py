@@ -11,13 +11,14 @@ import calendar
 import datetime as dt
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from zoneinfo import ZoneInfo
 
 from ...ingest.mail import when
 from ...store import Store
-from ..question.reading import Words
+from ..grounding.text import WHOLE_DATE
+from ..question.reading import AUXILIARIES, Words
 from .question import MONTH_NUMBER, MONTHS, generic_words
 from .recurrence import RuleError, fine_step, next_fine, read_rule, seek
 
@@ -156,11 +157,24 @@ def read_events(store: Store, admits=lambda path: True) -> tuple[list[Event], li
 
 @dataclass
 class EventQuestion:
-    operation: str  # "next", "last", "on", "count"
+    operation: str  # "next", "last", "on", "count", "is on" (yes or no: "Does X have Y on DAY?")
     terms: list[str]
     first: dt.datetime  # the span looked in
     last: dt.datetime
     span_words: str = ""
+    # A date written without its year ("Friday 18 August"): the years it can be in, the
+    # nearest to today first; the one nearest the calendar's own events is meant (`in_year_of`).
+    days: tuple[dt.date, ...] = ()
+
+    def in_year_of(self, events: list[Event]) -> EventQuestion:
+        """The question about the date of `days` nearest to `events`' starts."""
+        if len(self.days) < 2 or not events:
+            return self
+        starts = [e.start.date() for e in events]
+        d = min(self.days, key=lambda day: min(abs((day - s).days) for s in starts))
+        first = dt.datetime.combine(d, dt.time.min)
+        return replace(self, first=first, last=first + dt.timedelta(days=1, seconds=-1),
+                       span_words=_on(d))
 
 
 def read_event_question(question: str, today: dt.date, now: dt.datetime | None = None) -> EventQuestion | None:
@@ -171,6 +185,10 @@ def read_event_question(question: str, today: dt.date, now: dt.datetime | None =
     day = _day_named(text, today)
     terms = _terms(text)
     said = Words.of(text)
+    days = tuple(_dates_named(text, today))
+    if said.at(0) in AUXILIARIES and day is not None and terms:
+        first, last, words = day  # "Does Esme have gymnastics on Wednesday 10 September?"
+        return EventQuestion("is on", terms, first, last, words, days)
     if said.says("how many"):
         until = _UNTIL.search(text)
         if until:
@@ -181,7 +199,7 @@ def read_event_question(question: str, today: dt.date, now: dt.datetime | None =
         return None
     if day is not None and (said.says(*_ON) or not terms):
         first, last, words = day
-        return EventQuestion("on", terms, first, last, words)
+        return EventQuestion("on", terms, first, last, words, days)
     if said.says("next") and terms:
         return EventQuestion("next", terms, now, now + WINDOW)
     if said.says(*_LAST) and terms and said.says("when"):
@@ -195,6 +213,9 @@ def _day_named(text: str, today: dt.date) -> tuple[dt.datetime, dt.datetime, str
         start = dt.datetime.combine(first, dt.time.min)
         return start, start + dt.timedelta(days=days) - dt.timedelta(seconds=1)
 
+    dated = _dates_named(text, today)
+    if dated:
+        return (*whole(dated[0]), _on(dated[0]))
     if re.search(r"\btoday\b", text):
         return (*whole(today), f"today ({today:%A} {today.day} {today:%B %Y})")
     if re.search(r"\btomorrow\b", text):
@@ -213,6 +234,36 @@ def _day_named(text: str, today: dt.date) -> tuple[dt.datetime, dt.datetime, str
     return None
 
 
+def _on(d: dt.date) -> str:
+    return f"on {d:%A} {d.day} {d:%B %Y}"
+
+
+def _dates_named(text: str, today: dt.date) -> list[dt.date]:
+    """The date a question writes ("Wednesday 10 September", "14 October 2024"); where it
+    gives no year, that date in each year near today on the weekday it names (any weekday
+    where it names none), the nearest to today first."""
+    m = WHOLE_DATE.search(text)
+    if m is None:
+        return []
+    numbers = [w for w in Words.of(m.group(0)).all if w[:1].isdigit()]
+    month = next((MONTH_NUMBER[w] for w in Words.of(m.group(0)).all if w in MONTH_NUMBER), None)
+    day_number = next((int(w.rstrip("stndrh")) for w in numbers if len(w.rstrip("stndrh")) <= 2), None)
+    year = next((int(w) for w in numbers if len(w) == 4), None)
+    if month is None or day_number is None:
+        return []
+    weekday = next((WEEKDAYS[w] for w in Words.of(text[:m.start()]).all[-1:] if w in WEEKDAYS), None)
+    years = [year] if year else sorted(range(today.year - 10, today.year + 3), key=lambda y: abs(y - today.year))
+    found = []
+    for y in years:
+        try:
+            d = dt.date(y, month, day_number)
+        except ValueError:
+            continue
+        if year or weekday is None or d.weekday() == weekday:
+            found.append(d)
+    return found
+
+
 def _terms(text: str) -> list[str]:
     generic = generic_words() | EVENT_WORDS | set(WEEKDAYS) | set(MONTHS) | {"today", "tomorrow", "busy", "free"}
     words = [re.sub(r"'s$", "", w.strip("'")) for w in re.findall(r"[a-z0-9][a-z0-9'&-]*", text)]
@@ -227,5 +278,6 @@ def names(text: str, terms: list[str]) -> bool:
     """Whether `text` holds every one of the question's terms (a plural or a prefix counts)."""
     words = set(re.findall(r"[a-z0-9]+", text.lower()))
     stems = {w.rstrip("s") for w in words}
+    terms = [part for t in terms for part in t.replace("-", " ").split()]  # "check-up": "check", "up"
     return all(t in words or t.rstrip("s") in stems or any(w.startswith(t) for w in words if len(t) >= 4)
                for t in terms)
