@@ -101,3 +101,42 @@ def test_the_readers_read_words_not_characters():
     assert reading.wants_summary("What's the lease about?")
     assert not reading.asks_money("When was the car loan paid off?")
     assert not reading.asks_money("Who is in charge of the rota?")
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("How much deposit did we pay the carpenter, and when?", ["How much deposit did we pay the carpenter?", "When?"]),
+    ("What deposit went to Kavanagh Joinery and on what date?", ["What deposit went to Kavanagh Joinery?",
+                                                                 "On what date?"]),
+    ("What's the date and the cost of the Brownsea Island trip?", ["What is the date of the Brownsea Island trip?",
+                                                                   "What is the cost of the Brownsea Island trip?"]),
+    ("What's the name and address of the school?", ["What is the name of the school?",
+                                                    "What is the address of the school?"]),
+    # One question: no second thing asked, or the "and" inside a name or a comparison.
+    ("What is the difference between a lease and a licence?", []),
+    ("What's bread and butter pudding made of?", []),
+    ("When?", []),
+])
+def test_a_question_of_two_things_is_read_as_its_parts(question, parts):
+    """Issue 62, two-part: "..., and when?" and "the date and the cost of X" were asked as
+    one question, and the answer said one of the two."""
+    assert list(read_plan(question).parts) == parts
+
+
+def test_an_elliptic_part_is_read_on_the_line_that_answered_the_part_before(make_engine, tmp_path):
+    """"What deposit went to Kavanagh Joinery and on what date?": "On what date?" names
+    nothing to search for; the invoice's line that gives the deposit gives its date too."""
+    from assistant.config import Config
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "invoice-INV-9007.txt").write_text(
+        "Kavanagh Joinery: invoice INV-9007\nInvoice date: February 13, 2025\nTotal: £1,531.20\n"
+        "Deposit received February 2, 2025: £410.00\nAmount due: £1,121.20\n", encoding="utf-8")
+    (folder / "notes.md").write_text("# Garden\n\nThe beans went in on 3 May.\n", encoding="utf-8")
+    engine = make_engine(tmp_path / "ix", llm=True, config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    plan = read_plan("What deposit went to Kavanagh Joinery and on what date?")
+    assert plan.parts_elliptic == (False, True)
+    answer = engine.ask(plan.question)
+    assert "410.00" in answer.text and "February 2, 2025" in answer.text, answer.text
+    assert all("Deposit received" in c.text for c in answer.citations), [c.text for c in answer.citations]

@@ -54,6 +54,7 @@ class Plan:
     options: tuple[str, ...] = ()  # what a choice question offers ("X or Y?")
     parts: tuple[str, ...] = ()  # the questions of a question of two, each ending in "?"
     parts_point_back: tuple[bool, ...] = ()  # per part: "which room is it in?" points back
+    parts_elliptic: tuple[bool, ...] = ()  # per part: "and when?" asks of the part before
     explanation: bool = False
     summary: bool = False
     account: bool = False
@@ -103,7 +104,8 @@ def read_plan(question: str, tag: Tagger | None = None) -> Plan:
     parts = tuple(reading.split_parts(question) or ())
     return Plan(
         question=question, kind=kind, options=tuple(reading.choice_options(question) or ()),
-        parts=parts, parts_point_back=tuple(reading.points_back(p) for p in parts),
+        parts=parts, parts_point_back=tuple(reading.points_back(p) or reading.elliptic(p) for p in parts),
+        parts_elliptic=tuple(reading.elliptic(p) for p in parts),
         explanation=reading.wants_explanation(question), summary=reading.wants_summary(question),
         account=reading.wants_account(question), listing=reading.wants_list(question),
         when=reading.asks_when(question), money=reading.asks_money(question),

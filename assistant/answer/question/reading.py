@@ -161,6 +161,9 @@ def split_parts(question: str) -> list[str] | None:
     each = _EACH.match(text)
     if each:
         return [_as_question(f"{each['pre']}{thing} {each['post']}") for thing in (each["a"], each["b"])]
+    coordinated = _coordinated(text)
+    if coordinated:
+        return coordinated
     pieces = [p for p in re.split(r"(?<=\?)\s+(?=\S)", text) if p.strip()]
     if len(pieces) == 1:
         at = [m for m in _JOIN.finditer(text) if m.start() > 0]
@@ -172,10 +175,48 @@ def split_parts(question: str) -> list[str] | None:
             start = m.end()
         pieces.append(text[start:])
     parts = [_as_question(p) for p in pieces]
-    # Each piece a question of its own: "At the 2011 census, what was ..." is one.
-    if len(parts) < 2 or any(len(p.split()) < _MIN_PART_WORDS or not _opens_a_question(p) for p in parts):
+    # Each piece a question of its own: "At the 2011 census, what was ..." is one. A later
+    # piece may leave its subject to the one before ("..., and when?").
+    if len(parts) < 2 or elliptic(parts[0]) or any(
+            (len(p.split()) < _MIN_PART_WORDS and not elliptic(p)) or not _opens_a_question(p) for p in parts):
         return None
     return parts
+
+
+# What an elliptic part is made of: "when", "on what date", "at what time", "how much".
+_ELLIPTIC = _ASKS | _PREPOSITIONS | frozenset("date day time year month much many long exactly".split())
+
+
+def elliptic(part: str) -> bool:
+    """A part that asks only what, of the thing the part before it names: "and when?",
+    "and on what date?" after "How much deposit did we pay the carpenter"."""
+    words = Words.of(part).all
+    return 0 < len(words) <= 3 and all(w in _ELLIPTIC for w in words) and words[0] not in AUXILIARIES
+
+
+_COPULA = frozenset("is are was were".split())
+_OF = frozenset("of for on at".split())
+
+
+def _coordinated(text: str) -> list[str] | None:
+    """"What's the date and the cost of the Brownsea Island trip?": two things asked of
+    one, each a question ("What is the date of ...?", "What is the cost of ...?")."""
+    words = text.rstrip(" ?").split()
+    low = [w.lower().replace("’", "'") for w in words]
+    if len(low) < 7 or low[0] not in ("what's", "what"):
+        return None
+    at = 1 if low[0] == "what's" else 2 if low[1] in _COPULA else 0
+    if not at:
+        return None
+    at += low[at] == "the"
+    if at + 3 >= len(low) or low[at + 1] != "and":
+        return None
+    first, second = low[at], low[at + 2 + (low[at + 2] == "the")]
+    after = at + 3 + (low[at + 2] == "the")
+    if after >= len(low) - 1 or low[after] not in _OF or not (first.isalpha() and second.isalpha()):
+        return None
+    rest = " ".join(words[after:])
+    return [f"What is the {first} {rest}?", f"What is the {second} {rest}?"]
 
 
 def _as_question(piece: str) -> str:
@@ -245,10 +286,19 @@ def _plural(word: str) -> bool:
 
 
 def asks_when(question: str) -> bool:
-    """"When is the trip ...?", "What date does ... begin?", "which day ..."."""
-    words = question.lower().replace("?", " ").split()
-    return bool(words) and (words[0] == "when" or (
-        words[0] in ("what", "which", "what's") and len(words) > 1 and words[1] in ("date", "day", "time")))
+    """"When is the trip ...?", "What date does ... begin?", "which day ...", "On what
+    date ...?", "What's the date of ...?"."""
+    words = list(Words.of(question).all)
+    if words[:1] and words[0] in _PREPOSITIONS:
+        words = words[1:]  # "on what date", "from when"
+    if words[:1] == ["when"]:
+        return True
+    if not words or words[0] not in ("what", "which"):
+        return False
+    rest = words[1:]
+    if rest[:1] and rest[0] in _COPULA | {"s"}:
+        rest = rest[1:2] == ["the"] and rest[2:] or rest[1:]
+    return bool(rest) and rest[0] in ("date", "day", "time", "dates", "days")
 
 
 def asks_money(question: str) -> bool:

@@ -20,7 +20,7 @@ from ..prompt import NO_ANSWER
 from ..question.plan import Plan
 from ..records.record import Answer, Step, Timings
 from ..records.wording import with_unit
-from ..grounding.text import MARKER as _MARKER
+from ..grounding.text import MARKER as _MARKER, dates_written
 from ..request import Request
 from ..single import OneQuestion
 
@@ -41,7 +41,15 @@ class Parts:
         # A part that points back ("when did he die?") is still searched with the whole
         # question, which names more ("for Atlas").
         parts = resolved_parts(list(plan.parts), self.one.tag)
-        for part, back in zip(parts, plan.parts_point_back):
+        for i, (part, back) in enumerate(zip(parts, plan.parts_point_back)):
+            if plan.parts_elliptic[i] and answers:
+                # "..., and when?": the date the line that answered the part before writes,
+                # else the part asked with the thing that part names.
+                said = said_on_the_line(self.one.plan(part), answers[-1])
+                if said is not None:
+                    answers.append(said)
+                    continue
+                part = f"{part} ({plan.parts[i - 1]})"
             answers.append(self.one.ask_one(self.one.plan(part), request.quiet(), search_as=question if back else None))
             if request.stopped:
                 break
@@ -51,6 +59,21 @@ class Parts:
             request.on_token(answer.text)
         return answer
 
+
+
+def said_on_the_line(part: Plan, before: Answer) -> Answer | None:
+    """An elliptic part asking when ("and on what date?"), answered by the date the line
+    that answered the part before writes ("Deposit received February 2, 2025: £410.00"),
+    that line cited again; None where the part asks something else or the line has no date."""
+    if not part.when or not before.short or not before.citations:
+        return None
+    cited = before.citations[0]
+    dates = dates_written(cited.text)
+    if not dates:
+        return None
+    answer = dataclasses.replace(before, question=part.question, short=dates[0], text=f"On {dates[0]} [{cited.n}].",
+                                 citations=[cited], checks=[], steps=[], timings=Timings(), tokens={})
+    return answer
 
 
 def renumber(text: str, mapping: dict[int, int]) -> str:
