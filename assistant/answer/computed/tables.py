@@ -15,16 +15,20 @@ from pathlib import PurePath
 from ...ingest.locator import row_fields, row_number
 from ...store import Store
 from ...store.row_types import ChunkRow, SentenceRow
+from ..question.reading import Words
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
-_SHEET = re.compile(r"Sheet: (?P<sheet>.+)")
-_COLUMNS = re.compile(r"Columns: (?P<columns>.+)", re.S)
 _CURRENCY = {"£": "£", "€": "€", "$": "$", "¥": "¥", "gbp": "£", "eur": "€", "usd": "$", "jpy": "¥"}
 _MONEY = re.compile(
     r"(?P<neg>[-−(])?\s*(?P<pre>[£€$¥]|(?:GBP|EUR|USD)\s)?\s*(?P<neg2>-)?(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)"
     r"\s*(?P<post>[£€$¥]|\s?(?:GBP|EUR|USD))?\)?", re.I)
-_AMOUNT_HEADER = re.compile(r"\b(amount|total|cost|price|paid|spent|spend|value|sum|debit|credit|money|"
-                            r"payment|fee|charge|balance|budget|actual|out|in|£|€|\$|gbp|eur|usd)\b", re.I)
+# A column of money, by a word of its name ("Amount", "Paid out", "Cost (£)").
+_AMOUNT_HEADER = frozenset("amount total cost price paid spent spend value sum debit credit money payment fee charge "
+                           "balance budget actual out in gbp eur usd".split())
+
+
+def _names_money(name: str) -> bool:
+    return bool(_AMOUNT_HEADER & set(Words.of(name).all)) or any(c in name for c in "£€$")
 
 
 @dataclass
@@ -139,7 +143,7 @@ def typed_columns(names: list[str], rows: list[Row]) -> list[Column]:
                 marks = {c for _, c in numbers if c}
                 header_mark = next((c for k, c in _CURRENCY.items() if k in name.lower().split() or k in name), "")
                 currency = next(iter(marks)) if len(marks) == 1 else header_mark
-                money = currency or _AMOUNT_HEADER.search(name) or any("." in v for v in values)
+                money = currency or _names_money(name) or any("." in v for v in values)
                 column.kind, column.currency = ("money", currency) if money else ("number", "")
         columns.append(column)
     return columns
@@ -172,10 +176,10 @@ def _read_all(store: Store) -> list[Table]:
         for cid in sorted(chunks, key=lambda c: chunks[c].ord):
             for s in sentences.get(cid, []):
                 text = s.text.strip()
-                if (m := _SHEET.fullmatch(text)):
-                    sheet = m["sheet"].strip()
-                elif (m := _COLUMNS.fullmatch(text)):
-                    headers[sheet] = [c.strip() for c in m["columns"].split("; ")]
+                if text.startswith("Sheet: ") and "\n" not in text:
+                    sheet = text.removeprefix("Sheet: ").strip()
+                elif text.startswith("Columns: "):
+                    headers[sheet] = [c.strip() for c in text.removeprefix("Columns: ").split("; ")]
                 elif (where := row_number(text)) and (fields := row_fields(text)):
                     name, number_ = where
                     table = by_sheet.setdefault(name, Table(doc.path, doc.title, name))

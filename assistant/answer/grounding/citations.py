@@ -195,7 +195,8 @@ def _citation(pair, attributed: bool) -> Citation:
     )
 
 
-_REFUSAL = re.compile(r"^\s*(i don'?t know|i do not know|the sources do not|the documents do not)", re.IGNORECASE)
+# What says it does not know, and so needs no source.
+_REFUSALS = ("i don't know", "i dont know", "i do not know", "the sources do not", "the documents do not")
 SUPPORT_THRESHOLD = 0.5
 
 
@@ -225,7 +226,7 @@ class SupportChecker:
         """The closest source sentence's similarity; for a list ("1. X 2. Y"), that of its
         least supported item, each without its marker."""
         plain = _MARKER.sub("", sentence).strip()
-        if not plain or _REFUSAL.match(plain):
+        if not plain or plain.lower().replace("\u2019", "'").startswith(_REFUSALS):
             return 1.0  # saying "I don't know" needs no source
         if not len(self.vectors):
             return 0.0
