@@ -140,3 +140,11 @@ def test_an_elliptic_part_is_read_on_the_line_that_answered_the_part_before(make
     answer = engine.ask(plan.question)
     assert "410.00" in answer.text and "February 2, 2025" in answer.text, answer.text
     assert all("Deposit received" in c.text for c in answer.citations), [c.text for c in answer.citations]
+
+
+def test_what_a_thing_is_for_asks_its_reason():
+    """"What's the extra 'pack out uneven wall' line on the invoice for?" asks why it is
+    there: an explanation, not a span (a span gave the line's amount)."""
+    plan = read_plan("what's the extra \"pack out uneven wall\" line on the carpenter's invoice for")
+    assert plan.explanation and plan.written and plan.asks is Asks.REASON
+    assert not read_plan("What did we pay for the shed?").explanation

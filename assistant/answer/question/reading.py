@@ -241,6 +241,8 @@ def wants_explanation(question: str) -> bool:
     if first != "what":
         return False
     rest = Words(words.all[1:])
+    if words.closes("for") and len(words.all) > 3:
+        return True  # "What's the extra line on the invoice for?": its purpose
     if rest.opens(*_EXPLAINED_AFTER_WHAT):
         return True
     if rest.at(0) == "did" and any(w in _SAID_AFTER_WHAT_DID for w in rest.all[1:]):
