@@ -33,6 +33,8 @@ from .routes.unmentioned import not_found
 from .written import Writer
 
 EMPTY_INDEX = "The index is empty: add a folder first (assistant index PATH)."
+# The chunks whose sentences are read where no chunk is close enough to a question.
+SENTENCES_LOOKED_AT = 3
 
 
 class OneQuestion:
@@ -80,12 +82,23 @@ class OneQuestion:
         return Writer(self.generator, self.embedder.encode_few, self.strict, self.answer_tokens)
 
     def relevance(self, question: str, hits: list[Hit]) -> float:
-        """Best cosine similarity between the question and a retrieved chunk."""
+        """Best cosine similarity between the question and a retrieved chunk; where none is
+        close enough, between the question and a sentence of the first few. A letter about
+        five things (the street party moved, the raffle, the tables, ...) reads far from
+        "Why did they move the street party?"; the sentence that says why does not."""
         embs = self.store.passages.embeddings_for([h.chunk_id for h in hits])
         if not embs:
             return 0.0
         q = self.embedder.encode_one(question)
-        return float(max(np.dot(q, v) for v in embs.values()))
+        best = float(max(np.dot(q, v) for v in embs.values()))
+        if best >= self.min_relevance:
+            return best
+        by_chunk = self.store.passages.sentences_of([h.chunk_id for h in hits[:SENTENCES_LOOKED_AT]])
+        texts = [s.text for sentences in by_chunk.values() for s in sentences]
+        if not texts:
+            return best
+        vecs = self.embedder.encode_few(texts)
+        return max(best, float(np.max(vecs @ q)))
 
     def plan(self, question: str) -> Plan:
         """What a question the answerer asks itself (a part, a step) asks: its plan."""

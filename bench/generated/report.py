@@ -27,6 +27,13 @@ def pooled(seeds: list[str], tag: str, model: str = MODEL) -> tuple[list[dict], 
         path = RESULTS / f"gen-{seed}__{model}__{tag}.json"
         if path.is_file():
             rows += json.loads(path.read_text(encoding="utf-8"))["rows"]
+            continue
+        # A run of a whole split (--sets gen_val or gen_dev) writes one file: its seed's rows.
+        found = [r for split in ("gen_val", "gen_dev") if (pooled_path := RESULTS / f"{split}__{model}__{tag}.json")
+                 .is_file() for r in json.loads(pooled_path.read_text(encoding="utf-8"))["rows"]
+                 if str(r.get("id", "")).startswith(f"g{seed}-")]
+        if found:
+            rows += found
         else:
             missing.append(seed)
     return rows, missing
