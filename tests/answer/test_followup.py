@@ -77,3 +77,15 @@ def test_a_later_part_of_a_two_part_question_names_what_the_first_asked_about(ta
         "What is the total budget for Atlas?", "How much of the total budget is contingency?"]
     parts = split_parts("What time is my talk at the conference, and which room is it in?")
     assert resolved_parts(parts, tagger_engine.tag)[1] == "Which room is my talk in?"
+
+
+def test_a_follow_up_points_back_at_what_the_question_was_about_not_what_it_asked(tagger_engine):
+    """Issue 62, follow-ups: after "What's the destination of the school trip?", "and what
+    time do they set off" was read as "What time do the destination set off", and nothing
+    named "destination"; "they" is the trip."""
+    last = Turn("What's the destination of the school trip?")
+    resolved = resolve_followup("and what time do they set off", [last], tagger_engine.persons, tagger_engine.tag)
+    assert resolved is not None and "the school trip" in resolved and "destination" not in resolved
+    concert = resolve_followup("and where is it held?", [Turn("What's the date of the concert?")],
+                               tagger_engine.persons, tagger_engine.tag)
+    assert concert == "Where is the concert held?"

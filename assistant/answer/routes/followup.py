@@ -60,7 +60,9 @@ def name_phrases(text: str) -> list[str]:
 
 def topic_phrase(tagged: Tagged) -> str | None:
     """The first noun phrase of a tagged question that is not the thing asked for ("What
-    date", "How much") nor a pronoun, with an "of" phrase after it ("the capital of France")."""
+    date", "How much") nor a pronoun, with an "of" phrase after it ("the capital of France").
+    "What's the destination of the school trip?" asks for the destination of its topic, "the
+    school trip": an attribute whose "of" goes on to a phrase of its own is passed over."""
     phrases: list = []
     current: list = []
     for word, _, pos in [*tagged, ("", "", "END")]:
@@ -74,7 +76,11 @@ def topic_phrase(tagged: Tagged) -> str | None:
             continue
         phrases.append(current)
         current = [(word, pos)] if pos == "DET" else []
-    for phrase in phrases:
+    asks_wh = bool(tagged) and tagged[0][0].lower() in _WH
+    for i, phrase in enumerate(phrases):
+        attribute = phrase and phrase[-1][0].lower() == "of" and i + 1 < len(phrases) and phrases[i + 1]
+        if asks_wh and attribute:
+            continue
         while phrase and phrase[-1][1] not in ("NOUN", "PROPN"):
             phrase = phrase[:-1]
         if phrase and phrase[0][0].lower() not in _WH and any(p in ("NOUN", "PROPN") for _, p in phrase):
