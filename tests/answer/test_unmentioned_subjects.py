@@ -20,6 +20,8 @@ FILES = {
     "calendar-notes.md": "# Esme's week\n\nGymnastics: Wednesday 10/09/2025, 17:00 at Fernley Leisure Centre.\n",
     "clubs.md": "# Clubs\n\nOtterbrook Swimming Club meets on Fridays; the treasurer is Ros Hale.\n\n"
                 "Our address: 4 Mill Row, Fernley FN2 8QT.\n",
+    "invoice-INV-9007-carpenter.txt": "Kavanagh Joinery\nInvoice INV-9007\nFit alcove shelves 318.00\n"
+                                      "Pack out uneven wall 78.00\nTotal 396.00\n",
 }
 
 
@@ -69,3 +71,14 @@ def test_a_name_s_words_must_be_near_each_other_in_a_passage_found(indexed):
     hits = indexed.retriever().search("Who is the treasurer of the Otterbrook Swimming Club?", 5)
     chunks = store.passages.chunks([h.chunk_id for h in hits])
     assert not_found("Who is the treasurer of the Otterbrook Swimming Club?", store, indexed.tag, chunks) is None
+
+
+def test_a_file_name_mentions_what_its_text_does_not(indexed):
+    """Issue 62: "What's the extra line on the carpenter's invoice for?" was refused ("none
+    of them mentions 'carpenter'"): the invoice says "Kavanagh Joinery", its file name
+    "carpenter". A file's name and title are its own words; a trade no name holds is still
+    refused."""
+    store = indexed.index.store
+    assert unmentioned("What's the extra line on the carpenter's invoice for?", store, indexed.tag) == []
+    assert unmentioned("How much did the carpenter charge?", store, indexed.tag) == []
+    assert unmentioned("How much did the roofer charge?", store, indexed.tag) == ["roofer"]

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import calendar
 import re
+from pathlib import PurePath
 from typing import Callable
 
 from ...nlp.normalize import strip_accents
 from ...store.db import Store
 from ...store.row_types import ChunkRow
+from ..passages import WORD
 from ..prompt import NO_ANSWER
 
 Tagger = Callable[[str], list[tuple[str, str, str]]]
@@ -34,11 +36,20 @@ def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
     if tag is None:
         return []
     tokens = tag(question)
-    missing = [w for w in _identifying(tokens) if not _mentioned(w, store)]
+    named = _file_words(store)
+    missing = [w for w in _identifying(tokens) if not (_mentioned(w, store) or _folded(w) in named)]
     for trade in _trades(tokens):
-        if not any(w in missing for w in trade) and not store.passages.mentions_together([_trade_root(w) for w in trade]):
+        in_a_file_name = all(_folded(w) in named for w in trade)
+        if not any(w in missing for w in trade) and not in_a_file_name and \
+                not store.passages.mentions_together([_trade_root(w) for w in trade]):
             missing.append(" ".join(trade))
     return missing
+
+
+def _file_words(store: Store) -> set[str]:
+    """The words of the documents' file names and titles: "the carpenter" is named by
+    invoice-INV-9007-carpenter.docx, whose text says only "Kavanagh Joinery"."""
+    return {w for d in store.docs.documents() for w in WORD.findall(_folded(f"{PurePath(d.path).stem} {d.title or ''}"))}
 
 
 def _mentioned(word: str, store: Store) -> bool:
