@@ -151,7 +151,9 @@ class OneQuestion:
             answer.abstained, answer.timings.total = True, time.perf_counter() - t0
             return answer
         before = (self.generator.prompt_tokens, self.generator.completion_tokens)
-        if self.span_first.listed(answer, plan, request.on_token):
+        if self.span_first.labelled(answer, plan, sentences, request.on_token, request.on_draft):
+            pass  # an amount the question names by its line's label ("change", "deposit")
+        elif self.span_first.listed(answer, plan, request.on_token):
             pass  # a question about a list: its lines as the document lays them out
         elif not plan.written:
             found = self.span_first.first(answer, plan, sentences, request.on_token, request.stop, request.on_draft,

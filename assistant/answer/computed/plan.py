@@ -75,6 +75,8 @@ def plan(table: Table, computation: Computation) -> Plan | None:
         return out
     if not _about_rows(out, computation):
         return None
+    if set(out.dropped) & computation.capitalised:
+        return None  # a word of a name no row holds: the rows are another's ("Westcombe Co-op", not "Fresh & Co")
     if out.dropped:
         out.notes.append(f"no row mentions “{' '.join(out.dropped)}”")
     rows = [r for r in table.rows if holds_all(r, texts, out.terms)]

@@ -119,6 +119,7 @@ class Computation:
     counts_rows: bool = False  # "how many times", "how many payments": a count of the rows themselves
     counted: str | None = None  # the word after "how many" ("how many tesco shops": "tesco")
     implied: bool = False  # no operation word: a sum only where the rows hold the whole name
+    capitalised: set[str] = field(default_factory=set)  # the words the question writes as a name ("fresh", "co")
 
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
@@ -154,7 +155,7 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     terms = _terms(text_left, name_words(question))
     return Computation(operation, terms, period, direction, named, list(terms), top, group_word,
                        counts_rows=counts_rows, counted=_word_after(text, ("how many ", "number of ")),
-                       implied=implied)
+                       implied=implied, capitalised=_capitalised(question))
 
 
 # A question that asks what, not which or who: "What did X cost us in August?", not "What
@@ -198,6 +199,13 @@ def _terms(text_left: str, names: set[str]) -> list[str]:
     words = (re.sub(r"'s$", "", w.lower().strip("'’-")) for w in _WORD.findall(text_left))
     return list(dict.fromkeys(w for w in words if w and (w not in generic or w in names) and w not in MONTHS
                               and not re.fullmatch(r"(?:19|20)\d\d|s", w)))
+
+
+def _capitalised(question: str) -> set[str]:
+    """The words after the first that the question capitalises ("Fresh", "Co" of "... at
+    Fresh & Co in total?"), lower case."""
+    words = [w.strip("?!.,;:\"'()") for w in question.replace("’", "'").split()][1:]
+    return {re.sub(r"'s$", "", w.lower()) for w in words if w[:1].isupper() and w != "I"}
 
 
 def name_words(question: str) -> set[str]:

@@ -27,9 +27,10 @@ The routes:
 5. `Whole` (`whole.py`): the question asked whole, from its own sources, kept to the
    document it names (`subject.py`) and refused when it asks of something no document names
    (`unmentioned.py`) or names nothing and its nouns are not said (`unnamed.py`); a question
-   asking who holds a role read where a document defines it (`defined_role.py`); a question
-   about a list answered by the list as its document lays it out, no model needed
-   (`list_asked.py`); else the short answer first where a span answers it (`span_first.py`,
+   asking who holds a role read where a document defines it (`defined_role.py`); an amount
+   the question names by its line's label ("What change was I given?": "CHANGE 28.76")
+   read off the first source (`labelled.py`); a question about a list answered by the list
+   as its document lays it out, no model needed (`list_asked.py`); else the short answer first where a span answers it (`span_first.py`,
    `short.py`; one line of a list under a heading brings the rest, `listed.py`), else an
    answer written in the documents' words (`Plan.written` says which). It always
    answers.

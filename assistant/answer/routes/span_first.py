@@ -27,6 +27,7 @@ from ..grounding.sections import heading_above, is_heading_line
 from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
 from .list_asked import list_asked, said_as_sections
+from .labelled import labelled_amount
 from .listed import attendance_asked, listed_under, said_as_list
 from ..records.wording import fuller_date, fuller_name, named_in_full, reads_as_prose, with_unit, worded
 from .sentence import said_in_a_sentence
@@ -110,6 +111,18 @@ class SpanFirst:
             unknown()
             return False
         return self.state(answer, plan, span, all_sentences, on_token, unknown, about, on_draft)
+
+    def labelled(self, answer: Answer, plan: Plan, all_sentences: dict, on_token, on_draft=None) -> bool:
+        """A question that names its amount's line by the line's label ("What change was I
+        given?" of a receipt's "CHANGE 28.76"): that amount, stated and cited as a span the
+        model gave would be (`labelled.labelled_amount`), no model asked for it. Whether
+        one did."""
+        found = labelled_amount(plan, answer.sources[0]) if answer.sources else None
+        if found is None:
+            return False
+        answer.timings.generate = answer.timings.first_token = 0.0
+        return self.state(answer, plan, found[0], all_sentences, on_token, lambda: emit(answer, NO_ANSWER, on_token),
+                          on_draft=on_draft)
 
     def listed(self, answer: Answer, plan: Plan, on_token) -> bool:
         """A question about a list answered by its lines as the document lays them out

@@ -1,0 +1,61 @@
+"""Issue 62, the wrong value from the right document: "What change was I given at Fresh &
+Co?" was answered with a bank row's -7.06 (and at other times with the total), though the
+receipt ranked first says "CHANGE 28.76". The question names the line by its label; that
+line's amount is the answer. And a sum over a bank statement is never made of the rows of
+another name: "Fresh & Co" is not "Westcombe Co-op"."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from assistant.answer.computed import computed_answer
+from assistant.config import Config
+
+RECEIPT = """FRESH & CO
+18 Victoria Terrace, Westcombe
+17/08/2025  13:56   Till 6
+WHOLEMEAL LOAF      2.98
+OAT MILK            1.65
+FREE RANGE EGGS     2.35
+BANANAS             1.12
+CHEDDAR 400G        3.95
+OLIVE OIL 500ML     9.19
+TOTAL              21.24
+CASH               50.00
+CHANGE             28.76
+Thank you for shopping with us
+"""
+STATEMENT = """Date,Description,Amount,Balance
+2025-08-02,Westcombe Co-op,-31.40,1204.10
+2025-08-09,Westcombe Co-op,-7.06,1197.04
+2025-08-15,Greenleaf Gas & Power,-96.00,1101.04
+2025-08-21,Westcombe Co-op,-52.83,1048.21
+"""
+
+
+def _engine(make_engine, tmp_path, llm: bool):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "receipt-fresh-co-2025-08-17.txt").write_text(RECEIPT, encoding="utf-8")
+    (folder / "bank-statement-2025-08.csv").write_text(STATEMENT, encoding="utf-8")
+    engine = make_engine(tmp_path / "ix", llm=llm, config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    return engine
+
+
+def test_the_line_a_question_names_by_its_label_gives_the_amount(make_engine, tmp_path):
+    engine = _engine(make_engine, tmp_path, llm=True)
+    change = engine.ask("What change was I given at Fresh & Co in August?")
+    assert change.short == "28.76" and "28.76" in change.text, change.text
+    assert change.citations and change.citations[0].text.strip().startswith("CHANGE"), change.citations
+    cash = engine.ask("How much cash did I hand over at Fresh & Co?")
+    assert cash.short == "50.00", cash.text
+
+
+def test_a_sum_is_not_made_of_rows_that_hold_only_part_of_a_name(make_engine, tmp_path):
+    engine = _engine(make_engine, tmp_path, llm=False)
+    with engine.index_lock:
+        store = engine.index.store
+        assert computed_answer(store, "How much did I spend at Fresh & Co in total?", today=dt.date(2025, 9, 1)) is None
+        coop = computed_answer(store, "How much did I spend at Westcombe Co-op in total?", today=dt.date(2025, 9, 1))
+    assert coop is not None and coop.text.startswith("91.29"), coop.text
