@@ -24,6 +24,9 @@ _SEMICOLON_FIELDS = re.compile(r"(?:;[^;\n]{1,60}){3,}")
 _LABEL_VALUE = re.compile(r"\b[\w ()£€$%/.-]{2,30}: [^;:\n]{1,40};")
 _MARKDOWN = re.compile(r"(?:^|\s)(?:#{1,6} |\*\*|\|\s)")
 _BULLETS = re.compile(r"(?:^|\n)\s*[-*•]\s|\]\s+-\s")
+# A sentence that opens as a document's line does ("Total: £17.35", "No: Tuesday ..."),
+# as the held-out folders' check reads it.
+_LABEL_LINE = re.compile(r"(?:^|[.\]]\s+)[A-Z][\w ]{1,20}: [A-Z0-9£€$]")
 _UNKNOWN = "i don't know"
 
 
@@ -42,6 +45,8 @@ def form_faults(answer: str, single_fact: bool = False) -> list[str]:
         faults.append("markdown")
     if _BULLETS.search(text):
         faults.append("bullets pasted")
+    if _LABEL_LINE.search(text):
+        faults.append("label line pasted")
     if not low.startswith(_UNKNOWN) and _UNKNOWN in low[20:]:
         faults.append("I don't know after an answer")
     if single_fact and len(text) > SINGLE_FACT_MAX_CHARS:

@@ -14,6 +14,7 @@ import pytest
 
 from assistant.answer.computed import computed_answer
 from assistant.answer.computed.events import Event
+from assistant.eval.form import form_faults
 
 FILES = Path(__file__).parent / "files"
 TODAY = dt.date(2025, 3, 27)  # a Thursday, three days before the clocks go forward
@@ -128,12 +129,15 @@ def test_a_yes_or_no_about_an_event_on_a_day_is_read_from_the_calendar(diary):
     engine, _ = diary
     later = dt.date(2026, 12, 2)  # the calendar is of 2025: "Tuesday 15 April" is 2025's
     left_out = ask(engine, "Is there a swimming lesson on Tuesday 15 April?", later)
-    assert left_out.text.startswith("No: Tuesday 15 April 2025 is left out of the weekly Swimming lesson"), left_out.text
+    assert left_out.text.startswith("No, “Swimming lesson” is not on Tuesday 15 April 2025: that day is left out of its "
+                                    "weekly dates"), left_out.text
     assert left_out.citations and left_out.citations[0].text.startswith("Event: Swimming lesson")
     on = ask(engine, "Is there a swimming lesson on Tuesday 8 April?", later)
-    assert on.text.startswith("Yes: Swimming lesson, Tuesday 8 April 2025, 17:00 to 17:45 (BST)"), on.text
+    assert on.text.startswith("Yes, “Swimming lesson” is on Tuesday 8 April 2025, 17:00 to 17:45 (BST)"), on.text
     other = ask(engine, "Do we have a dentist check-up on 10 April 2025?", later)
-    assert other.text.startswith("No: no “Dentist check-up” on Thursday 10 April 2025 in family.ics"), other.text
+    assert other.text.startswith("No, there is no “Dentist check-up” on Thursday 10 April 2025 in family.ics"), other.text
+    for said in (left_out, on, other):  # written for a person: no "Label: value" line pasted first
+        assert form_faults(said.text) == [], said.text
 
 
 def test_what_is_on_a_date_written_out_is_that_date_not_the_next_such_weekday(diary):

@@ -22,3 +22,12 @@ def test_plain_answers_have_no_fault():
     assert form_faults("I don't know based on these documents.") == []
     assert form_faults("€420. We budget €420 a month for groceries [1].", single_fact=True) == []
     assert form_faults("x " * 200) == []  # long, but not a single fact
+
+
+def test_a_sentence_opening_as_a_documents_line_reads_as_pasted():
+    from assistant.eval.form import form_faults
+
+    assert "label line pasted" in form_faults("No: Wednesday 10 September 2025 is left out of the weekly lessons.")
+    assert "label line pasted" in form_faults("It cost £17.35 [1]. Total: £17.35 on the receipt.")
+    assert form_faults("No, “Esme: gymnastics” is not on Wednesday 10 September 2025 [1].") == []
+    assert form_faults('No: “No payments are due in February and March” [1].') == []

@@ -460,15 +460,15 @@ def _is_on(asked: EventQuestion, found: list[tuple[dt.datetime, Event]], chosen:
     if found:
         d, e = found[0]
         repeats = f", {e.repeats}" if e.repeats else ""
-        return f"Yes: {e.summary}, {e.when(d)} ({e.file}{repeats})"
+        return f"Yes, “{e.summary}” is on {e.when(d)} ({e.file}{repeats})"
     day = asked.first.date()
     left_out = next((e for e in chosen if any(x.date() == day for x in e.exdates)), None)
     if left_out is not None:
-        repeats = f"{left_out.repeats} " if left_out.repeats else ""
-        return (f"No: {asked.span_words[3:]} is left out of the {repeats}{left_out.summary} "
-                f"({left_out.file}, from {left_out.when(left_out.start)})")
+        repeats = f" {left_out.repeats}" if left_out.repeats else ""
+        return (f"No, “{left_out.summary}” is not {asked.span_words}: that day is left out of its{repeats} "
+                f"dates, which start {left_out.when(left_out.start)} ({left_out.file})")
     names_chosen = "” or “".join(sorted({e.summary for e in chosen}))
-    return f"No: no “{names_chosen}” {asked.span_words} in {', '.join(sorted({e.file for e in chosen}))}"
+    return f"No, there is no “{names_chosen}” {asked.span_words} in {', '.join(sorted({e.file for e in chosen}))}"
 
 
 def _nothing_on(asked: EventQuestion, what: str, files: str) -> str:
