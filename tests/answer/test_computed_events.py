@@ -144,3 +144,13 @@ def test_what_is_on_a_date_written_out_is_that_date_not_the_next_such_weekday(di
     engine, _ = diary
     answer = ask(engine, "What's on Thursday 3 April?", dt.date(2026, 12, 2))
     assert "Dentist check-up" in answer.text and "Thursday 3 April 2025" in answer.text, answer.text
+
+
+def test_a_month_and_year_is_no_day():
+    """"in March 2025" names a month: read as "March 20" it turned "What was my biggest
+    expense in March 2025?" into a question about a day's events (`bench/computed.py`)."""
+    from assistant.answer.computed.events import read_event_question
+
+    assert read_event_question("What was my biggest expense in March 2025?", dt.date(2026, 12, 2)) is None
+    day = read_event_question("Is there a swimming lesson on 20 March 2025?", dt.date(2026, 12, 2))
+    assert day is not None and day.span_words == "on Thursday 20 March 2025"

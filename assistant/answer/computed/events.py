@@ -242,7 +242,8 @@ def _dates_named(text: str, today: dt.date) -> list[dt.date]:
     """The date a question writes ("Wednesday 10 September", "14 October 2024"); where it
     gives no year, that date in each year near today on the weekday it names (any weekday
     where it names none), the nearest to today first."""
-    m = WHOLE_DATE.search(text)
+    # "March 2025" is a month: its "20" is no day.
+    m = next((m for m in WHOLE_DATE.finditer(text) if not text[m.end():m.end() + 1].isdigit()), None)
     if m is None:
         return []
     numbers = [w for w in Words.of(m.group(0)).all if w[:1].isdigit()]
