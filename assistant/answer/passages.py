@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from ..ingest.locator import place
 from ..retrieve.base import Evidence, Hit
@@ -74,6 +75,12 @@ def passages(store: Store, question: str, hits: list[Hit]) -> list[Passage]:
         marks = marked_spans(best.text, words, names) if best else []
         out.append(Passage(len(out) + 1, hit, chunk, best, marks, copies.get(chunk.path, [])))
     return out
+
+
+def named_words(path: str, title: str | None) -> set[str]:
+    """The words a document is named by, lower case: its file name's and its title's
+    ("invoice-INV-9007-carpenter.docx" names "carpenter")."""
+    return {w.lower() for w in WORD.findall(f"{PurePath(path).stem} {title or ''}")}
 
 
 def question_stems(question: str) -> set[str]:

@@ -148,3 +148,13 @@ def test_what_a_thing_is_for_asks_its_reason():
     plan = read_plan("what's the extra \"pack out uneven wall\" line on the carpenter's invoice for")
     assert plan.explanation and plan.written and plan.asks is Asks.REASON
     assert not read_plan("What did we pay for the shed?").explanation
+
+
+def test_a_question_asks_when_by_a_preposition_or_the_word_date():
+    """"On what date?" and "What's the date of the trip?" ask when, as "When ...?" does: the
+    passage's dated sentence is read with them (`SelectSettings.when`)."""
+    for question in ("On what date did the deposit go?", "What's the date of the Brownsea Island trip?",
+                     "From when does the new rent apply?", "When is the trip?", "What time is my talk?"):
+        assert read_plan(question).when, question
+    for question in ("What is the cost of the trip?", "In which year was it built?", "Who is our landlord?"):
+        assert not read_plan(question).when, question

@@ -15,7 +15,7 @@ from pathlib import PurePath
 
 from ...store.row_types import DocumentRow
 from ..grounding.text import HEADING_LINE
-from ..passages import WORD
+from ..passages import WORD, named_words
 
 # Words of a summary request that say nothing of which file.
 _GENERIC = frozenset(
@@ -50,7 +50,7 @@ def described_in(question: str, documents: list[DocumentRow]) -> str | None:
         return None
     scored = []
     for doc in documents:
-        words = {w.lower() for w in WORD.findall(PurePath(doc.path).stem + " " + (doc.title or ""))}
+        words = named_words(doc.path, doc.title)
         scored.append((len(asked & words), doc.path))
     scored.sort(reverse=True)
     if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):

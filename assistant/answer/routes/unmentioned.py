@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import calendar
 import re
-from pathlib import PurePath
 from typing import Callable
 
 from ...nlp.normalize import strip_accents
 from ...store.db import Store
 from ...store.row_types import ChunkRow
-from ..passages import WORD
+from ..passages import named_words
 from ..prompt import NO_ANSWER
 
 Tagger = Callable[[str], list[tuple[str, str, str]]]
@@ -49,7 +48,7 @@ def unmentioned(question: str, store: Store, tag: Tagger | None) -> list[str]:
 def _file_words(store: Store) -> set[str]:
     """The words of the documents' file names and titles: "the carpenter" is named by
     invoice-INV-9007-carpenter.docx, whose text says only "Kavanagh Joinery"."""
-    return {w for d in store.docs.documents() for w in WORD.findall(_folded(f"{PurePath(d.path).stem} {d.title or ''}"))}
+    return {_folded(w) for d in store.docs.documents() for w in named_words(d.path, d.title)}
 
 
 def _mentioned(word: str, store: Store) -> bool:
