@@ -94,6 +94,16 @@ def test_no_route_reads_the_question_again():
     assert not crossing, crossing
 
 
+@pytest.mark.parametrize("question, summary", [
+    ("What's in the loan agreement with Imogen?", True),  # what is in a document: what it says
+    ("What is in the email from the school?", True),
+    ("What is in the first aid kit?", False),  # in a box: its things, a list
+    ("What's in the tenancy agreement about pets?", False),  # one clause of it
+])
+def test_what_is_in_a_document_asks_for_its_summary(question, summary):
+    assert reading.wants_summary(question) is summary
+
+
 def test_the_readers_read_words_not_characters():
     """"What's" asks "what"; a question in capitals or with a curly apostrophe reads alike."""
     assert reading.question_kind("WHAT'S THE WI-FI PASSWORD?") == "short"

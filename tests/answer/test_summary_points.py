@@ -92,3 +92,38 @@ def test_a_record_of_fields_has_no_points_to_state(make_engine, tmp_path):
     ids = passages.chunk_ids_of([d.path for d in engine.answerer.store.docs.documents()])
     chunks, sentences = passages.chunks(ids), passages.sentences_of(ids)
     assert key_points(sections(list(chunks.values()), [sentences[i] for i in ids])) == []
+
+
+FILES = Path(__file__).resolve().parent / "files"
+
+
+def _points_of(make_engine, tmp_path, name):
+    folder = tmp_path / "docs"
+    folder.mkdir(parents=True)
+    shutil.copy(FILES / name, folder / name)
+    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    passages = engine.answerer.store.passages
+    ids = passages.chunk_ids_of([d.path for d in engine.answerer.store.docs.documents()])
+    chunks, sentences = passages.chunks(ids), passages.sentences_of(ids)
+    return [s.text for s in key_points(sections(list(chunks.values()), [sentences[i] for i in ids]))]
+
+
+def test_an_agreement_s_points_are_its_parties_and_terms_not_the_words_of_every_clause(make_engine, tmp_path):
+    """A loan agreement says "the Lender" and "the Borrower" in every clause: counted as
+    what the file comes back to, they made its points the clauses that say them most
+    (notices, the whole agreement). They say what the file is; its points are who it is
+    between (its front matter names them) and its sums."""
+    points = " ".join(_points_of(make_engine, tmp_path, "loan-agreement.md"))
+    for term in ("Priya Castellan", "Tomas Whitfield", "£8,400.00", "£248.70"):
+        assert term in points, points
+    assert "A notice from the Lender" not in points, points
+
+
+def test_an_email_of_more_header_and_list_lines_than_sentences_has_points(make_engine, tmp_path):
+    """An e-mail's headers, greeting, list of things to bring and signature are more lines
+    than its paragraphs, but far fewer words: its points are its paragraphs' sentences,
+    not a summary the model makes of its header fields ("Date: Mon, 10 Mar 2025 ...")."""
+    points = _points_of(make_engine, tmp_path, "trip-email.eml")
+    assert points and any("Cheddar Gorge" in p for p in points), points
+    assert not any(p.startswith(("Date:", "From:", "Subject:")) for p in points), points

@@ -250,14 +250,25 @@ def wants_explanation(question: str) -> bool:
     return rest.says(*_EXPLANATION_PHRASES)
 
 
+# What people call the documents they keep, as file names and titles say it.
+DOCUMENT_KINDS = frozenset("""
+invoice receipt quote quotation estimate bill statement payslip letter email minutes report contract agreement
+lease policy brief booking ticket certificate slides programme itinerary card plan schedule menu recipe
+""".split())
+
+
 def wants_summary(question: str) -> bool:
-    """"Summarise ...", "What is notes-2024-03-12.md about?", "What does X cover?"."""
+    """"Summarise ...", "What is notes-2024-03-12.md about?", "What does X cover?", "What's
+    in the loan agreement with Imogen?" (what is in a document: in a list or a box it is
+    its things)."""
     words = Words.of(question)
     if words.says(*_SUMMARY_PHRASES):
         return True
     what_is = words.at(0) == "what" and words.at(1) in ("s", "is", "was", "are") and len(words.all) > 3
     what_does = words.opens("what does") and len(words.all) > 3
-    return (what_is and words.closes("about")) or (what_does and words.closes("say", "cover", "contain"))
+    in_a_document = (what_is and words.at(2) == "in" and bool(DOCUMENT_KINDS & set(words.all[3:]))
+                     and "about" not in words.all)  # "... about pets?" asks of one clause
+    return (what_is and (words.closes("about") or in_a_document)) or (what_does and words.closes("say", "cover", "contain"))
 
 
 def wants_account(question: str) -> bool:

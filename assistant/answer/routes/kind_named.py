@@ -14,13 +14,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Callable
 
+from ..question.reading import DOCUMENT_KINDS
 from .unnamed import LETTERS
 
-# What people call the documents they keep, as file names and titles say it.
-KINDS = frozenset("""
-invoice receipt quote quotation estimate bill statement payslip letter email minutes report contract agreement
-lease policy brief booking ticket certificate slides programme itinerary card plan schedule menu recipe
-""".split())
+KINDS = DOCUMENT_KINDS
 _MOST = 2  # more documents of the kind mention the name: the question names no one of them
 
 

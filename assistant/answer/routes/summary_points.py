@@ -33,8 +33,10 @@ KEY_POINTS = 3  # the points a summary states after what the file is; a long fil
 MOST_POINTS = 5
 PROSE_SHARE = 0.4  # a file with fewer of its lines sentences (slides, a record) has no points to state
 PER_SECTION = 2  # a section's points: more is a section retold, and the file's others left out
+WHOLE_FILE = 0.25  # a word in more of the file's sentences than this share is its subject, not a point's
 LEAD = 2.0  # how much more a section's first sentence tells than its others, figures alike
 _FIGURE = re.compile(r"\d(?:[\d,.:/-]*\d)?")
+_MONEY = re.compile(r"[£€$]\s?\d")
 _LABEL = re.compile(r"^\W*(?:[^\W\d_]+[ '’.-]*){1,3}:\s")
 # Words every file uses, and the greetings of a call or a letter: that a file comes back to
 # them says nothing of what it is about.
@@ -44,6 +46,9 @@ _COMMON = frozenset(
     "all any some each also than then there here about after before over under been being very just "
     "more most one two said says thank thanks good morning afternoon evening everyone welcome hello please "
     "yes okay".split())
+_CALENDAR_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december".split())
 
 
 def sections(chunks: Sequence[ChunkRow], sentence_lists: Sequence[list[SentenceRow]]) -> list[list[SentenceRow]]:
@@ -96,16 +101,21 @@ def main_points(sections: list[list[SentenceRow]], budget: int, count_tokens: Ca
 def key_points(sections: list[list[SentenceRow]]) -> list[SentenceRow]:
     """The sentences a summary states as the file's points, in the file's order: the most
     telling sentence of each of its most telling sections (the first, the file's title
-    and front matter, aside), where it is a sentence ("Frank reported a balance of
+    and front matter, aside unless it names who the file is between), where it is a sentence ("Frank reported a balance of
     €1,318.75 on 30 April."), not a field or a table row; none where fewer than
     PROSE_SHARE of the file's lines are sentences. A file says what matters most
-    early (a call's results before its questions, minutes' business before any other), so
+    early (a call's results before its questions, minutes' business before any other; an
+    agreement who it is between, in its first lines), so
     a section's sentence weighs less the later it comes; a file of many sections has
     more points, up to MOST_POINTS."""
     said = [s for section in sections for s in section if not is_heading(s.text)]
-    if sum(_prose(s.text) for s in said) < PROSE_SHARE * len(said):
+    # By words, not lines: an e-mail's headers, greeting and list of five things to bring
+    # are more lines than its paragraphs, and far fewer words.
+    words = [len(WORD.findall(s.text)) for s in said]
+    if sum(n for s, n in zip(said, words) if _prose(s.text)) < PROSE_SHARE * sum(words):
         return []  # slides, a record of fields, a table: the model says what they hold
-    best = [p for p in _ranked(sections) if p.rank == 0 and p.section > 0 and _prose(p.sentence.text)]
+    best = [p for p in _ranked(sections) if p.rank == 0 and _prose(p.sentence.text)
+            and (p.section > 0 or _names_parties(p.sentence.text))]
     weight = {id(p): p.score / (1 + p.section / len(sections)) for p in best}
     most = min(MOST_POINTS, max(KEY_POINTS, len(sections) // 4))
     chosen = sorted(best, key=lambda p: -weight[id(p)])[:most]
@@ -145,6 +155,22 @@ def _ranked(sections: list[list[SentenceRow]]) -> list[_Point]:
     return out
 
 
+def _names_parties(text: str) -> bool:
+    """Whether a front-matter sentence names two or more people or bodies, each in two
+    capitalised words or more: an agreement's 'made on 27 March 2024 between Bethan
+    Lockhart of 59 Canal Side ("the Landlord") and Hamza Petrakis ("the Tenant")' says
+    what the file is; minutes' "Meeting held on Tuesday 21 May 2024 at 19:00, St Anne's
+    church hall." only when and where (the opening sentence says that)."""
+    names, run = 0, 0
+    for word in WORD.findall(plain(_LABEL.sub("", text)))[1:] + [""]:
+        if word[:1].isupper() and word.lower() not in _CALENDAR_WORDS:
+            run += 1
+            continue
+        names += run >= 2
+        run = 0
+    return names >= 2
+
+
 def _prose(text: str) -> bool:
     """A statement of five words or more that ends as one does (a question is no point)."""
     said = plain(item_text(text)).strip()
@@ -164,9 +190,11 @@ def _best_first(said: list[SentenceRow], recurring: dict[str, float], heading: s
 def _recurring_words(sentences: list[SentenceRow]) -> dict[str, float]:
     """The content words that more than one sentence of the file uses, each weighed by how
     many do (log2 of it: a word in eight sentences weighs three, in two one): what the file
-    is about."""
+    is about. A word in more than WHOLE_FILE of its sentences weighs nothing: "the Tenant"
+    in every clause of a tenancy says what the whole file is, not which clause matters."""
     counts = Counter(w for s in sentences for w in {_key(w) for w in WORD.findall(plain(_LABEL.sub("", s.text)))} if w)
-    return {w: math.log2(n) for w, n in counts.items() if n > 1}
+    most = max(2.0, WHOLE_FILE * len(sentences))
+    return {w: math.log2(n) for w, n in counts.items() if 1 < n <= most}
 
 
 def _key(word: str) -> str:
@@ -190,7 +218,8 @@ def _telling(text: str, recurring: dict[str, float], heading: frozenset[str] | s
         return 0.0
     keys = {_key(w) for w in words} - {""}
     topical = sum(recurring.get(k, 0.0) for k in keys) + 2 * len({k[:5] for k in keys} & heading)
-    figures = len(_FIGURE.findall(said))
+    # A sum of money counts twice: it is a term of an agreement, a bill or a letter.
+    figures = len(_FIGURE.findall(said)) + len(_MONEY.findall(said))
     # A figure is one word however it is written: "£412,600" is not two.
     length = figures + sum(1 for w in words if not w.isdigit())
     return (2 * figures + topical) / math.sqrt(max(length, 1))
