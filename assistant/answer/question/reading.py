@@ -27,7 +27,10 @@ from ..grounding.text import answer_sentences
 AUXILIARIES = frozenset("is are was were do does did can could has have had will would should".split())
 _WH = frozenset("who whom whose when where which what".split())
 # "how many", "how much" ... ask for a span; any other "how" for an explanation.
-_HOW_SIZE = frozenset("many much long old far tall big large".split())
+# "how" and an adjective of measure asks a quantity ("how deep does the pool get"), not how
+# something came about.
+_HOW_SIZE = frozenset("many much long old far tall big large deep high wide heavy fast hot cold warm early late "
+                      "soon small short thick steep strong".split())
 _HOW_SPAN = _HOW_SIZE | {"often"}
 # What opens a question of its own (a part of a two-part question).
 _ASKS = _WH | {"why", "how"} | AUXILIARIES

@@ -78,14 +78,16 @@ def said_in_a_sentence(generator: Generator, question: str, span: str, short: st
     if stop is not None and stop.is_set():
         return None
     sentence = "".join(pieces).split("\n")[0].strip().strip('"')
-    if not holds_only(sentence, span, [*evidence, span], question, tag):
+    if not holds_only(sentence, span, [*evidence, span], question, tag, short):
         return None
     return append_marker(sentence if sentence[-1] in ".!?" else sentence + ".", n)
 
 
-def holds_only(sentence: str, span: str, evidence: list[str], question: str, tag: Tagger | None = None) -> bool:
-    """Whether `sentence` is one sentence that says `span` and claims nothing that
-    `evidence` and `question` do not state (with `tag`, as the answer's check reads it)."""
+def holds_only(sentence: str, span: str, evidence: list[str], question: str, tag: Tagger | None = None,
+               short: str | None = None) -> bool:
+    """Whether `sentence` is one sentence that says `span` (with the unit `short` writes
+    after it: "1.7 m", not "1.7 meters") and claims nothing that `evidence` and
+    `question` do not state (with `tag`, as the answer's check reads it)."""
     if len(sentence.split()) < MIN_WORDS or "\n" in sentence or len(sentence) > MAX_CHARS \
             or sentence.lower().startswith(("sentence:", "line:", "answer")) or _pasted(sentence, evidence, tag):
         return False
@@ -97,6 +99,8 @@ def holds_only(sentence: str, span: str, evidence: list[str], question: str, tag
             return False
     elif said not in low:
         return False
+    elif short and short.lower().startswith(said + " ") and not re.search(rf"{re.escape(short.lower())}\b", low):
+        return False  # the unit as the document writes it
     if _currencies(sentence) - _currencies(" ".join(evidence)):
         return False  # "$35.35" of a receipt that writes no dollar
     return check_sentence(sentence, evidence, question, tag).supported

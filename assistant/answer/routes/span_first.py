@@ -27,7 +27,7 @@ from ..grounding.sections import heading_above, is_heading_line
 from ..grounding.text import is_heading
 from .asked_for import counted_in, latest_entry, not_a_count
 from .list_asked import list_asked, said_as_sections
-from .labelled import labelled_amount
+from .labelled import labelled_amount, named_cell
 from .listed import attendance_asked, listed_under, said_as_list
 from ..records.wording import fuller_date, fuller_name, named_in_full, reads_as_prose, with_unit, worded
 from .sentence import said_in_a_sentence
@@ -118,6 +118,8 @@ class SpanFirst:
         model gave would be (`labelled.labelled_amount`), no model asked for it. Whether
         one did."""
         found = labelled_amount(plan, answer.sources[0]) if answer.sources else None
+        if found is None:
+            found = named_cell(plan, answer.sources, self.embed)
         if found is None:
             return False
         answer.timings.generate = answer.timings.first_token = 0.0
