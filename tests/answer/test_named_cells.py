@@ -59,3 +59,15 @@ def test_a_written_sentence_keeps_the_unit_the_document_writes():
     question = "how deep does Brookside Pool get"
     assert not holds_only("Brookside Pool is 1.7 meters deep.", "1.7", [line, "1.7"], question, None, "1.7 m")
     assert holds_only("Brookside Pool is 1.7 m deep at most.", "1.7", [line, "1.7"], question, None, "1.7 m")
+
+
+def test_a_question_written_as_a_noun_phrase_asks_for_the_thing_it_names(make_engine, tmp_path):
+    """"change from Bolt & Hinge?" has no verb: it asks what "What was the change ...?"
+    asks, a value, and was read as asking for an explanation ("I don't know")."""
+    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
+    for fragment in ("change from Bolt & Hinge?", "annual estimate on the Greenleaf Gas & Power bill",
+                     "the deposit on the flat?"):
+        plan = read_plan(fragment, engine.tag)
+        assert plan.kind == "short" and not plan.written, fragment
+    for written in ("Summary of the meeting", "Tell me about the trip"):
+        assert read_plan(written, engine.tag).written, written

@@ -101,6 +101,8 @@ def read_plan(question: str, tag: Tagger | None = None) -> Plan:
     from a noun phrase ("X's operating profit")."""
     question = question.strip()
     kind = reading.question_kind(question)
+    if kind == "open" and tag is not None and reading.names_a_thing(question, tag):
+        kind = "short"  # "change from Bolt & Hinge?": the thing it names is what it asks for
     parts = tuple(reading.split_parts(question) or ())
     return Plan(
         question=question, kind=kind, options=tuple(reading.choice_options(question) or ()),

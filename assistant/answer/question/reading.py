@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Callable
 
 from ..grounding.text import answer_sentences
 
@@ -129,6 +130,16 @@ def question_kind(question: str) -> str:
     if question.rstrip().endswith("?") and wh_inside and not opens_open:
         return "short"
     return "open"
+
+
+def names_a_thing(question: str, tag: Callable[[str], list[tuple[str, str, str]]]) -> bool:
+    """A question written as a noun phrase, no verb in it ("change from Bolt & Hinge?",
+    "annual estimate on the Greenleaf bill", "the deposit on the flat?"): it asks for the
+    thing it names, as "what is ...?" would. A summary or a list asked so ("Summary of the
+    meeting") is read as one before this."""
+    parts = [pos for _, _, pos in tag(question)]
+    return not {"VERB", "AUX"} & set(parts) and bool({"NOUN", "PROPN"} & set(parts)) \
+        and not wants_summary(question) and not wants_list(question)
 
 
 def _asks_size(words: Words, i: int) -> bool:
