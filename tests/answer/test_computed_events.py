@@ -154,3 +154,15 @@ def test_a_month_and_year_is_no_day():
     assert read_event_question("What was my biggest expense in March 2025?", dt.date(2026, 12, 2)) is None
     day = read_event_question("Is there a swimming lesson on 20 March 2025?", dt.date(2026, 12, 2))
     assert day is not None and day.span_words == "on Thursday 20 March 2025"
+
+
+def test_how_many_in_a_month_counts_that_month_of_the_calendar_s_year(diary):
+    """Issue 62: "How many piano lessons does Martha have in June?" was left to the model,
+    which counted the two lessons it had read. April 2025's Tuesdays, less the 15th (an
+    exception): 4, asked in another year too."""
+    engine, _ = diary
+    for today in (TODAY, dt.date(2027, 1, 1)):
+        counted = ask(engine, "How many swimming lessons are there in April?", today)
+        assert counted is not None and counted.text.startswith("4:"), counted and counted.text
+        assert "April 2025" in counted.text, counted.text
+    assert ask(engine, "How many swimming lessons are there in April 2025?").text.startswith("4:")

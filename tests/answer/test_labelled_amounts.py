@@ -59,3 +59,13 @@ def test_a_sum_is_not_made_of_rows_that_hold_only_part_of_a_name(make_engine, tm
         assert computed_answer(store, "How much did I spend at Fresh & Co in total?", today=dt.date(2025, 9, 1)) is None
         coop = computed_answer(store, "How much did I spend at Westcombe Co-op in total?", today=dt.date(2025, 9, 1))
     assert coop is not None and coop.text.startswith("91.29"), coop.text
+
+
+def test_the_total_for_a_name_on_a_statement_is_summed(make_engine, tmp_path):
+    """"What's the total for Westcombe Co-op on the statement?" asks a sum though it says
+    no spending: it was left to the model, which gave one row's amount."""
+    engine = _engine(make_engine, tmp_path, llm=False)
+    with engine.index_lock:
+        total = computed_answer(engine.index.store, "What's the total for Westcombe Co-op on the statement?",
+                                today=dt.date(2025, 9, 1))
+    assert total is not None and total.text.startswith("91.29"), total and total.text

@@ -165,16 +165,15 @@ class EventQuestion:
     # A date written without its year ("Friday 18 August"): the years it can be in, the
     # nearest to today first; the one nearest the calendar's own events is meant (`in_year_of`).
     days: tuple[dt.date, ...] = ()
+    month: bool = False  # each of `days` the first of a month asked whole ("in June")
 
     def in_year_of(self, events: list[Event]) -> EventQuestion:
-        """The question about the date of `days` nearest to `events`' starts."""
+        """The question about the date (or month) of `days` nearest to `events`' starts."""
         if len(self.days) < 2 or not events:
             return self
         starts = [e.start.date() for e in events]
         d = min(self.days, key=lambda day: min(abs((day - s).days) for s in starts))
-        first = dt.datetime.combine(d, dt.time.min)
-        return replace(self, first=first, last=first + dt.timedelta(days=1, seconds=-1),
-                       span_words=_on(d))
+        return replace(self, **_span_of(d, self.month))
 
 
 def read_event_question(question: str, today: dt.date, now: dt.datetime | None = None) -> EventQuestion | None:
@@ -190,6 +189,9 @@ def read_event_question(question: str, today: dt.date, now: dt.datetime | None =
         first, last, words = day  # "Does Esme have gymnastics on Wednesday 10 September?"
         return EventQuestion("is on", terms, first, last, words, days)
     if said.says("how many"):
+        months = _months_named(said, today)
+        if months:  # "How many piano lessons does Martha have in June?": in the calendar's June
+            return EventQuestion("count", terms, days=months, month=True, **_span_of(months[0], True))
         until = _UNTIL.search(text)
         if until:
             month = MONTH_NUMBER[until["month"]]
@@ -205,6 +207,28 @@ def read_event_question(question: str, today: dt.date, now: dt.datetime | None =
     if said.says(*_LAST) and terms and said.says("when"):
         return EventQuestion("last", terms, now - WINDOW, now - dt.timedelta(seconds=1))
     return None
+
+
+def _months_named(said: Words, today: dt.date) -> tuple[dt.date, ...]:
+    """The month "in June" (or "in June 2023") names: its first day in the year written,
+    else in each year near today, the nearest first."""
+    at = next((i for i, w in enumerate(said.all[:-1]) if w == "in" and said.at(i + 1) in MONTH_NUMBER), None)
+    if at is None:
+        return ()
+    month, year = MONTH_NUMBER[said.at(at + 1)], said.at(at + 2)
+    if year.isdigit() and len(year) == 4:
+        return (dt.date(int(year), month, 1),)
+    return tuple(dt.date(y, month, 1) for y in sorted(range(today.year - 10, today.year + 3),
+                                                      key=lambda y: abs(y - today.year)))
+
+
+def _span_of(d: dt.date, month: bool) -> dict:
+    """The span asked of: the day `d`, or its whole month."""
+    first = dt.datetime.combine(d, dt.time.min)
+    if not month:
+        return {"first": first, "last": first + dt.timedelta(days=1, seconds=-1), "span_words": _on(d)}
+    length = calendar.monthrange(d.year, d.month)[1]
+    return {"first": first, "last": first + dt.timedelta(days=length, seconds=-1), "span_words": f"in {d:%B %Y}"}
 
 
 def _day_named(text: str, today: dt.date) -> tuple[dt.datetime, dt.datetime, str] | None:

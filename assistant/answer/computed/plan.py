@@ -92,10 +92,12 @@ def _about_rows(p: Plan, computation: Computation) -> bool:
     """Whether the question asks of this table's amounts or rows, not merely shares a word
     with them ("What is the biggest bag to pack for the school trip?" and a bank row
     "SCHOOL TRIP"): it speaks of money, names the table or the column measured, or counts
-    rows ("how many times") or a thing its rows hold ("how many Tesco shops")."""
+    rows ("how many times") or a thing its rows hold ("how many Tesco shops"), or asks for
+    a total ("what's the total for Kettleby Bakery?"): a sum is of amounts, whatever the
+    biggest or the latest may be of."""
     counted = computation.counted
     return bool(computation.direction or computation.named or computation.counts_rows or p.measure_named
-                or (counted and counted in p.terms))
+                or computation.operation == "sum" or (counted and counted in p.terms))
 
 
 def _measure(table: Table, computation: Computation, out: Plan) -> Column | None:
