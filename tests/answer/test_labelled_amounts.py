@@ -9,6 +9,10 @@ from __future__ import annotations
 import datetime as dt
 
 from assistant.answer.computed import computed_answer
+from assistant.answer.prompt import Source
+from assistant.answer.question.plan import read_plan
+from assistant.answer.routes.labelled import labelled_amount
+from assistant.retrieve.base import Hit
 from assistant.config import Config
 
 RECEIPT = """FRESH & CO
@@ -69,3 +73,38 @@ def test_the_total_for_a_name_on_a_statement_is_summed(make_engine, tmp_path):
         total = computed_answer(engine.index.store, "What's the total for Westcombe Co-op on the statement?",
                                 today=dt.date(2025, 9, 1))
     assert total is not None and total.text.startswith("91.29"), total and total.text
+
+
+ITEMS = [("Cable clips (box)", 4.20), ("Twin and earth 2.5mm (m)", 1.85), ("Back box 35mm", 0.95), ("Double socket", 6.40),
+         ("Light switch", 4.10), ("Ceiling rose", 3.25), ("Junction box", 2.80), ("Consumer unit RCBO", 38.50),
+         ("Cable tray (m)", 5.60), ("Grommets (bag)", 1.20), ("Wago connectors (pack)", 7.90), ("Earth sleeving", 1.40),
+         ("Fused spur", 8.75), ("Smoke alarm", 24.00), ("Heat alarm", 27.50), ("Downlight fire hood", 6.30),
+         ("LED downlight", 9.80), ("Outdoor socket", 18.60), ("Cooker switch", 12.40), ("Extractor fan", 32.00)]
+
+
+def test_an_invoice_s_deposit_line_below_its_items_is_read_though_the_first_passage_is_its_header(make_engine, tmp_path):
+    """An invoice's "Less deposit paid ...: £215.00" sits below its items, in its second
+    passage: read from the first passage alone, the deposit was another invoice's
+    (another document's deposit, £175.00, taken by the model)."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    lines = ["BRIGHTLINE ELECTRICAL", "Invoice INV-4910", "Invoice date: Friday 28 July 2023",
+             "Bill to: Theo Pemberton, 72 Beech Avenue", ""]
+    lines += [f"{name}, {room:<12}{price:>8.2f}" for room in ("kitchen", "hall", "landing") for name, price in ITEMS]
+    lines += ["", "Total: £884.40", "Less deposit paid Monday 10 July 2023: £215.00", "Total due: £669.40"]
+    (folder / "invoice-INV-4910-electrician.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "invoice-INV-8639-plumber.txt").write_text(
+        "RADCLIFFE PLUMBING\nInvoice INV-8639\nLabour (hours) 327.00\nInvoice total: GBP 644.40\n"
+        "Deposit received Sunday 21 May 2023: GBP 175.00\nAmount due: GBP 469.40\n", encoding="utf-8")
+    engine = make_engine(tmp_path / "ix", llm=True, config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    passages = engine.answerer.store.passages
+    ids = passages.chunk_ids_of([str(folder / "invoice-INV-4910-electrician.txt")]) or passages.chunk_ids_of(
+        [str((folder / "invoice-INV-4910-electrician.txt").resolve())])
+    assert len(ids) >= 2  # the header and the items first, the totals after
+    chunks, sentences = passages.chunks(ids), passages.sentences_of(ids)
+    sources = [Source(n, Hit(i, 1.0, "auto"), chunks[i], sentences[i]) for n, i in enumerate(ids, start=1)]
+    found = labelled_amount(read_plan("What deposit went to Brightline Electrical?"), sources)
+    assert found is not None and found[0] == "215.00" and found[1].text.startswith("Less deposit"), found
+    deposit = engine.ask("What deposit went to Brightline Electrical?")
+    assert deposit.short and "215.00" in deposit.short, deposit.text

@@ -42,23 +42,27 @@ def _any_money() -> frozenset[str]:
 _LABEL_WORDS = 4  # a label is the line's first few words ("Deposit received", "CHANGE")
 
 
-def labelled_amount(plan: Plan, source: Source) -> tuple[str, SentenceRow] | None:
-    """(the amount as the line writes it, the line) of the one line of `source` whose label
-    a word of the question names; None where no line, or more than one, is named."""
-    if plan.written or plan.kind != "short" or not (plan.money or laid_out(source.sentences)):
+def labelled_amount(plan: Plan, sources: list[Source]) -> tuple[str, SentenceRow, Source] | None:
+    """(the amount as the line writes it, the line, its source) of the one line of the
+    first source's document whose label a word of the question names (an invoice's
+    "Less deposit paid ...: £215.00" is often in its second passage, below the items);
+    None where no line, or more than one, is named."""
+    first = sources[0] if sources else None
+    if first is None or plan.written or plan.kind != "short" or not (plan.money or laid_out(first.sentences)):
         return None
     asked = content_stems(" ".join(w for w in plan.question.split()[1:] if not w[:1].isupper()), min_length=3)
     asked -= _any_money()
     if not asked:
         return None
     named = []
-    for sent in source.sentences:
-        amount = _amount_written(sent.text)
-        if amount is None:
-            continue
-        label = " ".join(sent.text[:sent.text.find(amount)].split()[:_LABEL_WORDS])
-        if content_stems(label, min_length=3) & asked:
-            named.append((amount, sent))
+    for source in [s for s in sources if s.chunk.path == first.chunk.path]:
+        for sent in source.sentences:
+            amount = _amount_written(sent.text)
+            if amount is None:
+                continue
+            label = " ".join(sent.text[:sent.text.find(amount)].split()[:_LABEL_WORDS])
+            if content_stems(label, min_length=3) & asked:
+                named.append((amount, sent, source))
     return named[0] if len(named) == 1 else None
 
 

@@ -111,6 +111,11 @@ def merge_parts(question: str, parts: list[str], answers: list[Answer]) -> Answe
             texts.append(unanswered(part))
             continue
         said = {c.sentence_id for c in citations}
+        if _said_already(answer.short, texts):
+            # "The deposit of £215.00 went to Brightline Electrical on Monday 10 July 2023
+            # [2]." answers "and on what date?" too: not "10 July 2023 [2]." after it.
+            citations += [dataclasses.replace(c, n=mapping.get(c.n, c.n)) for c in answer.citations]
+            continue
         if answer.short and answer.citations and all(c.sentence_id in said for c in answer.citations):
             # The sentence an earlier part quoted: said once ("120 ... [2]. 35 [2].").
             first = answer.citations[0]
@@ -134,6 +139,14 @@ def merge_parts(question: str, parts: list[str], answers: list[Answer]) -> Answe
     merged.timings.first_shown = (first.timings.first_shown or merged.timings.to_first_token)
     merged.timings.first_token = (first.timings.first_token or 0.0)
     return merged
+
+
+def _said_already(short: str | None, texts: list[str]) -> bool:
+    """Whether an earlier part's sentence says this part's short answer (a date, an amount,
+    a name: not a bare yes or no, which any sentence may hold)."""
+    if not short or not texts or short.strip().lower() in ("yes", "no") or len(short.strip()) < 3:
+        return False
+    return short.strip().lower() in " ".join(texts).lower()
 
 
 def _unique(citations: list) -> list:

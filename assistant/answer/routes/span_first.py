@@ -117,7 +117,7 @@ class SpanFirst:
         given?" of a receipt's "CHANGE 28.76"): that amount, stated and cited as a span the
         model gave would be (`labelled.labelled_amount`), no model asked for it. Whether
         one did."""
-        found = labelled_amount(plan, answer.sources[0]) if answer.sources else None
+        found = labelled_amount(plan, answer.sources)
         if found is None:
             found = named_cell(plan, answer.sources, self.embed)
         if found is None:
