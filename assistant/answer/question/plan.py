@@ -68,6 +68,7 @@ class Plan:
     attendance: bool = False  # "Who was at the meeting?": the minutes' "Present:" line
     negative: bool = False  # "What is Sam not allowed to take?"
     mentions_options: bool = False  # "or", "out of", "first": the answer may be its own word
+    numbered: tuple[str, ...] = ()  # "31" of "the landlord at number 31": a number that names a thing
     comparison: Comparison | None = None
     sameness: Sameness | None = None
     chain: Chain | None = None
@@ -114,7 +115,7 @@ def read_plan(question: str, tag: Tagger | None = None) -> Plan:
         counted=reading.counted_noun(question), role=reading.role_asked(question),
         things=reading.asks_for_things(question), mentions_options=reading.mentions_options(question),
         latest=reading.latest_asked(question), attendance=reading.asks_attendance(question),
-        negative=reading.is_negative(question),
+        negative=reading.is_negative(question), numbered=reading.numbers_naming(question),
         comparison=split_comparison(question), sameness=split_sameness(question),
         chain=split_chain(question, tag) if kind == "short" else None,
     )

@@ -142,6 +142,26 @@ def names_a_thing(question: str, tag: Callable[[str], list[tuple[str, str, str]]
         and not wants_summary(question) and not wants_list(question)
 
 
+MONTH_WORDS = frozenset("january february march april may june july august september october november december "
+                        "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+# Words before a number that make it a count, a date or a quantity, not a name.
+_NOT_NAMING = frozenset("the a an on at in of for by to from about than over under after before since until "
+                        "till and or every each per around nearly almost only just last first next".split())
+
+
+def numbers_naming(question: str) -> tuple[str, ...]:
+    """The numbers a question names a thing by ("31" of "the landlord at number 31", "2" of
+    "flat 2", "C12" of "seat C12"), the word before them a noun: not a count ("3 bedrooms"),
+    a date ("on 12 March", "March 2025") or an amount."""
+    words = Words.of(question.replace("\u2019", "'")).all
+    out = []
+    for before, word in zip(words, words[1:]):
+        if any(c.isdigit() for c in word) and len(word) <= 5 and before.isalpha() and before not in _NOT_NAMING \
+                and before not in MONTH_WORDS and before not in AUXILIARIES:
+            out.append(word)
+    return tuple(out)
+
+
 def _asks_size(words: Words, i: int) -> bool:
     """"how many", "how much", "how long" ... at word `i`."""
     return words.at(i) == "how" and words.at(i + 1) in _HOW_SIZE

@@ -20,6 +20,7 @@ from ..grounding.check import check_sentence
 from ..grounding.citations import Citation
 from ..question.compare import same_answer
 from ..question.plan import Plan
+from ..question.reading import Words
 from ..grounding.context import content_words
 from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
@@ -44,6 +45,22 @@ def emit(answer: Answer, text: str, on_token) -> None:
 
 def source_blocks(sources: list[Source]) -> list[str]:
     return [f"[{s.n}] {s.label()}: {s.text}" for s in sources]
+
+
+def numbered_blocks(plan: Plan, sources: list[Source]) -> list[str] | None:
+    """The sources' lines that write every number the question names a thing by ("number
+    31": 'Zara is also the landlord of number 31'), each under its source's number; None
+    where the question names none or no line writes them. A tenancy agreement's landlord,
+    ranked above the letter, is no answer to "who's the landlord at number 31?"."""
+    if not plan.numbered:
+        return None
+    wanted = set(plan.numbered)
+    blocks = []
+    for src in sources:
+        lines = [s.text for s in src.sentences if wanted <= set(Words.of(s.text).all)]
+        if lines:
+            blocks.append(f"[{src.n}] {src.label()}: {' '.join(' '.join(line.split()) for line in lines)}")
+    return blocks or None
 
 
 class SpanFirst:
@@ -85,7 +102,7 @@ class SpanFirst:
         answer instead)."""
         unknown = (lambda: emit(answer, NO_ANSWER, on_token)) if emit_unknown else (
             lambda: setattr(answer, "text", NO_ANSWER))
-        blocks = source_blocks(answer.sources)
+        blocks = numbered_blocks(plan, answer.sources) or source_blocks(answer.sources)
         t1, first, pieces = time.perf_counter(), None, []
         answer.timings.started = t1
         stream = span_stream(self.generator, plan, blocks, stop=stop)
