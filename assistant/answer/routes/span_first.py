@@ -22,6 +22,7 @@ from ..question.compare import same_answer
 from ..question.plan import Plan
 from ..question.reading import Words
 from ..grounding.context import content_words
+from ..passages import named_words
 from ..prompt import NO_ANSWER, Source
 from ..records.record import Answer, SentenceCheck
 from ..grounding.sections import heading_above, is_heading_line
@@ -120,6 +121,11 @@ class SpanFirst:
         span = clean_span("".join(pieces))
         if stop is not None and stop.is_set():
             return False  # stopped: an unchecked span is not an answer
+        denial = denied(plan, span, answer.sources, all_sentences, self.embed)
+        if denial is not None:
+            # "Is there a council tax payment in March?" of a bill that says "No payments are
+            # due in February and March": the model said yes, or did not know.
+            span = "no"
         if not span or span.lower() == UNKNOWN:
             unknown()
             return False
@@ -127,7 +133,7 @@ class SpanFirst:
             answer.unsupported = span  # what the model said, not shown as an answer
             unknown()
             return False
-        return self.state(answer, plan, span, all_sentences, on_token, unknown, about, on_draft)
+        return self.state(answer, plan, span, all_sentences, on_token, unknown, about, on_draft, denial)
 
     def labelled(self, answer: Answer, plan: Plan, all_sentences: dict, on_token, on_draft=None) -> bool:
         """A question that names its amount's line by the line's label ("What change was I
@@ -211,10 +217,11 @@ class SpanFirst:
         return (src, sent, at if at >= 0 else None), span
 
     def state(self, answer: Answer, plan: Plan, span: str, all_sentences: dict, on_token, unknown,
-              about: str | None = None, on_draft=None) -> bool:
-        """The span said, then the sentence of the sources that states it, cited (a sentence
-        found in the rest of a chunk joins its source: the check reads what is quoted)."""
-        found = support_for(plan, span, answer.sources, all_sentences, self.embed)
+              about: str | None = None, on_draft=None, support: tuple | None = None) -> bool:
+        """The span said, then the sentence of the sources that states it (`support`, where
+        it is known), cited (a sentence found in the rest of a chunk joins its source: the
+        check reads what is quoted)."""
+        found = support or support_for(plan, span, answer.sources, all_sentences, self.embed)
         if found is not None and plan.counted and not_a_count(plan.counted, span, found[1].text, found[2]):
             # "How many members does the co-op have?" answered "412,600" of "£412,600": the
             # count the sources write with the question's noun ("1,184 members"), or none.
@@ -374,6 +381,37 @@ def support_for(plan: Plan, span: str, sources: list[Source], all_sentences: dic
 
 
 _FIELD = re.compile(r"\s*[A-Za-z][\w ()/-]{0,40}:\s+\S")
+_NEGATIONS = frozenset("no not none never nothing nor cannot n't".split())
+
+
+def denied(plan: Plan, span: str, sources: list[Source], all_sentences: dict, embed) -> tuple | None:
+    """(source, sentence, None) of the line that says no to a yes-or-no question the model
+    said yes to (or could not answer): the line that says most of what the question asks,
+    its rarer words weighing more and its document's name words not at all (a council tax
+    bill says "council tax" in many lines, "March" and "payments" in few),
+    where that line is a negation ("No payments are due in February and March"); None
+    otherwise, or where another line says as much without one."""
+    if plan.kind != "yesno" or span.strip().lower() == "no":
+        return None
+    pool = [(src, sent) for src in sources for sent in all_sentences.get(src.chunk.id, src.sentences)
+            if not is_heading(sent.text)]
+    # The words that name a line's document ("council-tax-2025-26.txt") say which document,
+    # not which of its lines.
+    stems = [content_stems(sent.text, min_length=3)
+             - content_stems(" ".join(named_words(src.chunk.path, src.chunk.title)), min_length=3) for src, sent in pool]
+    asked = content_stems(plan.question, min_length=3)
+    rarity = {w: 1.0 / sum(w in s for s in stems) for w in asked if any(w in s for s in stems)}
+    scores = [sum(rarity.get(w, 0.0) for w in s & asked) for s in stems]
+    best = max(scores, default=0.0)
+    top = [pair for pair, score in zip(pool, scores) if score == best and best > 0]
+    if len(top) > 1:
+        vecs = embed([plan.question] + [sent.text for _, sent in top])
+        top = [top[int(np.argmax(vecs[1:] @ vecs[0]))]]
+    if not top or len(asked & content_stems(top[0][1].text, min_length=3)) < 2:
+        return None
+    src, sent = top[0]
+    said = set(Words.of(sent.text.replace("\u2019", "'")).all) | ({"n't"} if "n't" in sent.text.lower() else set())
+    return (src, sent, None) if said & _NEGATIONS else None
 
 
 def _saying_what_is_asked(question: str, candidates: list) -> list:
