@@ -5,7 +5,7 @@ sentences are the stored ones."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from assistant.answer.routes.summary_points import key_points, main_points, sections
 from assistant.config import Config
@@ -127,3 +127,20 @@ def test_an_email_of_more_header_and_list_lines_than_sentences_has_points(make_e
     points = _points_of(make_engine, tmp_path, "trip-email.eml")
     assert points and any("Cheddar Gorge" in p for p in points), points
     assert not any(p.startswith(("Date:", "From:", "Subject:")) for p in points), points
+
+
+def test_a_summary_of_a_document_named_by_what_it_holds_is_of_that_document(make_engine, tmp_path):
+    """"What is the email from Orla Brennan about?": the sender is in the e-mail, not in its
+    file name or subject, so no document was named and the question was answered as a
+    single fact ("about his trip [2]"). The document of the first passages retrieved is
+    summarised."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name in ("trip-email.eml", "loan-agreement.md", "garden-letter.txt"):
+        shutil.copy(FILES / name, folder / name)
+    engine = make_engine(tmp_path / "ix", llm=True, config=Config(extractor="none"))
+    assert engine.index_paths([folder]).ok
+    answer = engine.ask("What is the email from Orla Brennan about?")
+    assert answer.context == "summary", answer.text
+    assert "Cheddar Gorge" in answer.text, answer.text
+    assert {PurePath(c.path).name for c in answer.citations} == {"trip-email.eml"}, answer.citations

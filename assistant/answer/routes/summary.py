@@ -13,7 +13,7 @@ from typing import Callable
 
 from ...nlp.sentences import LIST_ITEM
 from ...retrieve.base import Evidence, Hit
-from ...retrieve.scope import Scope
+from ...retrieve.scope import Scope, scoped_search
 from ...store.row_types import SentenceRow
 from ..grounding.citations import resolve_citations
 from ..grounding.sections import heading_above, last_heading
@@ -27,6 +27,8 @@ from ..single import OneQuestion
 from .named import described_in, named_in, section_of
 from .summary_points import key_points, laid_out, main_points, sections
 
+DOCUMENT_HITS = 5  # the passages first retrieved that may say which document a summary is of
+MOST_OF = 3  # of which the first few, most of one document, say it where no name does
 SUMMARY_SENTENCES = 4  # what the prompt asks for: the model often goes on, and each is a second or more
 SUMMARY_CONTEXT = 1.25  # times a question's context: the main points, not the whole file
 OPENING_TOKENS = 80  # one sentence: what the file is, before its points
@@ -39,6 +41,8 @@ class Summary:
 
     def answer(self, plan: Plan, request: Request) -> Answer | Request | None:
         named, about = self.named_files(plan, request.scope)
+        if about is None and not named and request.scope is None and (plan.summary or plan.account):
+            about = self.retrieved_document(plan, request)
         if about is not None:
             return self.summarise(plan.question, about, request)
         return dataclasses.replace(request, scope=Scope(paths=tuple(named))) if named else None
@@ -57,6 +61,25 @@ class Summary:
         if len(named) == 1:
             return named, named[0]
         return named, None if named else described_in(question, documents)
+
+    def retrieved_document(self, plan: Plan, request: Request) -> str | None:
+        """The document a summary request describes by what it holds, not its name ("What is
+        the email from Niall Jarvis about?": the sender is in the e-mail, not its file name):
+        of the first passages retrieved, the one document whose passages write every name
+        the question writes with a capital, else the document most of them are of; None
+        where neither is one document."""
+        with self.one.read_lock:
+            hits = scoped_search(request.retriever, self.one.store, plan.question, DOCUMENT_HITS, None)
+            chunks = self.one.store.passages.chunks([h.chunk_id for h in hits])
+        if not hits or self.one.relevance(plan.question, hits) < self.one.min_relevance:
+            return None
+        found = [chunks[h.chunk_id] for h in hits if h.chunk_id in chunks]
+        names = [w.strip("?.,!'’s").lower() for w in plan.question.split()[1:] if w[:1].isupper()]
+        naming = {c.path for c in found if names and all(n in c.text.lower() for n in names)}
+        if len(naming) == 1:
+            return naming.pop()
+        paths = [c.path for c in found][:MOST_OF]
+        return paths[0] if paths and 2 * paths.count(paths[0]) > len(paths) else None
 
     def _scoped_summary(self, scope: Scope) -> str | None:
         """The one file a summary request kept to a scope is about ("What is this file
@@ -114,6 +137,12 @@ class Summary:
             answer.text, answer.citations = resolve_citations(fallback, answer.sources, one.writer.encode_few)
             answer.short = None
         return answer
+
+
+def _name_word(word: str) -> str:
+    """"Jarvis's?" -> "jarvis": a name as the passages write it."""
+    word = word.strip("?.,!;:\"").lower()
+    return word[:-2] if word.endswith(("'s", "\u2019s")) else word
 
 
 _SECTION_NUMBER = re.compile(r"^[0-9.]+[.)]?\s+")  # "2. Budget" heads its items as "Budget"
