@@ -13,10 +13,10 @@ from assistant.config import Config
 PERSONAL = Path(__file__).resolve().parents[2] / "bench" / "personal" / "docs"
 
 
-def _stored(make_engine, tmp_path, name):
+def _stored(make_engine, tmp_path, name, source=PERSONAL):
     folder = tmp_path / "docs"
     folder.mkdir(parents=True)
-    shutil.copy(PERSONAL / name, folder / name)
+    shutil.copy(source / name, folder / name)
     engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
     assert engine.index_paths([folder]).ok
     passages = engine.answerer.store.passages
@@ -98,15 +98,8 @@ FILES = Path(__file__).resolve().parent / "files"
 
 
 def _points_of(make_engine, tmp_path, name):
-    folder = tmp_path / "docs"
-    folder.mkdir(parents=True)
-    shutil.copy(FILES / name, folder / name)
-    engine = make_engine(tmp_path / "ix", config=Config(extractor="none"))
-    assert engine.index_paths([folder]).ok
-    passages = engine.answerer.store.passages
-    ids = passages.chunk_ids_of([d.path for d in engine.answerer.store.docs.documents()])
-    chunks, sentences = passages.chunks(ids), passages.sentences_of(ids)
-    return [s.text for s in key_points(sections(list(chunks.values()), [sentences[i] for i in ids]))]
+    chunks, lists, _ = _stored(make_engine, tmp_path, name, FILES)
+    return [s.text for s in key_points(sections(chunks, lists))]
 
 
 def test_an_agreement_s_points_are_its_parties_and_terms_not_the_words_of_every_clause(make_engine, tmp_path):

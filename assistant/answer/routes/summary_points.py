@@ -28,6 +28,7 @@ from ...nlp.sentences import LIST_ITEM
 from ...store.row_types import ChunkRow, SentenceRow
 from ..grounding.text import is_heading, item_text, plain
 from ..passages import WORD
+from ..question.reading import MONTH_WORDS
 
 KEY_POINTS = 3  # the points a summary states after what the file is; a long file up to
 MOST_POINTS = 5
@@ -46,9 +47,7 @@ _COMMON = frozenset(
     "all any some each also than then there here about after before over under been being very just "
     "more most one two said says thank thanks good morning afternoon evening everyone welcome hello please "
     "yes okay".split())
-_CALENDAR_WORDS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-    "august september october november december".split())
+_CALENDAR_WORDS = MONTH_WORDS | frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def sections(chunks: Sequence[ChunkRow], sentence_lists: Sequence[list[SentenceRow]]) -> list[list[SentenceRow]]:
