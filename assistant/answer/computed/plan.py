@@ -93,11 +93,11 @@ def _about_rows(p: Plan, computation: Computation) -> bool:
     with them ("What is the biggest bag to pack for the school trip?" and a bank row
     "SCHOOL TRIP"): it speaks of money, names the table or the column measured, or counts
     rows ("how many times") or a thing its rows hold ("how many Tesco shops"), or asks for
-    a total ("what's the total for Kettleby Bakery?"): a sum is of amounts, whatever the
-    biggest or the latest may be of."""
+    a total by that word ("what's the total for Kettleby Bakery?"; "what should I pack
+    altogether" asks for no amount)."""
     counted = computation.counted
     return bool(computation.direction or computation.named or computation.counts_rows or p.measure_named
-                or computation.operation == "sum" or (counted and counted in p.terms))
+                or computation.total_asked or (counted and counted in p.terms))
 
 
 def _measure(table: Table, computation: Computation, out: Plan) -> Column | None:

@@ -120,6 +120,7 @@ class Computation:
     counted: str | None = None  # the word after "how many" ("how many tesco shops": "tesco")
     implied: bool = False  # no operation word: a sum only where the rows hold the whole name
     capitalised: set[str] = field(default_factory=set)  # the words the question writes as a name ("fresh", "co")
+    total_asked: bool = False  # "what's the total for X": the noun asks for amounts ("altogether" does not)
 
 
 def read_computation(question: str, today: dt.date) -> Computation | None:
@@ -155,7 +156,8 @@ def read_computation(question: str, today: dt.date) -> Computation | None:
     terms = _terms(text_left, name_words(question))
     return Computation(operation, terms, period, direction, named, list(terms), top, group_word,
                        counts_rows=counts_rows, counted=_word_after(text, ("how many ", "number of ")),
-                       implied=implied, capitalised=_capitalised(question))
+                       implied=implied, capitalised=_capitalised(question),
+                       total_asked=operation == "sum" and words.says("total", "sum"))
 
 
 # A question that asks what, not which or who: "What did X cost us in August?", not "What
